@@ -2,15 +2,15 @@ package v1alpha1
 
 // Well-known label and annotation keys on TenantClusters (CONTRACT.md §1).
 const (
-	LabelEnvironment          = "butler.butlerlabs.dev/environment"
-	LabelTeam                 = "butler.butlerlabs.dev/team"
-	AnnotationCreatorEmail    = "butler.butlerlabs.dev/creator-email"
-	AnnotationOwner           = "butler.butlerlabs.dev/owner"
-	AnnotationMigration       = "butler.butlerlabs.dev/migration-operation"
-	LabelManagedBy            = "app.kubernetes.io/managed-by"
-	DefaultProviderNamespace  = "butler-system"
-	MigrationAnnotationValue  = "true"
-	PlatformNamespace         = "butler-system"
+	LabelEnvironment         = "butler.butlerlabs.dev/environment"
+	LabelTeam                = "butler.butlerlabs.dev/team"
+	AnnotationCreatorEmail   = "butler.butlerlabs.dev/creator-email"
+	AnnotationOwner          = "butler.butlerlabs.dev/owner"
+	AnnotationMigration      = "butler.butlerlabs.dev/migration-operation"
+	LabelManagedBy           = "app.kubernetes.io/managed-by"
+	DefaultProviderNamespace = "butler-system"
+	MigrationAnnotationValue = "true"
+	PlatformNamespace        = "butler-system"
 )
 
 // LocalObjectReference names an object in the same scope.

@@ -93,7 +93,7 @@ type NutanixConfig struct {
 	Port *int32 `json:"port,omitempty"`
 	// +kubebuilder:default=false
 	// +optional
-	Insecure *bool  `json:"insecure,omitempty"`
+	Insecure    *bool  `json:"insecure,omitempty"`
 	ClusterUUID string `json:"clusterUUID"`
 	SubnetUUID  string `json:"subnetUUID"`
 	// +optional
@@ -108,9 +108,10 @@ type ProxmoxConfig struct {
 	Endpoint string `json:"endpoint"`
 	// +kubebuilder:default=false
 	// +optional
-	Insecure *bool    `json:"insecure,omitempty"`
-	Nodes    []string `json:"nodes"`
-	Storage  string   `json:"storage"`
+	Insecure *bool `json:"insecure,omitempty"`
+	// +kubebuilder:validation:MinItems=1
+	Nodes   []string `json:"nodes"`
+	Storage string   `json:"storage"`
 	// +optional
 	TemplateID *int32 `json:"templateID,omitempty"`
 	// +optional
@@ -270,6 +271,8 @@ type ProviderLimits struct {
 
 // ProviderConfigStatus is what the controller observed.
 type ProviderConfigStatus struct {
+	// +listType=map
+	// +listMapKey=type
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 	// +optional

@@ -173,6 +173,8 @@ type EnvironmentLimits struct {
 
 // TeamStatus is what the controller observed.
 type TeamStatus struct {
+	// +listType=map
+	// +listMapKey=type
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 	// +kubebuilder:validation:Enum=Pending;Ready;Terminating;Failed

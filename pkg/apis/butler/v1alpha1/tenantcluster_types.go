@@ -218,9 +218,11 @@ type NutanixOverride struct {
 
 // ProxmoxOverride overrides Proxmox settings.
 type ProxmoxOverride struct {
-	Node       string `json:"node,omitempty"`
-	Storage    string `json:"storage,omitempty"`
-	TemplateID *int32 `json:"templateID,omitempty"`
+	Node    string `json:"node,omitempty"`
+	Storage string `json:"storage,omitempty"`
+	// The live CRD has no format here, so int (not int32) keeps the schema identical.
+	// +optional
+	TemplateID *int `json:"templateID,omitempty"`
 }
 
 // GCPOverride overrides GCP settings.
@@ -239,6 +241,7 @@ type WorkspacesSpec struct {
 	// +kubebuilder:default="720h"
 	// +optional
 	AutoDeleteAfter string `json:"autoDeleteAfter,omitempty"`
+	// +kubebuilder:default="ghcr.io/butlerdotdev/workspace-base:latest"
 	// +optional
 	DefaultImage string `json:"defaultImage,omitempty"`
 	// +kubebuilder:default=20
@@ -250,37 +253,96 @@ type WorkspacesSpec struct {
 
 // WorkspaceQuota bounds workspace resources.
 type WorkspaceQuota struct {
-	MaxCPU     string `json:"maxCPU,omitempty"`
-	MaxMemory  string `json:"maxMemory,omitempty"`
+	// +kubebuilder:default="16"
+	// +optional
+	MaxCPU string `json:"maxCPU,omitempty"`
+	// +kubebuilder:default="32Gi"
+	// +optional
+	MaxMemory string `json:"maxMemory,omitempty"`
+	// +kubebuilder:default="500Gi"
+	// +optional
 	MaxStorage string `json:"maxStorage,omitempty"`
 }
 
-// AddonsSpec is the structured block of platform addons (not a list of names).
+// AddonsSpec is the structured block of platform addons (not a list of names). Each addon
+// has its own type because the live CRD gives each its own enum, defaults and required fields.
 type AddonsSpec struct {
 	// +optional
-	CNI *AddonSpec `json:"cni,omitempty"`
+	CNI *CNIAddonSpec `json:"cni,omitempty"`
 	// +optional
-	LoadBalancer *AddonSpec `json:"loadBalancer,omitempty"`
+	LoadBalancer *LoadBalancerAddonSpec `json:"loadBalancer,omitempty"`
 	// +optional
-	Storage *AddonSpec `json:"storage,omitempty"`
+	Storage *StorageAddonSpec `json:"storage,omitempty"`
 	// +optional
-	CertManager *AddonSpec `json:"certManager,omitempty"`
+	CertManager *CertManagerAddonSpec `json:"certManager,omitempty"`
 	// +optional
-	Ingress *AddonSpec `json:"ingress,omitempty"`
+	Ingress *IngressAddonSpec `json:"ingress,omitempty"`
 	// +optional
 	GitOps *GitOpsAddonSpec `json:"gitops,omitempty"`
 }
 
-// AddonSpec is one platform addon.
-type AddonSpec struct {
+// CNIAddonSpec configures the CNI.
+type CNIAddonSpec struct {
+	// +kubebuilder:validation:Enum=cilium
+	// +kubebuilder:default=cilium
+	// +optional
+	Provider string `json:"provider,omitempty"`
+	Version  string `json:"version"`
+	// Values are free-form Helm values.
+	// +kubebuilder:pruning:PreserveUnknownFields
+	// +optional
+	Values *runtime.RawExtension `json:"values,omitempty"`
+}
+
+// LoadBalancerAddonSpec configures the load-balancer addon.
+type LoadBalancerAddonSpec struct {
+	// +kubebuilder:validation:Enum=metallb
+	// +kubebuilder:default=metallb
+	// +optional
+	Provider string `json:"provider,omitempty"`
+	Version  string `json:"version"`
+	// Values are free-form Helm values.
+	// +kubebuilder:pruning:PreserveUnknownFields
+	// +optional
+	Values *runtime.RawExtension `json:"values,omitempty"`
+}
+
+// StorageAddonSpec configures the storage addon.
+type StorageAddonSpec struct {
+	// +kubebuilder:validation:Enum=longhorn;linstor
+	// +optional
+	Provider string `json:"provider,omitempty"`
+	Version  string `json:"version"`
+	// Values are free-form Helm values.
+	// +kubebuilder:pruning:PreserveUnknownFields
+	// +optional
+	Values *runtime.RawExtension `json:"values,omitempty"`
+}
+
+// CertManagerAddonSpec configures cert-manager.
+type CertManagerAddonSpec struct {
+	// +kubebuilder:default=true
+	// +optional
+	Enabled *bool  `json:"enabled,omitempty"`
+	Version string `json:"version"`
+	// Values are free-form Helm values.
+	// +kubebuilder:pruning:PreserveUnknownFields
+	// +optional
+	Values *runtime.RawExtension `json:"values,omitempty"`
+}
+
+// IngressAddonSpec configures the ingress controller.
+type IngressAddonSpec struct {
+	// +kubebuilder:default=true
+	// +optional
+	Enabled *bool `json:"enabled,omitempty"`
+	// +kubebuilder:validation:Enum=traefik;nginx
 	// +optional
 	Provider string `json:"provider,omitempty"`
 	// +optional
 	Version string `json:"version,omitempty"`
-	// +optional
-	Enabled *bool `json:"enabled,omitempty"`
+	// Values are free-form Helm values.
 	// +kubebuilder:pruning:PreserveUnknownFields
-	// +kubebuilder:validation:Schemaless
 	// +optional
 	Values *runtime.RawExtension `json:"values,omitempty"`
 }
@@ -299,6 +361,7 @@ type GitOpsAddonSpec struct {
 // GitRepository is where GitOps reads from.
 type GitRepository struct {
 	URL string `json:"url"`
+	// +kubebuilder:default=main
 	// +optional
 	Branch string `json:"branch,omitempty"`
 	// +optional
@@ -317,6 +380,8 @@ type ManagementPolicy struct {
 
 // TenantClusterStatus is what the controller observed.
 type TenantClusterStatus struct {
+	// +listType=map
+	// +listMapKey=type
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 	// +kubebuilder:validation:Enum=Pending;Provisioning;Installing;Ready;Updating;Deleting;Failed

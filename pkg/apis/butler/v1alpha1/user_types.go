@@ -9,6 +9,13 @@ import (
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:scope=Cluster,shortName=usr
+// +kubebuilder:printcolumn:name="Email",type=string,JSONPath=`.spec.email`
+// +kubebuilder:printcolumn:name="Display Name",type=string,JSONPath=`.spec.displayName`
+// +kubebuilder:printcolumn:name="Auth",type=string,JSONPath=`.spec.authType`
+// +kubebuilder:printcolumn:name="Platform Admin",type=boolean,JSONPath=`.spec.isPlatformAdmin`
+// +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Last Login",type=date,JSONPath=`.status.lastLoginTime`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type User struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -69,12 +76,53 @@ type SSHKey struct {
 	AddedAt *metav1.Time `json:"addedAt,omitempty"`
 }
 
-// UserStatus is what the server observed.
+// UserPhase is the lifecycle phase of a User.
+// +kubebuilder:validation:Enum=Pending;Active;Disabled;Locked
+type UserPhase string
+
+// User phases.
+const (
+	UserPhasePending  UserPhase = "Pending"
+	UserPhaseActive   UserPhase = "Active"
+	UserPhaseDisabled UserPhase = "Disabled"
+	UserPhaseLocked   UserPhase = "Locked"
+)
+
+// UserStatus is what the server observed. Every live field is typed so that Users exported
+// from a cluster decode strictly.
 type UserStatus struct {
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// The enum repeats the type's on purpose: the live CRD carries both (an allOf).
+	// +kubebuilder:validation:Enum=Pending;Active;Disabled;Locked
+	// +optional
+	Phase UserPhase `json:"phase,omitempty"`
+	// +optional
+	PasswordSecretRef *SecretReference `json:"passwordSecretRef,omitempty"`
+	// +optional
+	PasswordChangedAt *metav1.Time `json:"passwordChangedAt,omitempty"`
+	// +optional
+	InviteTokenHash string `json:"inviteTokenHash,omitempty"`
+	// +optional
+	InviteExpiresAt *metav1.Time `json:"inviteExpiresAt,omitempty"`
+	// +optional
+	InviteSentAt *metav1.Time `json:"inviteSentAt,omitempty"`
+	// +optional
+	LastLoginTime *metav1.Time `json:"lastLoginTime,omitempty"`
+	// +optional
+	LoginCount int64 `json:"loginCount,omitempty"`
 	// +optional
 	FailedLoginAttempts int32 `json:"failedLoginAttempts,omitempty"`
+	// +optional
+	LockedUntil *metav1.Time `json:"lockedUntil,omitempty"`
+	// +optional
+	Teams []UserTeamMembership `json:"teams,omitempty"`
+}
+
+// UserTeamMembership is one team the user belongs to, as the server last computed it.
+type UserTeamMembership struct {
+	Name string `json:"name"`
+	Role string `json:"role"`
 }
 
 // IsPlatformAdmin is true when either the deprecated flag or platformRole says admin.
@@ -87,6 +135,10 @@ func (u *User) IsPlatformAdmin() bool {
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:scope=Cluster,shortName=idp
+// +kubebuilder:printcolumn:name="Type",type=string,JSONPath=`.spec.type`
+// +kubebuilder:printcolumn:name="Issuer",type=string,JSONPath=`.spec.oidc.issuerURL`
+// +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type IdentityProvider struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -159,6 +211,8 @@ type PlatformRoleGroup struct {
 
 // IdentityProviderStatus is what the server observed.
 type IdentityProviderStatus struct {
+	// +listType=map
+	// +listMapKey=type
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 	// +kubebuilder:validation:Enum=Pending;Ready;Failed

@@ -1,0 +1,32 @@
+// Package butleradm assembles the platform operators' binary.
+package butleradm
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+)
+
+// NewCmd returns the butleradm command tree.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := root.New(f, "butleradm", "Manage Butler teams, environments and providers",
+		`butleradm manages teams and their environments (limits, access, cluster defaults). Every
+change is checked against the server's Team rules before it is written.
+
+Work on a live cluster (your kubeconfig) or on manifests on disk with --manifests.
+
+Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy or permissions.`)
+	cmd.AddCommand(team.NewCmd(f, true), env.NewCmd(f, true), auth.NewCmd(f))
+	return cmd
+}
+
+// Main runs butleradm and returns its exit code.
+func Main() int {
+	f := factory.New()
+	return root.Run(f, NewCmd(f), osArgs())
+}

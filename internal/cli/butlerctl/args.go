@@ -1,0 +1,5 @@
+package butlerctl
+
+import "os"
+
+func osArgs() []string { return os.Args[1:] }

@@ -1,0 +1,34 @@
+// Package butlerctl assembles the developers' binary.
+package butlerctl
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+)
+
+// NewCmd returns the butlerctl command tree.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := root.New(f, "butlerctl", "Create and inspect tenant clusters on Butler",
+		`butlerctl creates, lists and inspects tenant clusters, and shows your teams, environments,
+roles and quota. Every request is checked against the server's rules first, so you learn the
+answer, and why, before anything is sent.
+
+Work on a live cluster (your kubeconfig) or on manifests on disk with --manifests.
+
+Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy or permissions.`)
+	cmd.AddCommand(cluster.NewCmd(f), team.NewCmd(f, false), env.NewCmd(f, false), auth.NewCmd(f))
+	return cmd
+}
+
+// Main runs butlerctl and returns its exit code.
+func Main() int {
+	f := factory.New()
+	return root.Run(f, NewCmd(f), osArgs())
+}

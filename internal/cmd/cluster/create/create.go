@@ -1,0 +1,352 @@
+// Package create is `butlerctl cluster create`: render a TenantCluster with its defaults
+// resolved, run the server's admission rules on it, then print, write or send it.
+package create
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Options are the flags and arguments of cluster create.
+type Options struct {
+	Name        string
+	Team        string
+	Environment string
+	Provider    string
+	Workers     int32
+	CPU         int32
+	Memory      string
+	Disk        string
+	Version     string
+	Addons      []string
+	Write       bool
+	Explain     bool
+
+	explicit policy.Explicit
+	extras   []addon
+}
+
+type addon struct{ name, version string }
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "create NAME --team TEAM [--environment ENV]",
+		Short: "Create a tenant cluster, with defaults resolved and every quota checked first",
+		Long: `Render a TenantCluster with the team's and environment's defaults resolved, check it
+against every admission rule the server applies (environment, per-member, provider and team
+quotas, team restrictions), then print it, write it into the manifests (--write), or create it.
+
+A denial prints the server's own message and exits 4.`,
+		Example: `  butlerctl cluster create web --team payments --environment prod --manifests examples/payments --as bob@example.com
+  butlerctl cluster create web --team payments --environment dev --explain
+  butlerctl cluster create web --team payments --environment dev --workers 3 --memory 8Gi -o json`,
+		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if err := o.complete(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	fl.StringVar(&o.Environment, "environment", "", "Environment of the team to create the cluster in")
+	fl.StringVar(&o.Provider, "provider", "", "ProviderConfig name (default: the team's, or the only visible one)")
+	fl.Int32Var(&o.Workers, "workers", 0, "Worker nodes")
+	fl.Int32Var(&o.CPU, "cpu", 0, "CPU cores per worker")
+	fl.StringVar(&o.Memory, "memory", "", "Memory per worker, a quantity such as 16Gi")
+	fl.StringVar(&o.Disk, "disk", "", "Disk per worker, a quantity such as 100Gi")
+	fl.StringVar(&o.Version, "kubernetes-version", "", "Kubernetes version, vX.Y.Z")
+	fl.StringArrayVar(&o.Addons, "addon", nil, "Extra addon as NAME@VERSION (repeatable)")
+	fl.BoolVar(&o.Write, "write", false, "With --manifests: add the cluster to the manifests")
+	fl.BoolVar(&o.Explain, "explain", false, "Explain each value's source and each quota before and after")
+	return cmd
+}
+
+// complete turns flags into typed values; bad values are usage errors (exit 2).
+func (o *Options) complete(cmd *cobra.Command) error {
+	if errs := validation.IsDNS1123Label(o.Name); len(errs) > 0 {
+		return cmdutil.UsageError("invalid cluster name %q: %s", o.Name, strings.Join(errs, "; "))
+	}
+	if o.Team == "" {
+		return cmdutil.UsageError("--team is required")
+	}
+	if cmd.Flags().Changed("workers") {
+		if o.Workers < 1 {
+			return cmdutil.UsageError("--workers must be at least 1, got %d", o.Workers)
+		}
+		o.explicit.WorkerCount = &o.Workers
+	}
+	if cmd.Flags().Changed("cpu") {
+		if o.CPU < 1 {
+			return cmdutil.UsageError("--cpu must be at least 1, got %d", o.CPU)
+		}
+		o.explicit.WorkerCPU = &o.CPU
+	}
+	for _, q := range []struct {
+		flag, value string
+		dst         **resource.Quantity
+	}{{"memory", o.Memory, &o.explicit.WorkerMemory}, {"disk", o.Disk, &o.explicit.WorkerDisk}} {
+		if q.value == "" {
+			continue
+		}
+		v, err := resource.ParseQuantity(q.value)
+		if err != nil || v.Sign() <= 0 {
+			return cmdutil.UsageError("--%s: %q is not a positive quantity such as 16Gi", q.flag, q.value)
+		}
+		*q.dst = &v
+	}
+	if o.Version != "" {
+		v, err := policy.NormalizeVersion(o.Version)
+		if err != nil {
+			return cmdutil.UsageError("--kubernetes-version: %v", err)
+		}
+		o.explicit.KubernetesVersion = v
+	}
+	for _, a := range o.Addons {
+		name, version, ok := strings.Cut(a, "@")
+		if !ok || name == "" || version == "" {
+			return cmdutil.UsageError("--addon %q: want NAME@VERSION, for example cert-manager@v1.16.0", a)
+		}
+		o.extras = append(o.extras, addon{name, version})
+	}
+	return nil
+}
+
+// plan is everything the command worked out before acting.
+type plan struct {
+	cluster  *v1alpha1.TenantCluster
+	addons   []v1alpha1.TenantAddon
+	defaults policy.Defaults
+	decision policy.Decision
+	role     policy.RoleResult
+	actor    lookup.Actor
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
+		return err
+	}
+	if o.Write && !f.Offline() {
+		return cmdutil.UsageError("--write works on manifests: pass --manifests DIR")
+	}
+	if o.Write && f.Options.Manifests[0] == "-" {
+		return cmdutil.UsageError("cannot --write: the manifests come from stdin; pass --manifests DIR or FILE")
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	team, siblings, err := lookup.TeamClusters(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	if o.Environment == "" && len(team.Spec.Environments) > 0 {
+		return cmdutil.UsageError("team %q defines environments; pass --environment with one of: %s", team.Name, strings.Join(lookup.EnvironmentNames(team), ", "))
+	}
+	actor, err := lookup.WhoAmI(ctx, s)
+	if err != nil {
+		return err
+	}
+	p := &plan{actor: actor}
+	p.role = policy.EnvironmentRole(team, o.Environment, actor.Identity, actor.PlatformAdmin)
+	p.defaults, err = policy.ResolveDefaults(team, o.Environment, o.explicit)
+	if err != nil {
+		return cmdutil.WithCode(cmdutil.ExitUsage, err)
+	}
+	if p.defaults.KubernetesVersion == "" {
+		return cmdutil.WithCode(cmdutil.ExitUsage, policy.ErrNoKubernetesVersion)
+	}
+	ref, pc, err := lookup.Provider(ctx, s, team, o.Provider)
+	if err != nil {
+		return err
+	}
+	p.cluster = render(team, o, p.defaults, ref, actor.Identity)
+	p.addons = tenantAddons(p.cluster, o.extras)
+	addonNames := append([]string{}, p.defaults.Addons...)
+	for _, a := range o.extras {
+		addonNames = append(addonNames, a.name)
+	}
+	p.decision = policy.AdmitCluster(policy.ClusterRequest{
+		Operation:      policy.Create,
+		Cluster:        p.cluster,
+		Team:           team,
+		Siblings:       siblings,
+		ProviderConfig: pc,
+		Username:       actor.Identity.Username,
+		Addons:         addonNames,
+	})
+
+	// Role first: without operator rights the server would refuse before any quota.
+	if !p.role.Role.CanOperate() {
+		return cmdutil.DeniedError(fmt.Errorf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
+			actor.Identity.Username, where(team.Name, o.Environment), p.role.Role, p.role.Reason))
+	}
+	if o.Explain {
+		if err := explain(f, p, o); err != nil {
+			return err
+		}
+	}
+	if !p.decision.Allowed() {
+		return deny(f, p)
+	}
+	if o.Explain && !o.Write {
+		return nil
+	}
+	if o.Write {
+		res, err := s.CreateCluster(ctx, p.cluster, p.addons)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created (%s)\n", p.cluster.Name, res.Location)
+		return nil
+	}
+	return printPlan(f.IOStreams.Out, f.Options.Output, p)
+}
+
+func where(team, env string) string {
+	if env == "" {
+		return fmt.Sprintf("team %q", team)
+	}
+	return fmt.Sprintf("environment %q of team %q", env, team)
+}
+
+// render builds the TenantCluster as the server should receive it.
+func render(team *v1alpha1.Team, o *Options, d policy.Defaults, ref *v1alpha1.ProviderReference, id policy.Identity) *v1alpha1.TenantCluster {
+	labels := map[string]string{v1alpha1.LabelTeam: team.Name}
+	if o.Environment != "" {
+		labels[v1alpha1.LabelEnvironment] = o.Environment
+	}
+	c := &v1alpha1.TenantCluster{
+		TypeMeta: metav1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindTenantCluster},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        o.Name,
+			Namespace:   team.TeamNamespace(),
+			Labels:      labels,
+			Annotations: map[string]string{v1alpha1.AnnotationCreatorEmail: policy.NormalizeEmail(id.Username)},
+		},
+		Spec: v1alpha1.TenantClusterSpec{
+			KubernetesVersion: d.KubernetesVersion,
+			TeamRef:           &v1alpha1.LocalObjectReference{Name: team.Name},
+			ProviderConfigRef: ref,
+			Workers: v1alpha1.WorkersSpec{
+				Replicas: d.WorkerCount,
+				MachineTemplate: v1alpha1.MachineTemplate{
+					CPU:      d.WorkerCPU,
+					Memory:   d.WorkerMemory,
+					DiskSize: d.WorkerDisk,
+				},
+			},
+		},
+	}
+	return c
+}
+
+// tenantAddons are the extra named addons, one TenantAddon each (CONTRACT.md §1).
+func tenantAddons(c *v1alpha1.TenantCluster, extras []addon) []v1alpha1.TenantAddon {
+	var out []v1alpha1.TenantAddon
+	for _, a := range extras {
+		out = append(out, v1alpha1.TenantAddon{
+			TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindTenantAddon},
+			ObjectMeta: metav1.ObjectMeta{Name: c.Name + "-" + a.name, Namespace: c.Namespace},
+			Spec: v1alpha1.TenantAddonSpec{
+				ClusterRef: v1alpha1.LocalObjectReference{Name: c.Name},
+				Addon:      a.name,
+				Version:    a.version,
+			},
+		})
+	}
+	return out
+}
+
+// printPlan prints the rendered objects: YAML by default, one document each.
+func printPlan(w io.Writer, format string, p *plan) error {
+	switch format {
+	case "name":
+		fmt.Fprintf(w, "tenantcluster.butler.butlerlabs.dev/%s\n", p.cluster.Name)
+		for _, a := range p.addons {
+			fmt.Fprintf(w, "tenantaddon.butler.butlerlabs.dev/%s\n", a.Name)
+		}
+		return nil
+	case "json":
+		items := []any{}
+		for _, obj := range objects(p) {
+			m, err := printers.Clean(obj)
+			if err != nil {
+				return err
+			}
+			items = append(items, m)
+		}
+		if len(items) == 1 {
+			return printers.PrintJSON(w, items[0])
+		}
+		return printers.PrintJSON(w, map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+	}
+	for i, obj := range objects(p) {
+		if i > 0 {
+			fmt.Fprintln(w, "---")
+		}
+		if err := printYAMLClean(w, obj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Violation is one denial in -o json form.
+type Violation struct {
+	Field   string `json:"field"`
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Rule    string `json:"rule"`
+}
+
+// deny reports a preflight denial: the server's aggregate message on stderr, and with
+// -o json the violations on stdout. Exit 4.
+func deny(f *cmdutil.Factory, p *plan) error {
+	if f.Options.Output == "json" || f.Options.Output == "yaml" {
+		vs := make([]Violation, 0, len(p.decision.Violations))
+		for _, v := range p.decision.Violations {
+			vs = append(vs, Violation{Field: v.Error.Field, Type: string(v.Error.Type), Message: v.Error.Error(), Rule: v.Rule})
+		}
+		if err := printers.Print(f.IOStreams.Out, f.Options.Output, vs); err != nil {
+			return err
+		}
+	}
+	return cmdutil.DeniedError(p.decision.Err())
+}
+
+func itoa(i int32) string { return strconv.Itoa(int(i)) }
+
+func printYAMLClean(w io.Writer, obj any) error {
+	m, err := printers.Clean(obj)
+	if err != nil {
+		return err
+	}
+	return printers.PrintYAML(w, m)
+}
+
+func objects(p *plan) []any {
+	objs := []any{p.cluster}
+	for i := range p.addons {
+		objs = append(objs, &p.addons[i])
+	}
+	return objs
+}

@@ -1,0 +1,124 @@
+package create
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// fieldOrder is the clusterDefaults field order of CONTRACT.md §3.
+var fieldOrder = []string{"kubernetesVersion", "workerCount", "workerCPU", "workerMemoryGi", "workerDiskGi", "defaultAddons"}
+
+// Explanation is the -o json|yaml form of --explain.
+type Explanation struct {
+	Cluster  string                    `json:"cluster"`
+	Team     string                    `json:"team"`
+	Env      string                    `json:"environment,omitempty"`
+	User     string                    `json:"user"`
+	Role     string                    `json:"role"`
+	Allowed  bool                      `json:"allowed"`
+	Defaults map[string]ExplainedField `json:"defaults"`
+	Checks   []policy.Check            `json:"checks"`
+}
+
+// ExplainedField is one value and where it came from.
+type ExplainedField struct {
+	Value  any           `json:"value"`
+	Source policy.Source `json:"source"`
+}
+
+func values(d policy.Defaults) map[string]any {
+	return map[string]any{
+		"kubernetesVersion": d.KubernetesVersion,
+		"workerCount":       d.WorkerCount,
+		"workerCPU":         d.WorkerCPU,
+		"workerMemoryGi":    d.WorkerMemory.String(),
+		"workerDiskGi":      d.WorkerDisk.String(),
+		"defaultAddons":     d.Addons,
+	}
+}
+
+// sourceText is the hint a person reads, as the console words it.
+func sourceText(s policy.Source) string {
+	switch s {
+	case policy.SourceExplicit:
+		return "set explicitly"
+	case policy.SourceEnv:
+		return "from env default"
+	case policy.SourceTeam:
+		return "from team default"
+	case policy.SourceTeamLimits:
+		return "from team limits default"
+	case policy.SourceBuiltIn:
+		return "built-in default"
+	case "":
+		return "-"
+	}
+	return "from " + string(s)
+}
+
+func explain(f *cmdutil.Factory, p *plan, o *Options) error {
+	out := f.IOStreams.Out
+	vals := values(p.defaults)
+	if f.Options.Output == "json" || f.Options.Output == "yaml" {
+		e := Explanation{
+			Cluster: p.cluster.Namespace + "/" + p.cluster.Name, Team: o.Team, Env: o.Environment,
+			User: p.actor.Identity.Username, Role: p.role.Role.String(), Allowed: p.decision.Allowed(),
+			Defaults: map[string]ExplainedField{}, Checks: p.decision.Checks,
+		}
+		for _, k := range fieldOrder {
+			e.Defaults[k] = ExplainedField{Value: vals[k], Source: p.defaults.Sources[k]}
+		}
+		return printers.Print(out, f.Options.Output, e)
+	}
+	st := printers.NewStyles(f.IOStreams.ColorEnabled())
+	fmt.Fprintf(out, "TenantCluster %s/%s for team %q", p.cluster.Namespace, p.cluster.Name, o.Team)
+	if o.Environment != "" {
+		fmt.Fprintf(out, " in environment %q", o.Environment)
+	}
+	fmt.Fprintf(out, ", requested by %s (%s: %s)\n\n", p.actor.Identity.Username, p.role.Role, p.role.Reason)
+
+	t := printers.NewTable(f.IOStreams.ColorEnabled(), "FIELD", "VALUE", "SOURCE")
+	for _, k := range fieldOrder {
+		v := fmt.Sprint(vals[k])
+		if k == "defaultAddons" {
+			v = strings.Join(p.defaults.Addons, ",")
+			if v == "" {
+				v = "-"
+			}
+		}
+		t.Row(k, v, sourceText(p.defaults.Sources[k]))
+	}
+	if err := t.Render(out); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	q := printers.NewTable(f.IOStreams.ColorEnabled(), "CHECK", "LIMIT", "BEFORE", "REQUESTED", "AFTER", "RESULT")
+	for _, c := range p.decision.Checks {
+		res := st.Good("ok")
+		if !c.Allowed {
+			res = st.Bad("denied")
+		}
+		q.Row(c.Rule, dash(c.Limit), dash(c.Usage), dash(c.Requested), dash(c.After), res)
+	}
+	if err := q.Render(out); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	if p.decision.Allowed() {
+		fmt.Fprintf(out, "%s: every check passes\n", st.Good("Allowed"))
+	} else {
+		fmt.Fprintf(out, "%s: %d check(s) fail\n", st.Bad("Denied"), len(p.decision.Violations))
+	}
+	return nil
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,88 @@
+// Package get is `butlerctl cluster get`.
+package get
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// Options are the flags of cluster get.
+type Options struct {
+	Name string
+	Team string
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "get NAME",
+		Short: "Show one tenant cluster",
+		Long: `Show one tenant cluster, found in the team's namespace (--team), in -n NAMESPACE, or,
+when neither is given, wherever it is if the name is unique.`,
+		Example: `  butlerctl cluster get carol-sandbox-1 --team payments
+  butlerctl cluster get carol-sandbox-1 --team payments -o yaml`,
+		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			return run(cmd.Context(), f, o)
+		},
+	}
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster")
+	return cmd
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput(); err != nil {
+		return err
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	ns := f.Options.Namespace
+	if o.Team != "" {
+		t, err := lookup.Team(ctx, s, o.Team)
+		if err != nil {
+			return err
+		}
+		ns = t.TeamNamespace()
+	}
+	var c *v1alpha1.TenantCluster
+	if ns != "" {
+		c, err = s.GetCluster(ctx, ns, o.Name)
+		if apierrors.IsNotFound(err) {
+			return cmdutil.NotFoundError("tenant cluster %q not found in namespace %q", o.Name, ns)
+		}
+		if err != nil {
+			return err
+		}
+	} else {
+		all, err := s.ListClusters(ctx, "")
+		if err != nil {
+			return err
+		}
+		var found []v1alpha1.TenantCluster
+		for _, x := range all {
+			if x.Name == o.Name {
+				found = append(found, x)
+			}
+		}
+		switch len(found) {
+		case 0:
+			return cmdutil.NotFoundError("tenant cluster %q not found", o.Name)
+		case 1:
+			c = &found[0]
+		default:
+			return cmdutil.UsageError("tenant cluster %q exists in several namespaces: pass --team or -n", o.Name)
+		}
+	}
+	return clusterview.PrintOne(f, c)
+}

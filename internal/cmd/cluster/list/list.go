@@ -1,0 +1,99 @@
+// Package list is `butlerctl cluster list`.
+package list
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// Options are the flags of cluster list.
+type Options struct {
+	Team          string
+	Environment   string
+	AllNamespaces bool
+	Selector      string
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List tenant clusters",
+		Long: `List tenant clusters of a team (--team), of a namespace (-n), or everywhere (-A; the
+default when neither is given).`,
+		Example: `  butlerctl cluster list --team payments
+  butlerctl cluster list --team payments --environment dev -o wide
+  butlerctl cluster list -A -l butler.butlerlabs.dev/environment=prod -o name`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return run(cmd.Context(), f, o) },
+	}
+	cmd.Flags().StringVar(&o.Team, "team", "", "Only clusters of this team")
+	cmd.Flags().StringVar(&o.Environment, "environment", "", "Only clusters in this environment")
+	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "Clusters of every namespace")
+	cmd.Flags().StringVarP(&o.Selector, "selector", "l", "", "Label selector, e.g. butler.butlerlabs.dev/environment=dev")
+	return cmd
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput(); err != nil {
+		return err
+	}
+	sel, err := labels.Parse(o.Selector)
+	if err != nil {
+		return cmdutil.UsageError("--selector: %v", err)
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	ns := f.Options.Namespace
+	if o.AllNamespaces {
+		ns = ""
+	}
+	if o.Team != "" && !o.AllNamespaces {
+		t, err := lookup.Team(ctx, s, o.Team)
+		if err != nil {
+			return err
+		}
+		ns = t.TeamNamespace()
+	}
+	all, err := s.ListClusters(ctx, ns)
+	if err != nil {
+		return err
+	}
+	var out []v1alpha1.TenantCluster
+	for _, c := range all {
+		if o.Team != "" && c.TeamName() != o.Team && c.Labels[v1alpha1.LabelTeam] != o.Team {
+			continue
+		}
+		if o.Environment != "" && c.Environment() != o.Environment {
+			continue
+		}
+		if !sel.Matches(labels.Set(c.Labels)) {
+			continue
+		}
+		out = append(out, c)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Namespace != out[j].Namespace {
+			return out[i].Namespace < out[j].Namespace
+		}
+		return out[i].Name < out[j].Name
+	})
+	if len(out) == 0 && (f.Options.Output == "table" || f.Options.Output == "wide") {
+		fmt.Fprintln(f.IOStreams.ErrOut, "No tenant clusters found.")
+		return nil
+	}
+	return clusterview.Print(f, out, ns == "")
+}

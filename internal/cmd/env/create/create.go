@@ -1,0 +1,130 @@
+// Package create is `butleradm env create`: add an environment to a team, checked against
+// the Team webhook's rules before the team is written.
+package create
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Options are the flags and arguments of env create.
+type Options struct {
+	Name string
+	Team string
+	teamedit.EnvFlags
+
+	patch teamedit.EnvPatch
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "create NAME --team TEAM",
+		Short: "Add an environment to a team",
+		Long: `Add an environment to a team: its caps, the cluster defaults of its clusters, and access
+that elevates team members inside it.
+
+The name is a label value: at most 63 characters, letters, digits, '-', '_' and '.', starting
+and ending with a letter or digit. It must not match an existing environment of the team,
+compared case-insensitively as the server does.
+
+--max-clusters and --max-clusters-per-member of 0 mean no cap and are left out. Caps may only
+be set by the team's admins or platform admins, and --access-user/--access-group may only name
+members of the team: the change is checked against the server's Team rules first, and a denial
+prints the server's message and exits 4. Only spec.environments changes; working on manifests,
+the team's file is edited in place.`,
+		Example: `  butleradm env create staging --team payments --max-clusters 4 --max-clusters-per-member 1 \
+    --cluster-default kubernetesVersion=v1.31.0 --cluster-default workerCount=2 \
+    --access-user carol@example.com:admin --manifests gitops/ --as alice@example.com
+  butleradm env create qa --team payments --description "QA runs" --cluster-default defaultAddons=cert-manager,metrics-server`,
+		Args: cmdutil.ExactArgs(1, "an environment NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if err := o.complete(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team to add the environment to (required)")
+	o.EnvFlags.AddFlags(cmd.Flags(), false)
+	return cmd
+}
+
+func (o *Options) complete(cmd *cobra.Command) error {
+	if err := policy.ValidateEnvironmentName(o.Name); err != nil {
+		return cmdutil.WithCode(cmdutil.ExitUsage, err)
+	}
+	if err := cmdutil.RequireFlag("team", o.Team); err != nil {
+		return err
+	}
+	var err error
+	o.patch, err = o.EnvFlags.Parse(cmd.Flags(), false)
+	return err
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput("table", "json", "yaml"); err != nil {
+		return err
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	old, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	// The server compares names case-insensitively (409 Conflict); so does this check, so
+	// that "Prod" next to "prod" fails here rather than there.
+	if i := teamedit.FindEnvironment(old, o.Name); i >= 0 {
+		if existing := old.Spec.Environments[i].Name; existing != o.Name {
+			return fmt.Errorf("environment %q already exists on team %s as %q (environment names are compared case-insensitively)", o.Name, old.Name, existing)
+		}
+		return fmt.Errorf("environment %q already exists on team %s", o.Name, old.Name)
+	}
+
+	env := v1alpha1.EnvironmentSpec{Name: o.Name}
+	o.patch.ApplyTo(&env)
+	updated := old.DeepCopy()
+	updated.Spec.Environments = append(updated.Spec.Environments, env)
+	if _, err := teamedit.Admit(ctx, s, policy.Update, old, updated); err != nil {
+		return err
+	}
+	res, err := s.UpdateTeam(ctx, old, updated)
+	if err != nil {
+		return err
+	}
+
+	if len(old.Spec.Environments) == 0 {
+		if n := unlabelled(clusters); n > 0 {
+			f.Errorf("note: team %s had no environments: its clusters without an environment label (%d) keep working, but new clusters must name an environment\n", old.Name, n)
+		}
+	}
+	switch f.Options.Output {
+	case "json", "yaml":
+		return teamedit.PrintObject(f.IOStreams.Out, f.Options.Output, &env)
+	}
+	teamedit.Done(f.IOStreams.Out, fmt.Sprintf("environment %q created on team %s", env.Name, old.Name), res)
+	return nil
+}
+
+// unlabelled counts the clusters without an environment label.
+func unlabelled(clusters []v1alpha1.TenantCluster) int {
+	n := 0
+	for i := range clusters {
+		if clusters[i].Labels[v1alpha1.LabelEnvironment] == "" {
+			n++
+		}
+	}
+	return n
+}

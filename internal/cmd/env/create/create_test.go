@@ -1,0 +1,163 @@
+package create
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+func exec(t *testing.T, as string, args ...string) (*teamedittest.Store, teamedittest.Result) {
+	t.Helper()
+	s := teamedittest.Payments(t, as)
+	return s, teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, args...)
+}
+
+func i32(v int32) *int32 { return &v }
+
+func TestCreateByTeamAdmin(t *testing.T) {
+	s, r := exec(t, "alice@example.com", "staging", "--team", "payments", "--description", "Pre-production",
+		"--max-clusters", "4", "--max-clusters-per-member", "0",
+		"--cluster-default", "kubernetesVersion=1.31.2", "--cluster-default", "workerCount=2",
+		"--cluster-default", "defaultAddons=cert-manager,metrics-server",
+		"--access-user", "carol@example.com:admin")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %v", r.Code, r.Err)
+	}
+	if r.Stdout != "environment \"staging\" created on team payments (team.yaml)\n" {
+		t.Errorf("stdout %q", r.Stdout)
+	}
+	if len(s.Updated) != 1 {
+		t.Fatalf("%d updates", len(s.Updated))
+	}
+	envs := s.Updated[0].Spec.Environments
+	if len(envs) != 3 || envs[0].Name != "dev" || envs[1].Name != "prod" {
+		t.Fatalf("environments %+v", envs)
+	}
+	want := v1alpha1.EnvironmentSpec{
+		Name:        "staging",
+		Description: "Pre-production",
+		Limits:      &v1alpha1.EnvironmentLimits{MaxClusters: i32(4)},
+		Access:      &v1alpha1.TeamAccess{Users: []v1alpha1.TeamUser{{Name: "carol@example.com", Role: "admin"}}},
+		ClusterDefaults: &v1alpha1.ClusterDefaults{
+			KubernetesVersion: "v1.31.2", WorkerCount: i32(2), DefaultAddons: []string{"cert-manager", "metrics-server"},
+		},
+	}
+	if !reflect.DeepEqual(envs[2], want) {
+		t.Errorf("got %+v\nwant %+v", envs[2], want)
+	}
+}
+
+func TestZeroCapsOmitLimits(t *testing.T) {
+	s, r := exec(t, "bob@example.com", "qa", "--team", "payments", "--max-clusters", "0", "--max-clusters-per-member", "0")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %v", r.Code, r.Err)
+	}
+	if e := s.Updated[0].Spec.Environments[2]; e.Limits != nil || e.Access != nil || e.ClusterDefaults != nil {
+		t.Errorf("got %+v", e)
+	}
+}
+
+func TestOperatorSettingCapsDenied(t *testing.T) {
+	s, r := exec(t, "bob@example.com", "qa", "--team", "payments", "--max-clusters", "2")
+	if r.Code != cmdutil.ExitDenied {
+		t.Fatalf("exit %d: %v", r.Code, r.Err)
+	}
+	if want := `spec.environments[].limits may only be modified by team admins of "payments" or platform admins; user "bob@example.com" is neither`; r.Msg() != want {
+		t.Errorf("message %q", r.Msg())
+	}
+	if s.Writes() != 0 {
+		t.Error("wrote")
+	}
+}
+
+func TestAccessNamingStrangerDenied(t *testing.T) {
+	s, r := exec(t, "alice@example.com", "qa", "--team", "payments", "--access-user", "mallory@example.com:admin")
+	if r.Code != cmdutil.ExitDenied {
+		t.Fatalf("exit %d: %v", r.Code, r.Err)
+	}
+	if want := `spec.environments[2].access.users["mallory@example.com"] is not a team member; env access is additive only and cannot introduce subjects absent from spec.access.users`; r.Msg() != want {
+		t.Errorf("message %q", r.Msg())
+	}
+	_, r = exec(t, "alice@example.com", "qa", "--team", "payments", "--access-group", "devs:operator")
+	if want := `spec.environments[2].access.groups["devs"] is not a team group; env access is additive only and cannot introduce groups absent from spec.access.groups`; r.Code != cmdutil.ExitDenied || r.Msg() != want {
+		t.Errorf("exit %d, message %q", r.Code, r.Msg())
+	}
+	if s.Writes() != 0 {
+		t.Error("wrote")
+	}
+}
+
+func TestDuplicate(t *testing.T) {
+	s, r := exec(t, "alice@example.com", "prod", "--team", "payments")
+	if r.Code != cmdutil.ExitFailure || r.Msg() != `environment "prod" already exists on team payments` {
+		t.Errorf("exit %d, %q", r.Code, r.Msg())
+	}
+	_, r = exec(t, "alice@example.com", "Prod", "--team", "payments")
+	if want := `environment "Prod" already exists on team payments as "prod" (environment names are compared case-insensitively)`; r.Code != cmdutil.ExitFailure || r.Msg() != want {
+		t.Errorf("exit %d, %q", r.Code, r.Msg())
+	}
+	if s.Writes() != 0 {
+		t.Error("wrote")
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-qa", "--team", "payments"}, `unknown shorthand flag`},
+		{[]string{"qa-", "--team", "payments"}, `environment name "qa-" must start and end with an alphanumeric character`},
+		{[]string{"q a", "--team", "payments"}, `environment name "q a" contains invalid character " "`},
+		{[]string{strings.Repeat("e", 64), "--team", "payments"}, "exceeds 63 characters"},
+		{[]string{"", "--team", "payments"}, "environment name is required"},
+		{[]string{"qa"}, "--team is required"},
+		{[]string{"qa", "--team", "payments", "--max-clusters", "-1"}, "--max-clusters must be 0 or more (0 = no cap), got -1"},
+		{[]string{"qa", "--team", "payments", "--cluster-default", "workerDiskGi=5"}, "workerDiskGi must be at least 10"},
+		{[]string{"qa", "--team", "payments", "--cluster-default", "workerCount="}, "the value is empty"},
+		{[]string{"qa", "--team", "payments", "--access-user", "carol@example.com:"}, "a role is required"},
+	} {
+		s, r := exec(t, "alice@example.com", c.args...)
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Msg(), c.want) {
+			t.Errorf("%q: exit %d, %q; want exit 2 and %q", c.args, r.Code, r.Msg(), c.want)
+		}
+		if s.Writes() != 0 {
+			t.Errorf("%q: wrote", c.args)
+		}
+	}
+}
+
+func TestUnknownTeam(t *testing.T) {
+	_, r := exec(t, "alice@example.com", "qa", "--team", "billing")
+	if r.Code != cmdutil.ExitNotFound {
+		t.Errorf("exit %d: %v", r.Code, r.Err)
+	}
+}
+
+func TestFirstEnvironmentNotesUnlabelledClusters(t *testing.T) {
+	s := teamedittest.Payments(t, "alice@example.com")
+	s.Teams[0].Spec.Environments = nil
+	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "dev", "--team", "payments")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %v", r.Code, r.Err)
+	}
+	if want := "note: team payments had no environments: its clusters without an environment label (1) keep working, but new clusters must name an environment\n"; !strings.Contains(r.Stderr, want) {
+		t.Errorf("stderr %q", r.Stderr)
+	}
+}
+
+func TestJSONOutput(t *testing.T) {
+	s := teamedittest.Payments(t, "alice@example.com")
+	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{Output: "json"}, "", false, "qa", "--team", "payments", "--max-clusters", "2")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %v", r.Code, r.Err)
+	}
+	want := "{\n  \"limits\": {\n    \"maxClusters\": 2\n  },\n  \"name\": \"qa\"\n}\n"
+	if r.Stdout != want {
+		t.Errorf("stdout %q", r.Stdout)
+	}
+}

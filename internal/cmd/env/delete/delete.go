@@ -1,0 +1,144 @@
+// Package delete is `butleradm env delete`: remove an environment from a team after a
+// confirmation, checked against the Team webhook's rules before the team is written.
+package delete
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Options are the flags and arguments of env delete.
+type Options struct {
+	Name string
+	Team string
+	Yes  bool
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:     "delete NAME --team TEAM [--yes]",
+		Aliases: []string{"rm"},
+		Short:   "Remove an environment from a team",
+		Long: `Remove an environment from a team. On a terminal you are asked to type the environment's
+name to confirm; without one (scripts, CI) pass --yes.
+
+Clusters labelled with the environment are not touched: they keep working and still count
+toward the team's quotas, and the server tolerates their label as long as it does not
+change. The command says how many there are. Removing the last environment removes
+spec.environments.
+
+Removing an environment that has caps counts as changing caps, which only the team's admins
+and platform admins may do: the change is checked against the server's Team rules first,
+and a denial prints the server's message and exits 4. Only spec.environments changes;
+working on manifests, the team's file is edited in place.`,
+		Example: `  butleradm env delete qa --team payments
+  butleradm env delete qa --team payments --yes --manifests gitops/ --as alice@example.com`,
+		Args: cmdutil.ExactArgs(1, "an environment NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if err := policy.ValidateEnvironmentName(o.Name); err != nil {
+				return cmdutil.WithCode(cmdutil.ExitUsage, err)
+			}
+			if err := cmdutil.RequireFlag("team", o.Team); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.Team, "team", "", "Team of the environment (required)")
+	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
+	fl.BoolVar(&o.Yes, "force", false, "Same as --yes (butler-cli's name)")
+	return cmd
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput("table"); err != nil {
+		return err
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	old, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	i := teamedit.FindEnvironment(old, o.Name)
+	if i < 0 {
+		return cmdutil.NotFoundError("environment %q not found on team %s", o.Name, old.Name)
+	}
+	name := old.Spec.Environments[i].Name
+
+	updated := old.DeepCopy()
+	envs := updated.Spec.Environments
+	updated.Spec.Environments = append(envs[:i:i], envs[i+1:]...)
+	if len(updated.Spec.Environments) == 0 {
+		updated.Spec.Environments = nil
+	}
+	// Check before asking: no point confirming what the server would refuse.
+	if _, err := teamedit.Admit(ctx, s, policy.Update, old, updated); err != nil {
+		return err
+	}
+
+	if !o.Yes && !f.IOStreams.CanPrompt() {
+		return cmdutil.UsageError("deleting environment %q needs confirmation: pass --yes (there is no terminal to ask on)", name)
+	}
+	if n := labelled(clusters, name); n > 0 {
+		f.Errorf("%d cluster(s) still carry the label %s=%s: they keep working and still count toward team %s\n",
+			n, v1alpha1.LabelEnvironment, name, old.Name)
+	}
+	if !o.Yes {
+		if err := confirm(f.IOStreams.In, f.IOStreams.ErrOut, name, old.Name); err != nil {
+			return err
+		}
+	}
+
+	res, err := s.UpdateTeam(ctx, old, updated)
+	if err != nil {
+		return err
+	}
+	teamedit.Done(f.IOStreams.Out, fmt.Sprintf("environment %q deleted from team %s", name, old.Name), res)
+	return nil
+}
+
+// labelled counts the clusters whose environment label is env.
+func labelled(clusters []v1alpha1.TenantCluster, env string) int {
+	n := 0
+	for i := range clusters {
+		if clusters[i].Labels[v1alpha1.LabelEnvironment] == env {
+			n++
+		}
+	}
+	return n
+}
+
+// confirm asks for the environment's name, as butler-cli does.
+func confirm(in io.Reader, out io.Writer, env, team string) error {
+	fmt.Fprintf(out, "Remove environment %q from team %s? Type the environment name to confirm: ", env, team)
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	if typed := strings.TrimSpace(line); typed != env {
+		if errors.Is(err, io.EOF) {
+			fmt.Fprintln(out)
+		}
+		return fmt.Errorf("deletion cancelled: you typed %q, expected %q", typed, env)
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+// Package update is `butleradm env update`: change an environment of a team, only what the
+// flags name, checked against the Team webhook's rules before the team is written.
+package update
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/equality"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// NothingToUpdate is butler-cli's message when no flag asks for a change.
+const NothingToUpdate = "nothing to update: pass --description, --max-clusters, --max-clusters-per-member, --clear-limits, --cluster-default, --clear-cluster-defaults, --access-user, --access-group, or --clear-access"
+
+// Options are the flags and arguments of env update.
+type Options struct {
+	Name                 string
+	Team                 string
+	ClearLimits          bool
+	ClearClusterDefaults bool
+	ClearAccess          bool
+	teamedit.EnvFlags
+
+	patch teamedit.EnvPatch
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "update NAME --team TEAM",
+		Short: "Change an environment of a team: caps, cluster defaults, access, description",
+		Long: `Change an environment of a team. Only what the flags name changes:
+
+  --max-clusters N / --max-clusters-per-member N   set a cap; 0 removes it (no cap)
+  --cluster-default KEY=VALUE                      set a default; KEY= removes it
+  --access-user EMAIL:ROLE                         add a member or change its role; EMAIL: removes it
+  --access-group NAME:ROLE[:IDP]                   the same for a group; NAME: or NAME::IDP removes it
+  --description TEXT                               set the description; "" clears it
+  --clear-limits, --clear-cluster-defaults, --clear-access
+                                                   remove the whole block first (then the flags
+                                                   above, if any, fill it anew)
+
+A block left empty is removed. The environment is found by its name, exactly or else
+case-insensitively as the server does; the name itself cannot change (delete and create to
+rename).
+
+Caps may only be changed by the team's admins or platform admins, and access may only name
+members of the team: the change is checked against the server's Team rules first, and a
+denial prints the server's message and exits 4. Only spec.environments changes; working on
+manifests, the team's file is edited in place.`,
+		Example: `  butleradm env update prod --team payments --max-clusters 8 --manifests gitops/ --as alice@example.com
+  butleradm env update dev --team payments --cluster-default workerCount= --access-user carol@example.com:admin
+  butleradm env update dev --team payments --clear-limits`,
+		Args: cmdutil.ExactArgs(1, "an environment NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if err := o.complete(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.Team, "team", "", "Team of the environment (required)")
+	o.EnvFlags.AddFlags(fl, true)
+	fl.BoolVar(&o.ClearLimits, "clear-limits", false, "Remove the environment's limits (no caps)")
+	fl.BoolVar(&o.ClearClusterDefaults, "clear-cluster-defaults", false, "Remove the environment's cluster defaults")
+	fl.BoolVar(&o.ClearAccess, "clear-access", false, "Remove the environment's access elevations")
+	return cmd
+}
+
+func (o *Options) complete(cmd *cobra.Command) error {
+	if err := policy.ValidateEnvironmentName(o.Name); err != nil {
+		return cmdutil.WithCode(cmdutil.ExitUsage, err)
+	}
+	if err := cmdutil.RequireFlag("team", o.Team); err != nil {
+		return err
+	}
+	var err error
+	if o.patch, err = o.EnvFlags.Parse(cmd.Flags(), true); err != nil {
+		return err
+	}
+	if o.patch.Empty() && !o.ClearLimits && !o.ClearClusterDefaults && !o.ClearAccess {
+		return cmdutil.UsageError(NothingToUpdate)
+	}
+	return nil
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput("table", "json", "yaml"); err != nil {
+		return err
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	old, err := lookup.Team(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	i := teamedit.FindEnvironment(old, o.Name)
+	if i < 0 {
+		return cmdutil.NotFoundError("environment %q not found on team %s", o.Name, old.Name)
+	}
+
+	updated := old.DeepCopy()
+	env := &updated.Spec.Environments[i]
+	if o.ClearLimits {
+		env.Limits = nil
+	}
+	if o.ClearClusterDefaults {
+		env.ClusterDefaults = nil
+	}
+	if o.ClearAccess {
+		env.Access = nil
+	}
+	o.patch.ApplyTo(env)
+
+	msg := fmt.Sprintf("environment %q on team %s unchanged", env.Name, old.Name)
+	var res store.Result
+	if !equality.Semantic.DeepEqualWithNilDifferentFromEmpty(old.Spec.Environments[i], *env) {
+		if _, err := teamedit.Admit(ctx, s, policy.Update, old, updated); err != nil {
+			return err
+		}
+		if res, err = s.UpdateTeam(ctx, old, updated); err != nil {
+			return err
+		}
+		msg = fmt.Sprintf("environment %q updated on team %s", env.Name, old.Name)
+	}
+	switch f.Options.Output {
+	case "json", "yaml":
+		return teamedit.PrintObject(f.IOStreams.Out, f.Options.Output, env)
+	}
+	teamedit.Done(f.IOStreams.Out, msg, res)
+	return nil
+}

@@ -1,0 +1,72 @@
+// Package root builds the top of both binaries: global flags, configuration, and the run
+// loop that turns errors into exit codes.
+package root
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+)
+
+// New returns a root command with the global flags of both binaries.
+func New(f *cmdutil.Factory, use, short, long string) *cobra.Command {
+	o := f.Options
+	cmd := &cobra.Command{
+		Use:           use,
+		Short:         short,
+		Long:          long,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if err := cmdutil.ApplyConfig(cmd, o.Config); err != nil {
+				return err
+			}
+			if o.NoColor {
+				f.IOStreams.SetColorDisabled()
+			}
+			return nil
+		},
+	}
+	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
+	p := cmd.PersistentFlags()
+	p.StringVar(&o.Kubeconfig, "kubeconfig", "", "Path to the kubeconfig file")
+	p.StringVar(&o.Context, "context", "", "The kubeconfig context to use")
+	p.StringVarP(&o.Namespace, "namespace", "n", "", "Namespace (defaults to the team's namespace)")
+	p.StringVar(&o.As, "as", "", "Act as this user (an e-mail); offline, the identity to check as")
+	p.StringArrayVar(&o.AsGroups, "as-group", nil, "Act as a member of this group (repeatable)")
+	p.StringVar(&o.RequestTimeout, "request-timeout", "0", "How long to wait for a server request (e.g. 30s); 0 waits forever")
+	p.StringArrayVar(&o.Manifests, "manifests", nil, "Work on manifests: a file, a directory (read recursively) or - for stdin (repeatable)")
+	p.StringVarP(&o.Output, "output", "o", "table", "Output format: table, wide, json, yaml or name")
+	p.BoolVar(&o.NoColor, "no-color", false, "Disable colour (also NO_COLOR)")
+	p.StringVar(&o.Config, "config", "", "Config file (default $XDG_CONFIG_HOME/butler/config.yaml, then ~/.butler/config.yaml)")
+	return cmd
+}
+
+// Run executes cmd with args and returns the process exit code; errors go to stderr.
+func Run(f *cmdutil.Factory, cmd *cobra.Command, args []string) int {
+	cmd.SetArgs(args)
+	cmd.SetIn(f.IOStreams.In)
+	cmd.SetOut(f.IOStreams.Out)
+	cmd.SetErr(f.IOStreams.ErrOut)
+	err := cmd.ExecuteContext(context.Background())
+	if err == nil {
+		return cmdutil.ExitOK
+	}
+	var silent *cmdutil.SilentError
+	if !errors.As(err, &silent) {
+		fmt.Fprintf(f.IOStreams.ErrOut, "Error: %v\n", err)
+	}
+	code := cmdutil.CodeOf(err)
+	if strings.HasPrefix(err.Error(), "unknown command") {
+		code = cmdutil.ExitUsage
+	}
+	if code == cmdutil.ExitFailure {
+		code = cmdutil.CodeOfAPI(err)
+	}
+	return code
+}

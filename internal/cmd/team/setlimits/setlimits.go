@@ -1,0 +1,127 @@
+// Package setlimits is `butleradm team set-limits`: change a team's resourceLimits, only
+// the ones given, after checking that the caller may (only platform admins may).
+package setlimits
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/equality"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Options are the flags and arguments of team set-limits.
+type Options struct {
+	Team  string
+	Clear bool
+
+	limitFlags teamedit.LimitFlags
+	limits     teamedit.LimitsPatch
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "set-limits TEAM [--max-clusters N] [--max-nodes-per-cluster N] [--max-total-nodes N] [--max-cpu Q] [--max-memory Q] [--max-storage Q] | --clear",
+		Short: "Change a team's resource limits (platform admins only)",
+		Long: `Change a team's spec.resourceLimits. Only the limits given change; the others, and the
+rest of the team, stay as they are. --clear removes resourceLimits altogether (no limits).
+
+Counts must be 0 or more (maxClusters 0 blocks every cluster create); CPU, memory and storage
+are Kubernetes quantities such as 64, 256Gi or 2Ti.
+
+Only platform admins may change resourceLimits: the change is checked against the server's
+Team rules first, and a denial prints the server's message and exits 4. Working on manifests,
+the team's file is edited in place, keeping its comments and layout.`,
+		Example: `  butleradm team set-limits payments --max-clusters 30 --max-memory 1Ti --manifests gitops/ --as olivia@example.com
+  butleradm team set-limits payments --clear`,
+		Args: cmdutil.ExactArgs(1, "a TEAM name"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Team = args[0]
+			if err := o.complete(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	o.limitFlags.AddFlags(cmd.Flags())
+	cmd.Flags().BoolVar(&o.Clear, "clear", false, "Remove resourceLimits (no limits at all)")
+	return cmd
+}
+
+func (o *Options) complete(cmd *cobra.Command) error {
+	var err error
+	if o.limits, err = o.limitFlags.Parse(cmd.Flags()); err != nil {
+		return err
+	}
+	if o.Clear && !o.limits.Empty() {
+		return cmdutil.UsageError("--clear removes every limit; it cannot be combined with --%s", strings.Join(changed(cmd), ", --"))
+	}
+	if !o.Clear && o.limits.Empty() {
+		return cmdutil.UsageError("nothing to change: pass --%s, or --clear", strings.Join(teamedit.LimitFlagNames, ", --"))
+	}
+	return nil
+}
+
+func changed(cmd *cobra.Command) []string {
+	var names []string
+	for _, n := range teamedit.LimitFlagNames {
+		if cmd.Flags().Changed(n) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
+		return err
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	old, err := lookup.Team(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	updated := old.DeepCopy()
+	if o.Clear {
+		updated.Spec.ResourceLimits = nil
+	} else {
+		if updated.Spec.ResourceLimits == nil {
+			updated.Spec.ResourceLimits = &v1alpha1.TeamResourceLimits{}
+		}
+		o.limits.ApplyTo(updated.Spec.ResourceLimits)
+	}
+	if _, err := teamedit.Admit(ctx, s, policy.Update, old, updated); err != nil {
+		return err
+	}
+
+	what := teamedit.ResourceName(old.Name)
+	verb, res := "unchanged", store.Result{}
+	if !equality.Semantic.DeepEqualWithNilDifferentFromEmpty(old.Spec.ResourceLimits, updated.Spec.ResourceLimits) {
+		if res, err = s.UpdateTeam(ctx, old, updated); err != nil {
+			return err
+		}
+		verb = "limits updated"
+	}
+	switch f.Options.Output {
+	case "json", "yaml":
+		return teamedit.PrintObject(f.IOStreams.Out, f.Options.Output, updated)
+	case "name":
+		fmt.Fprintln(f.IOStreams.Out, what)
+		return nil
+	}
+	teamedit.Done(f.IOStreams.Out, what+" "+verb, res)
+	return nil
+}

@@ -1,0 +1,28 @@
+// Package team groups the team commands; butleradm adds the ones that change teams.
+package team
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/access"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/create"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/get"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/setlimits"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+)
+
+// NewCmd returns `team`; adm adds the verbs of butleradm.
+func NewCmd(f *cmdutil.Factory, adm bool) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "team",
+		Aliases: []string{"teams", "tm"},
+		Short:   "Show teams: limits, usage, environments and access",
+	}
+	cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), access.NewCmd(f))
+	if adm {
+		cmd.Short = "Manage teams: create, set limits, inspect"
+		cmd.AddCommand(create.NewCmd(f), setlimits.NewCmd(f))
+	}
+	return cmd
+}

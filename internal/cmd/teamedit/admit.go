@@ -1,0 +1,65 @@
+package teamedit
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Admit asks who is acting and applies the Team webhook's rules to the change (old is nil
+// on create). A denial is the webhook's plain message, exit 4.
+func Admit(ctx context.Context, s store.Store, op policy.Operation, old, updated *v1alpha1.Team) (lookup.Actor, error) {
+	actor, err := lookup.WhoAmI(ctx, s)
+	if err != nil {
+		return lookup.Actor{}, err
+	}
+	if d := policy.AdmitTeam(op, old, updated, actor.Identity, actor.PlatformAdmin); d != nil {
+		return actor, cmdutil.DeniedError(d)
+	}
+	return actor, nil
+}
+
+// FindEnvironment finds an environment by name: the exact name first, else the one whose
+// name matches case-insensitively, as the server matches environment names. -1 when none.
+func FindEnvironment(t *v1alpha1.Team, name string) int {
+	for i := range t.Spec.Environments {
+		if t.Spec.Environments[i].Name == name {
+			return i
+		}
+	}
+	for i := range t.Spec.Environments {
+		if strings.EqualFold(t.Spec.Environments[i].Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ResourceName is the kubectl-style name of a team: team.butler.butlerlabs.dev/NAME.
+func ResourceName(team string) string { return "team.butler.butlerlabs.dev/" + team }
+
+// Done prints the line that reports a write, with where it went when the store says.
+func Done(w io.Writer, msg string, res store.Result) {
+	if res.Location != "" {
+		fmt.Fprintf(w, "%s (%s)\n", msg, res.Location)
+		return
+	}
+	fmt.Fprintln(w, msg)
+}
+
+// PrintObject prints obj as -o json or yaml, without the noise of an unsent object.
+func PrintObject(w io.Writer, format string, obj any) error {
+	m, err := printers.Clean(obj)
+	if err != nil {
+		return err
+	}
+	return printers.Print(w, format, m)
+}

@@ -1,0 +1,244 @@
+// Package teamedittest helps test the commands that change teams: an in-memory store that
+// records writes, loaded from the worked example, and a runner that returns the exit code.
+package teamedittest
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/yaml"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Store is an in-memory store.Store. Writes are recorded in Created and Updated.
+type Store struct {
+	Teams           []v1alpha1.Team
+	Clusters        []v1alpha1.TenantCluster
+	ProviderConfigs []v1alpha1.ProviderConfig
+	Users           []v1alpha1.User
+	ID              policy.Identity
+
+	Created []v1alpha1.Team
+	Updated []v1alpha1.Team
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Writes is the number of writes.
+func (s *Store) Writes() int { return len(s.Created) + len(s.Updated) }
+
+// Mode implements store.Store.
+func (s *Store) Mode() string { return "memory" }
+
+// Identity implements store.Store like the offline store: --as is required.
+func (s *Store) Identity(context.Context) (policy.Identity, error) {
+	if s.ID.Username == "" {
+		return policy.Identity{}, cmdutil.UsageError("pass --as EMAIL")
+	}
+	return s.ID, nil
+}
+
+// PlatformAdmin implements store.Store.
+func (s *Store) PlatformAdmin(_ context.Context, id policy.Identity) (bool, string, error) {
+	ok, why := policy.PlatformAdmin(id, s.Users, nil)
+	return ok, why, nil
+}
+
+// ListTeams implements store.Store.
+func (s *Store) ListTeams(context.Context) ([]v1alpha1.Team, error) { return s.Teams, nil }
+
+// GetTeam implements store.Store; it returns a copy.
+func (s *Store) GetTeam(_ context.Context, name string) (*v1alpha1.Team, error) {
+	for i := range s.Teams {
+		if s.Teams[i].Name == name {
+			return s.Teams[i].DeepCopy(), nil
+		}
+	}
+	return nil, apierrors.NewNotFound(v1alpha1.Resource("teams"), name)
+}
+
+// ListClusters implements store.Store.
+func (s *Store) ListClusters(_ context.Context, ns string) ([]v1alpha1.TenantCluster, error) {
+	var out []v1alpha1.TenantCluster
+	for _, c := range s.Clusters {
+		if ns == "" || c.Namespace == ns {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// GetCluster implements store.Store.
+func (s *Store) GetCluster(_ context.Context, ns, name string) (*v1alpha1.TenantCluster, error) {
+	for i := range s.Clusters {
+		if s.Clusters[i].Namespace == ns && s.Clusters[i].Name == name {
+			return s.Clusters[i].DeepCopy(), nil
+		}
+	}
+	return nil, apierrors.NewNotFound(v1alpha1.Resource("tenantclusters"), name)
+}
+
+// ListProviderConfigs implements store.Store.
+func (s *Store) ListProviderConfigs(_ context.Context, ns string) ([]v1alpha1.ProviderConfig, error) {
+	var out []v1alpha1.ProviderConfig
+	for _, p := range s.ProviderConfigs {
+		if ns == "" || p.Namespace == ns {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// GetProviderConfig implements store.Store.
+func (s *Store) GetProviderConfig(_ context.Context, ns, name string) (*v1alpha1.ProviderConfig, error) {
+	for i := range s.ProviderConfigs {
+		if s.ProviderConfigs[i].Namespace == ns && s.ProviderConfigs[i].Name == name {
+			return s.ProviderConfigs[i].DeepCopy(), nil
+		}
+	}
+	return nil, apierrors.NewNotFound(v1alpha1.Resource("providerconfigs"), name)
+}
+
+// ListUsers implements store.Store.
+func (s *Store) ListUsers(context.Context) ([]v1alpha1.User, error) { return s.Users, nil }
+
+// ListIdentityProviders implements store.Store.
+func (s *Store) ListIdentityProviders(context.Context) ([]v1alpha1.IdentityProvider, error) {
+	return nil, nil
+}
+
+// CreateCluster implements store.Store.
+func (s *Store) CreateCluster(_ context.Context, c *v1alpha1.TenantCluster, _ []v1alpha1.TenantAddon) (store.Result, error) {
+	s.Clusters = append(s.Clusters, *c.DeepCopy())
+	return store.Result{}, nil
+}
+
+// CreateTeam implements store.Store.
+func (s *Store) CreateTeam(ctx context.Context, t *v1alpha1.Team) (store.Result, error) {
+	if _, err := s.GetTeam(ctx, t.Name); err == nil {
+		return store.Result{}, apierrors.NewAlreadyExists(v1alpha1.Resource("teams"), t.Name)
+	}
+	s.Teams = append(s.Teams, *t.DeepCopy())
+	s.Created = append(s.Created, *t.DeepCopy())
+	return store.Result{Location: "teams/" + t.Name + ".yaml"}, nil
+}
+
+// UpdateTeam implements store.Store.
+func (s *Store) UpdateTeam(_ context.Context, old, updated *v1alpha1.Team) (store.Result, error) {
+	for i := range s.Teams {
+		if s.Teams[i].Name == old.Name {
+			s.Teams[i] = *updated.DeepCopy()
+			s.Updated = append(s.Updated, *updated.DeepCopy())
+			return store.Result{Location: "team.yaml"}, nil
+		}
+	}
+	return store.Result{}, apierrors.NewNotFound(v1alpha1.Resource("teams"), old.Name)
+}
+
+// Payments loads examples/payments into a store acting as as.
+func Payments(t testing.TB, as string) *Store {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "examples", "payments")
+	s := &Store{ID: policy.Identity{Username: as}}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, doc := range strings.Split(string(b), "\n---\n") {
+			var meta struct{ Kind string }
+			if err := yaml.Unmarshal([]byte(doc), &meta); err != nil {
+				return err
+			}
+			var dst any
+			switch meta.Kind {
+			case v1alpha1.KindTeam:
+				s.Teams = append(s.Teams, v1alpha1.Team{})
+				dst = &s.Teams[len(s.Teams)-1]
+			case v1alpha1.KindTenantCluster:
+				s.Clusters = append(s.Clusters, v1alpha1.TenantCluster{})
+				dst = &s.Clusters[len(s.Clusters)-1]
+			case v1alpha1.KindUser:
+				s.Users = append(s.Users, v1alpha1.User{})
+				dst = &s.Users[len(s.Users)-1]
+			case v1alpha1.KindProviderConfig:
+				s.ProviderConfigs = append(s.ProviderConfigs, v1alpha1.ProviderConfig{})
+				dst = &s.ProviderConfigs[len(s.ProviderConfigs)-1]
+			default:
+				continue
+			}
+			if err := yaml.UnmarshalStrict([]byte(doc), dst); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Result is what a command run produced.
+type Result struct {
+	Code   int
+	Err    error
+	Stdout string
+	Stderr string
+}
+
+// Run builds a command with newCmd over s and runs it with args; output is "table"
+// unless -o is set through opts. stdin feeds prompts; tty makes the streams terminals.
+func Run(t testing.TB, s *Store, newCmd func(*cmdutil.Factory) *cobra.Command, opts cmdutil.GlobalOptions, stdin string, tty bool, args ...string) Result {
+	t.Helper()
+	ios, in, out, errOut := iostreams.Test()
+	in.WriteString(stdin)
+	ios.SetTTY(tty, tty, tty)
+	if opts.Output == "" {
+		opts.Output = "table"
+	}
+	f := &cmdutil.Factory{
+		IOStreams: ios,
+		Options:   &opts,
+		Now:       func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
+		NewStore:  func(context.Context, *cmdutil.Factory) (store.Store, error) { return s, nil },
+	}
+	cmd := newCmd(f)
+	cmd.SetArgs(args)
+	cmd.SetIn(in)
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
+	err := cmd.ExecuteContext(context.Background())
+	code := cmdutil.CodeOf(err)
+	if code == cmdutil.ExitFailure && err != nil {
+		code = cmdutil.CodeOfAPI(err)
+	}
+	return Result{Code: code, Err: err, Stdout: out.String(), Stderr: errOut.String()}
+}
+
+// Msg is the error message, "" without an error.
+func (r Result) Msg() string {
+	if r.Err == nil {
+		return ""
+	}
+	return r.Err.Error()
+}

@@ -1,0 +1,84 @@
+// Package cmdutil holds what every command shares: the factory of dependencies, global
+// options, exit codes and error kinds.
+package cmdutil
+
+import (
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"errors"
+	"fmt"
+)
+
+// Exit codes, documented in the README and stable for scripts.
+const (
+	ExitOK       = 0
+	ExitFailure  = 1
+	ExitUsage    = 2 // usage errors and bad input (flags, manifests)
+	ExitNotFound = 3
+	ExitDenied   = 4 // refused by policy or permissions
+)
+
+// ExitError carries the exit code an error should end the process with.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// UsageError is an error in how the command was called or in its input (exit 2).
+func UsageError(format string, a ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, a...)}
+}
+
+// NotFoundError reports a missing object (exit 3).
+func NotFoundError(format string, a ...any) error {
+	return &ExitError{Code: ExitNotFound, Err: fmt.Errorf(format, a...)}
+}
+
+// DeniedError reports a refusal by policy or permissions (exit 4).
+func DeniedError(err error) error { return &ExitError{Code: ExitDenied, Err: err} }
+
+// WithCode wraps err with an exit code.
+func WithCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &ExitError{Code: code, Err: err}
+}
+
+// SilentError ends the process with a code after the command already printed what to say.
+type SilentError struct{ Code int }
+
+func (e *SilentError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// CodeOf returns the exit code for err.
+func CodeOf(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var s *SilentError
+	if errors.As(err, &s) {
+		return s.Code
+	}
+	var e *ExitError
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ExitFailure
+}
+
+// CodeOfAPI maps API errors, from a server or from the offline store, to exit codes:
+// not found 3, forbidden or webhook denial 4, invalid 2.
+func CodeOfAPI(err error) int {
+	switch {
+	case apierrors.IsNotFound(err):
+		return ExitNotFound
+	case apierrors.IsForbidden(err), apierrors.IsUnauthorized(err):
+		return ExitDenied
+	case apierrors.IsInvalid(err), apierrors.IsBadRequest(err):
+		return ExitUsage
+	}
+	return ExitFailure
+}

@@ -1,0 +1,72 @@
+// Package iostreams holds the standard streams a command writes to, and what it knows
+// about them (terminal or not, colour or not), so tests can swap them.
+package iostreams
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// IOStreams are a command's input, output and error output.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	stdinTTY  bool
+	stdoutTTY bool
+	stderrTTY bool
+	colorOff  bool
+}
+
+// System returns the process's streams; colour is on only when stdout is a terminal and
+// neither NO_COLOR nor BUTLER_NO_COLOR is set.
+func System() *IOStreams {
+	s := &IOStreams{
+		In:        os.Stdin,
+		Out:       os.Stdout,
+		ErrOut:    os.Stderr,
+		stdinTTY:  isTerminal(os.Stdin),
+		stdoutTTY: isTerminal(os.Stdout),
+		stderrTTY: isTerminal(os.Stderr),
+	}
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("BUTLER_NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		s.colorOff = true
+	}
+	return s
+}
+
+// Test returns streams over buffers: no terminal, no colour.
+func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
+	in, out, errOut := &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: in, Out: out, ErrOut: errOut, colorOff: true}, in, out, errOut
+}
+
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// IsStdinTTY reports whether input comes from a terminal.
+func (s *IOStreams) IsStdinTTY() bool { return s.stdinTTY }
+
+// IsStdoutTTY reports whether output goes to a terminal.
+func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
+
+// IsStderrTTY reports whether error output goes to a terminal.
+func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
+
+// CanPrompt is true only when both input and error output are terminals: scripts and CI
+// never get a question.
+func (s *IOStreams) CanPrompt() bool { return s.stdinTTY && s.stderrTTY }
+
+// ColorEnabled reports whether output may carry colour.
+func (s *IOStreams) ColorEnabled() bool { return s.stdoutTTY && !s.colorOff }
+
+// SetColorDisabled turns colour off (--no-color).
+func (s *IOStreams) SetColorDisabled() { s.colorOff = true }
+
+// SetTTY overrides terminal detection, for tests.
+func (s *IOStreams) SetTTY(stdin, stdout, stderr bool) {
+	s.stdinTTY, s.stdoutTTY, s.stderrTTY = stdin, stdout, stderr
+}

@@ -1,0 +1,138 @@
+// Package lookup gathers what several commands need from a store: a team with its
+// namespace and clusters, who is asking, and which ProviderConfig a cluster would use.
+package lookup
+
+import (
+	"context"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Team reads a team; a missing one is a not-found error (exit 3).
+func Team(ctx context.Context, s store.Store, name string) (*v1alpha1.Team, error) {
+	if name == "" {
+		return nil, cmdutil.UsageError("--team is required")
+	}
+	t, err := s.GetTeam(ctx, name)
+	if apierrors.IsNotFound(err) {
+		return nil, cmdutil.NotFoundError("team %q not found", name)
+	}
+	return t, err
+}
+
+// TeamClusters reads a team and every TenantCluster in its namespace.
+func TeamClusters(ctx context.Context, s store.Store, name string) (*v1alpha1.Team, []v1alpha1.TenantCluster, error) {
+	t, err := Team(ctx, s, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	clusters, err := s.ListClusters(ctx, t.TeamNamespace())
+	return t, clusters, err
+}
+
+// Actor is who is asking and whether they are a platform admin.
+type Actor struct {
+	Identity      policy.Identity
+	PlatformAdmin bool
+	AdminReason   string
+}
+
+// WhoAmI resolves the identity and platform-admin status.
+func WhoAmI(ctx context.Context, s store.Store) (Actor, error) {
+	id, err := s.Identity(ctx)
+	if err != nil {
+		return Actor{}, err
+	}
+	admin, why, err := s.PlatformAdmin(ctx, id)
+	if err != nil {
+		return Actor{}, err
+	}
+	return Actor{Identity: id, PlatformAdmin: admin, AdminReason: why}, nil
+}
+
+// EnvironmentNames lists a team's environments in spec order.
+func EnvironmentNames(t *v1alpha1.Team) []string {
+	names := make([]string, 0, len(t.Spec.Environments))
+	for _, e := range t.Spec.Environments {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+// RequireEnvironment checks that env names one of the team's environments.
+func RequireEnvironment(t *v1alpha1.Team, env string) (*v1alpha1.EnvironmentSpec, error) {
+	if env == "" {
+		return nil, cmdutil.UsageError("--environment is required")
+	}
+	e := t.Environment(env)
+	if e == nil {
+		if len(t.Spec.Environments) == 0 {
+			return nil, cmdutil.NotFoundError("environment %q not found: team %q defines no environments", env, t.Name)
+		}
+		return nil, cmdutil.NotFoundError("environment %q not found on team %q (environments: %s)", env, t.Name, strings.Join(EnvironmentNames(t), ", "))
+	}
+	return e, nil
+}
+
+// Provider picks the ProviderConfig a new cluster of the team uses: the flag, else the
+// team's providerConfigRef, else the only one the team can see. A name is looked up in
+// the team's namespace, then in butler-system. The reference is returned even when the
+// object is missing, so the preflight reports it in the server's words.
+func Provider(ctx context.Context, s store.Store, t *v1alpha1.Team, flag string) (*v1alpha1.ProviderReference, *v1alpha1.ProviderConfig, error) {
+	name := flag
+	if name == "" && t.Spec.ProviderConfigRef != nil {
+		name = t.Spec.ProviderConfigRef.Name
+	}
+	if name != "" {
+		for _, ns := range []string{t.TeamNamespace(), v1alpha1.PlatformNamespace} {
+			pc, err := s.GetProviderConfig(ctx, ns, name)
+			if err == nil {
+				return &v1alpha1.ProviderReference{Name: name, Namespace: ns}, pc, nil
+			}
+			if !apierrors.IsNotFound(err) {
+				return nil, nil, err
+			}
+		}
+		return &v1alpha1.ProviderReference{Name: name, Namespace: v1alpha1.PlatformNamespace}, nil, nil
+	}
+	visible, err := VisibleProviders(ctx, s, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch len(visible) {
+	case 0:
+		return nil, nil, cmdutil.UsageError("no ProviderConfig is visible to team %q: pass --provider NAME", t.Name)
+	case 1:
+		pc := visible[0]
+		return &v1alpha1.ProviderReference{Name: pc.Name, Namespace: pc.Namespace}, &pc, nil
+	}
+	names := make([]string, 0, len(visible))
+	for _, pc := range visible {
+		names = append(names, pc.Namespace+"/"+pc.Name)
+	}
+	return nil, nil, cmdutil.UsageError("several ProviderConfigs are visible to team %q (%s): pass --provider NAME", t.Name, strings.Join(names, ", "))
+}
+
+// VisibleProviders are the platform-scoped ProviderConfigs and those scoped to the team.
+func VisibleProviders(ctx context.Context, s store.Store, t *v1alpha1.Team) ([]v1alpha1.ProviderConfig, error) {
+	var out []v1alpha1.ProviderConfig
+	for _, ns := range []string{t.TeamNamespace(), v1alpha1.PlatformNamespace} {
+		list, err := s.ListProviderConfigs(ctx, ns)
+		if err != nil {
+			return nil, err
+		}
+		for _, pc := range list {
+			if pc.ScopeType() == v1alpha1.ScopePlatform ||
+				(pc.Spec.Scope != nil && pc.Spec.Scope.TeamRef != nil && pc.Spec.Scope.TeamRef.Name == t.Name) {
+				out = append(out, pc)
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,196 @@
+// Package printers renders command results: kubectl-style tables (colour only on a
+// terminal), JSON, YAML and names.
+package printers
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+	"sigs.k8s.io/yaml"
+)
+
+// PrintJSON writes v as JSON indented by two spaces.
+func PrintJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// PrintYAML writes v as YAML (through its JSON form, so JSON names and omitempty hold).
+func PrintYAML(w io.Writer, v any) error {
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// Print writes v as JSON or YAML per format.
+func Print(w io.Writer, format string, v any) error {
+	if format == "yaml" {
+		return PrintYAML(w, v)
+	}
+	return PrintJSON(w, v)
+}
+
+// Table collects rows and renders them without borders, columns three spaces apart, like
+// kubectl. Trailing spaces are trimmed so piped output is stable.
+type Table struct {
+	header []string
+	rows   [][]string
+	color  bool
+}
+
+// NewTable starts a table; color adds bold headers.
+func NewTable(color bool, header ...string) *Table {
+	return &Table{header: header, color: color}
+}
+
+// Row adds a row.
+func (t *Table) Row(cells ...string) { t.rows = append(t.rows, cells) }
+
+// Len is the number of rows.
+func (t *Table) Len() int { return len(t.rows) }
+
+// Render writes the table.
+func (t *Table) Render(w io.Writer) error {
+	var sb strings.Builder
+	table := tablewriter.NewTable(&sb,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleNone),
+			Settings: tw.Settings{
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+				Lines:      tw.Lines{ShowHeaderLine: tw.Off, ShowTop: tw.Off, ShowBottom: tw.Off},
+			},
+		})),
+		tablewriter.WithConfig(tablewriter.Config{
+			Header: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+				Padding:    tw.CellPadding{Global: tw.Padding{Left: "", Right: "   "}},
+			},
+			Row: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+				Padding:    tw.CellPadding{Global: tw.Padding{Left: "", Right: "   "}},
+			},
+		}),
+	)
+	table.Header(t.header)
+	for _, r := range t.rows {
+		if err := table.Append(r); err != nil {
+			return err
+		}
+	}
+	if err := table.Render(); err != nil {
+		return err
+	}
+	lines := strings.Split(strings.TrimRight(sb.String(), "\n"), "\n")
+	bold := lipgloss.NewStyle().Bold(true)
+	for i, l := range lines {
+		l = strings.TrimRight(l, " ")
+		if i == 0 && t.color {
+			l = bold.Render(l)
+		}
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Styles colour words on a terminal; without colour they return the text unchanged.
+type Styles struct{ on bool }
+
+// NewStyles returns styles that colour only when on.
+func NewStyles(on bool) Styles { return Styles{on: on} }
+
+func (s Styles) paint(color, text string) string {
+	if !s.on {
+		return text
+	}
+	return lipgloss.NewStyle().Foreground(lipgloss.Color(color)).Render(text)
+}
+
+// Good paints text green.
+func (s Styles) Good(text string) string { return s.paint("2", text) }
+
+// Warn paints text yellow.
+func (s Styles) Warn(text string) string { return s.paint("3", text) }
+
+// Bad paints text red.
+func (s Styles) Bad(text string) string { return s.paint("1", text) }
+
+// Status paints a quota status by its meaning.
+func (s Styles) Status(status string) string {
+	switch status {
+	case "OK":
+		return s.Good(status)
+	case "Warning":
+		return s.Warn(status)
+	case "Exceeded":
+		return s.Bad(status)
+	}
+	return status
+}
+
+// Clean returns obj's JSON form without the noise an unsent object carries
+// (creationTimestamp: null, empty status), for printing.
+func Clean(obj any) (map[string]any, error) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if md, ok := m["metadata"].(map[string]any); ok {
+		if md["creationTimestamp"] == nil {
+			delete(md, "creationTimestamp")
+		}
+	}
+	if st, ok := m["status"].(map[string]any); ok && isZero(st) {
+		delete(m, "status")
+	}
+	return m, nil
+}
+
+// isZero is true for a map holding only zero values, recursively.
+func isZero(m map[string]any) bool {
+	for _, v := range m {
+		switch x := v.(type) {
+		case nil:
+		case map[string]any:
+			if !isZero(x) {
+				return false
+			}
+		case float64:
+			if x != 0 {
+				return false
+			}
+		case string:
+			if x != "" {
+				return false
+			}
+		case bool:
+			if x {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}

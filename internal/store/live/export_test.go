@@ -1,0 +1,4 @@
+package live
+
+// APIError is apiError, for the tests.
+var APIError = apiError

@@ -1,0 +1,442 @@
+// Package live is the store over a Butler management cluster, through client-go.
+//
+// Butler objects go through a REST client built on the project's own scheme (the typed
+// v1alpha1 structs), not the dynamic client: objects decode straight into the types every
+// command and the policy package already use, with no unstructured round trip, and the
+// offline and live stores hand commands the same values. Identity comes from the API
+// server (SelfSubjectReview), never from what the user typed.
+//
+// Errors from the server are returned as apimachinery StatusErrors (wrapped at most with
+// %w), so cmdutil.CodeOfAPI maps them to the offline mode's exit codes: 404 is 3, 403 is 4.
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/types"
+	authenticationclient "k8s.io/client-go/kubernetes/typed/authentication/v1"
+	authorizationclient "k8s.io/client-go/kubernetes/typed/authorization/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Client rate limits. client-go's defaults (5 requests per second, bursts of 10) are sized
+// for controllers sharing a server; a CLI doing bulk work (a team with thousands of
+// clusters, a migration touching each of them) needs more, and it ends when its work is done.
+const (
+	DefaultQPS   = 50
+	DefaultBurst = 100
+)
+
+// PageSize is the number of objects asked for per list request. Lists are paginated so a
+// namespace with thousands of TenantClusters never needs one huge response.
+const PageSize = 500
+
+// Options are the kube flags the store is built from.
+type Options struct {
+	Kubeconfig     string
+	Context        string
+	As             string
+	AsGroups       []string
+	RequestTimeout string
+	// UserAgent is sent with every request ("" for client-go's default).
+	UserAgent string
+}
+
+// Store talks to a Butler management cluster.
+type Store struct {
+	config *rest.Config
+	butler rest.Interface
+	params runtime.ParameterCodec
+	authn  authenticationclient.AuthenticationV1Interface
+	authz  authorizationclient.AuthorizationV1Interface
+
+	mu       sync.Mutex
+	identity *policy.Identity
+}
+
+// New loads the kubeconfig through the standard loading rules (--kubeconfig, else
+// $KUBECONFIG, else ~/.kube/config, else the pod's service account; --context; --as and
+// --as-group impersonation; --request-timeout), and builds the clients.
+//
+// These are the loading rules and overrides cli-runtime's ConfigFlags builds, set up with
+// clientcmd directly: ConfigFlags' package also links kubectl's resource builder,
+// printers and kustomize into the binaries, none of which the tools use.
+func New(o Options) (*Store, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = o.Kubeconfig
+	overrides := &clientcmd.ConfigOverrides{
+		CurrentContext: o.Context,
+		AuthInfo: clientcmdapi.AuthInfo{
+			Impersonate:       o.As,
+			ImpersonateGroups: o.AsGroups,
+		},
+		Timeout: o.RequestTimeout,
+	}
+	loader := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
+	if o.Kubeconfig == "" {
+		raw, err := loader.RawConfig()
+		if err != nil {
+			return nil, cmdutil.UsageError("loading kubeconfig: %v", err)
+		}
+		if len(raw.Clusters) == 0 && !inCluster() {
+			return nil, cmdutil.UsageError("no kubeconfig found: pass --kubeconfig FILE or set KUBECONFIG to reach a Butler management cluster, or pass --manifests PATH to work on manifests")
+		}
+	}
+	cfg, err := loader.ClientConfig()
+	if err != nil {
+		return nil, cmdutil.UsageError("loading kubeconfig: %v", err)
+	}
+	return NewForConfig(cfg, o.UserAgent)
+}
+
+// NewForConfig builds the store on a REST config (tests use the harness's configs).
+func NewForConfig(base *rest.Config, userAgent string) (*Store, error) {
+	cfg := rest.CopyConfig(base)
+	cfg.QPS = DefaultQPS
+	cfg.Burst = DefaultBurst
+	if userAgent != "" {
+		cfg.UserAgent = userAgent
+	}
+
+	scheme := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
+	bcfg := rest.CopyConfig(cfg)
+	bcfg.GroupVersion = &v1alpha1.GroupVersion
+	bcfg.APIPath = "/apis"
+	bcfg.ContentType = runtime.ContentTypeJSON // custom resources are served as JSON only
+	bcfg.AcceptContentTypes = runtime.ContentTypeJSON
+	bcfg.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
+	butler, err := rest.RESTClientFor(bcfg)
+	if err != nil {
+		return nil, err
+	}
+	authn, err := authenticationclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	authz, err := authorizationclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{
+		config: cfg,
+		butler: butler,
+		params: runtime.NewParameterCodec(scheme),
+		authn:  authn,
+		authz:  authz,
+	}, nil
+}
+
+// Mode implements store.Store.
+func (s *Store) Mode() string { return "live" }
+
+// Host is the API server the store talks to.
+func (s *Store) Host() string { return s.config.Host }
+
+// Identity asks the API server who the credentials (or the --as impersonation) are, with
+// a SelfSubjectReview. A refused impersonation is the server's Forbidden error.
+func (s *Store) Identity(ctx context.Context) (policy.Identity, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.identity != nil {
+		return *s.identity, nil
+	}
+	r, err := s.authn.SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+	if err != nil {
+		return policy.Identity{}, err
+	}
+	id := policy.Identity{Username: r.Status.UserInfo.Username, Groups: r.Status.UserInfo.Groups}
+	s.identity = &id
+	return id, nil
+}
+
+// PlatformAdmin reads User and IdentityProvider objects (CONTRACT.md §2); when they do not
+// make id a platform admin, or id may not read them, a SelfSubjectAccessReview for update
+// on teams.butler.butlerlabs.dev decides.
+func (s *Store) PlatformAdmin(ctx context.Context, id policy.Identity) (bool, string, error) {
+	users, err := s.ListUsers(ctx)
+	if err != nil && !apierrors.IsForbidden(err) {
+		return false, "", err
+	}
+	idps, err := s.ListIdentityProviders(ctx)
+	if err != nil && !apierrors.IsForbidden(err) {
+		return false, "", err
+	}
+	if ok, why := policy.PlatformAdmin(id, users, idps); ok {
+		return true, why, nil
+	}
+	r, err := s.authz.SelfSubjectAccessReviews().Create(ctx, &authorizationv1.SelfSubjectAccessReview{
+		Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+			ResourceAttributes: &authorizationv1.ResourceAttributes{
+				Group:    v1alpha1.GroupVersion.Group,
+				Resource: "teams",
+				Verb:     "update",
+			},
+		},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		return false, "", err
+	}
+	if r.Status.Allowed {
+		return true, "may update teams.butler.butlerlabs.dev (SelfSubjectAccessReview)", nil
+	}
+	return false, "", nil
+}
+
+// ListTeams implements store.Store.
+func (s *Store) ListTeams(ctx context.Context) ([]v1alpha1.Team, error) {
+	items, err := listAll(ctx, s, "", "teams", func(l *v1alpha1.TeamList) []v1alpha1.Team { return l.Items })
+	for i := range items {
+		clean(&items[i].TypeMeta, &items[i].ObjectMeta, v1alpha1.KindTeam)
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })
+	return items, err
+}
+
+// GetTeam implements store.Store.
+func (s *Store) GetTeam(ctx context.Context, name string) (*v1alpha1.Team, error) {
+	t := &v1alpha1.Team{}
+	if err := s.get(ctx, "", "teams", name, t); err != nil {
+		return nil, err
+	}
+	clean(&t.TypeMeta, &t.ObjectMeta, v1alpha1.KindTeam)
+	return t, nil
+}
+
+// ListClusters implements store.Store.
+func (s *Store) ListClusters(ctx context.Context, namespace string) ([]v1alpha1.TenantCluster, error) {
+	items, err := listAll(ctx, s, namespace, "tenantclusters", func(l *v1alpha1.TenantClusterList) []v1alpha1.TenantCluster { return l.Items })
+	for i := range items {
+		clean(&items[i].TypeMeta, &items[i].ObjectMeta, v1alpha1.KindTenantCluster)
+	}
+	sort.Slice(items, func(i, j int) bool { return less(&items[i].ObjectMeta, &items[j].ObjectMeta) })
+	return items, err
+}
+
+// GetCluster implements store.Store.
+func (s *Store) GetCluster(ctx context.Context, namespace, name string) (*v1alpha1.TenantCluster, error) {
+	c := &v1alpha1.TenantCluster{}
+	if err := s.get(ctx, namespace, "tenantclusters", name, c); err != nil {
+		return nil, err
+	}
+	clean(&c.TypeMeta, &c.ObjectMeta, v1alpha1.KindTenantCluster)
+	return c, nil
+}
+
+// ListProviderConfigs implements store.Store.
+func (s *Store) ListProviderConfigs(ctx context.Context, namespace string) ([]v1alpha1.ProviderConfig, error) {
+	items, err := listAll(ctx, s, namespace, "providerconfigs", func(l *v1alpha1.ProviderConfigList) []v1alpha1.ProviderConfig { return l.Items })
+	for i := range items {
+		clean(&items[i].TypeMeta, &items[i].ObjectMeta, v1alpha1.KindProviderConfig)
+	}
+	sort.Slice(items, func(i, j int) bool { return less(&items[i].ObjectMeta, &items[j].ObjectMeta) })
+	return items, err
+}
+
+// GetProviderConfig implements store.Store.
+func (s *Store) GetProviderConfig(ctx context.Context, namespace, name string) (*v1alpha1.ProviderConfig, error) {
+	p := &v1alpha1.ProviderConfig{}
+	if err := s.get(ctx, namespace, "providerconfigs", name, p); err != nil {
+		return nil, err
+	}
+	clean(&p.TypeMeta, &p.ObjectMeta, v1alpha1.KindProviderConfig)
+	return p, nil
+}
+
+// ListUsers implements store.Store.
+func (s *Store) ListUsers(ctx context.Context) ([]v1alpha1.User, error) {
+	items, err := listAll(ctx, s, "", "users", func(l *v1alpha1.UserList) []v1alpha1.User { return l.Items })
+	for i := range items {
+		clean(&items[i].TypeMeta, &items[i].ObjectMeta, v1alpha1.KindUser)
+	}
+	return items, err
+}
+
+// ListIdentityProviders implements store.Store.
+func (s *Store) ListIdentityProviders(ctx context.Context) ([]v1alpha1.IdentityProvider, error) {
+	items, err := listAll(ctx, s, "", "identityproviders", func(l *v1alpha1.IdentityProviderList) []v1alpha1.IdentityProvider { return l.Items })
+	for i := range items {
+		clean(&items[i].TypeMeta, &items[i].ObjectMeta, v1alpha1.KindIdentityProvider)
+	}
+	return items, err
+}
+
+// CreateCluster creates the TenantCluster, then each TenantAddon. If an addon fails the
+// cluster stays (it is valid without it) and the error says which addon failed.
+func (s *Store) CreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (store.Result, error) {
+	if err := s.create(ctx, c.Namespace, "tenantclusters", c); err != nil {
+		return store.Result{}, err
+	}
+	for i := range addons {
+		a := &addons[i]
+		ns := a.Namespace
+		if ns == "" {
+			ns = c.Namespace
+		}
+		if err := s.create(ctx, ns, "tenantaddons", a); err != nil {
+			return store.Result{}, fmt.Errorf("tenantcluster %s/%s was created, but its addon %s was not: %w", c.Namespace, c.Name, a.Name, err)
+		}
+	}
+	return store.Result{Location: s.config.Host}, nil
+}
+
+// CreateTeam implements store.Store.
+func (s *Store) CreateTeam(ctx context.Context, t *v1alpha1.Team) (store.Result, error) {
+	if err := s.create(ctx, "", "teams", t); err != nil {
+		return store.Result{}, err
+	}
+	return store.Result{Location: s.config.Host}, nil
+}
+
+// UpdateTeam sends a JSON merge patch (RFC 7386) of the spec: only the fields that differ
+// between old and updated, nothing outside spec. Custom resources have no strategic merge,
+// so a changed list (environments, access entries) is sent whole. old's resourceVersion
+// goes with the patch as a precondition: if someone changed the team since it was read,
+// the server answers 409 Conflict instead of the patch overwriting their change.
+func (s *Store) UpdateTeam(ctx context.Context, old, updated *v1alpha1.Team) (store.Result, error) {
+	patch, err := SpecMergePatch(old.ResourceVersion, old.Spec, updated.Spec)
+	if err != nil {
+		return store.Result{}, err
+	}
+	if patch == nil {
+		return store.Result{Location: s.config.Host}, nil
+	}
+	out := &v1alpha1.Team{}
+	err = s.butler.Patch(types.MergePatchType).Resource("teams").Name(old.Name).Body(patch).Do(ctx).Into(out)
+	if err != nil {
+		return store.Result{}, apiError(err)
+	}
+	return store.Result{Location: s.config.Host}, nil
+}
+
+// SpecMergePatch is the JSON merge patch from oldSpec to newSpec, under "spec", with the
+// resourceVersion precondition when one is given; nil when the specs are equal.
+func SpecMergePatch(resourceVersion string, oldSpec, newSpec any) ([]byte, error) {
+	a, err := json.Marshal(oldSpec)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(newSpec)
+	if err != nil {
+		return nil, err
+	}
+	diff, err := jsonpatch.CreateMergePatch(a, b)
+	if err != nil {
+		return nil, err
+	}
+	if string(diff) == "{}" {
+		return nil, nil
+	}
+	patch := map[string]any{"spec": json.RawMessage(diff)}
+	if resourceVersion != "" {
+		patch["metadata"] = map[string]any{"resourceVersion": resourceVersion}
+	}
+	return json.Marshal(patch)
+}
+
+func (s *Store) get(ctx context.Context, namespace, resource, name string, into runtime.Object) error {
+	return s.butler.Get().NamespaceIfScoped(namespace, namespace != "").Resource(resource).Name(name).Do(ctx).Into(into)
+}
+
+func (s *Store) create(ctx context.Context, namespace, resource string, obj runtime.Object) error {
+	return apiError(s.butler.Post().NamespaceIfScoped(namespace, namespace != "").Resource(resource).Body(obj).Do(ctx).Into(obj))
+}
+
+// list is what every generated *XList has: a runtime.Object with a continue token.
+type list[L any] interface {
+	*L
+	runtime.Object
+	GetContinue() string
+}
+
+// listAll lists every object of a resource in namespace ("" for all namespaces or a
+// cluster-scoped resource), PageSize at a time. If the continue token expires before the
+// last page (the server compacted past the list's snapshot, on a very large or slow list),
+// it starts again with one unpaginated list, so the result is always one consistent view.
+func listAll[T any, L any, PL list[L]](ctx context.Context, s *Store, namespace, resource string, items func(PL) []T) ([]T, error) {
+	opts := metav1.ListOptions{Limit: PageSize}
+	var out []T
+	for {
+		l := PL(new(L))
+		err := s.butler.Get().NamespaceIfScoped(namespace, namespace != "").Resource(resource).
+			VersionedParams(&opts, s.params).Do(ctx).Into(l)
+		if err != nil && apierrors.IsResourceExpired(err) && opts.Continue != "" {
+			out, opts = nil, metav1.ListOptions{}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, items(l)...)
+		next := l.GetContinue()
+		if next == "" {
+			return out, nil
+		}
+		opts.Continue = next
+	}
+}
+
+// clean makes a server object look like one read from a manifest: its kind set (the
+// decoder clears it on single objects) and no managedFields, which kubectl hides too.
+func clean(tm *metav1.TypeMeta, om *metav1.ObjectMeta, kind string) {
+	tm.APIVersion = v1alpha1.APIVersion
+	tm.Kind = kind
+	om.ManagedFields = nil
+}
+
+func less(a, b *metav1.ObjectMeta) bool {
+	if a.Namespace != b.Namespace {
+		return a.Namespace < b.Namespace
+	}
+	return a.Name < b.Name
+}
+
+// apiError keeps the server's error as it is, except that a denial by an admission webhook
+// or a ValidatingAdmissionPolicy is a refusal whatever status code it came with (a webhook
+// may answer 400 or 422): exit 4, with the server's message.
+func apiError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) || apierrors.IsForbidden(err) {
+		return err
+	}
+	msg := status.Status().Message
+	if (strings.Contains(msg, "admission webhook ") && strings.Contains(msg, " denied the request")) ||
+		(strings.Contains(msg, "ValidatingAdmissionPolicy ") && strings.Contains(msg, " denied request")) {
+		return cmdutil.DeniedError(err)
+	}
+	return err
+}
+
+// inCluster reports whether the process runs in a pod, where client-go uses the pod's
+// service account when there is no kubeconfig.
+func inCluster() bool {
+	_, err := rest.InClusterConfig()
+	return err == nil
+}
+
+var _ store.Store = (*Store)(nil)

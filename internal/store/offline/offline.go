@@ -1,0 +1,236 @@
+// Package offline is the store over manifests on disk: a GitOps directory, files, or
+// stdin. Reads come from the loaded set; writes go back into the files in place, keeping
+// comments and the other documents, or into new files beside them.
+package offline
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Store serves objects from a manifest set.
+type Store struct {
+	paths    []string
+	set      *manifest.Set
+	identity policy.Identity
+}
+
+// Load loads the manifests named by paths, reading "-" from stdin.
+func Load(paths []string, stdin io.Reader, as string, asGroups []string) (*Store, error) {
+	set, err := manifest.Load(paths, stdin)
+	if err != nil {
+		return nil, cmdutil.WithCode(cmdutil.ExitUsage, err)
+	}
+	return &Store{paths: paths, set: set, identity: policy.Identity{Username: as, Groups: asGroups}}, nil
+}
+
+// Mode implements store.Store.
+func (s *Store) Mode() string { return "manifests" }
+
+// Identity is --as and --as-group: offline there is no server to ask.
+func (s *Store) Identity(context.Context) (policy.Identity, error) {
+	if s.identity.Username == "" {
+		return policy.Identity{}, cmdutil.UsageError("working on manifests, there is no server to say who you are: pass --as EMAIL (and --as-group GROUP), or set as: in the config file")
+	}
+	return s.identity, nil
+}
+
+// PlatformAdmin looks for User and IdentityProvider objects in the manifests.
+func (s *Store) PlatformAdmin(_ context.Context, id policy.Identity) (bool, string, error) {
+	ok, why := policy.PlatformAdmin(id, values(s.set.Users()), values(s.set.IdentityProviders()))
+	return ok, why, nil
+}
+
+// ListTeams implements store.Store.
+func (s *Store) ListTeams(context.Context) ([]v1alpha1.Team, error) {
+	teams := values(s.set.Teams())
+	sort.Slice(teams, func(i, j int) bool { return teams[i].Name < teams[j].Name })
+	return teams, nil
+}
+
+// GetTeam implements store.Store.
+func (s *Store) GetTeam(_ context.Context, name string) (*v1alpha1.Team, error) {
+	if t := s.set.Team(name); t != nil {
+		c := *t.DeepCopy()
+		return &c, nil
+	}
+	return nil, apierrors.NewNotFound(v1alpha1.Resource("teams"), name)
+}
+
+// ListClusters implements store.Store. A cluster written without a namespace is taken to
+// live in its team's namespace, as it would once applied to the team namespace.
+func (s *Store) ListClusters(_ context.Context, namespace string) ([]v1alpha1.TenantCluster, error) {
+	var out []v1alpha1.TenantCluster
+	for _, c := range values(s.set.TenantClusters()) {
+		if c.Namespace == "" {
+			c.Namespace = s.teamNamespace(c.TeamName())
+		}
+		if namespace == "" || c.Namespace == namespace {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Namespace != out[j].Namespace {
+			return out[i].Namespace < out[j].Namespace
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out, nil
+}
+
+func (s *Store) teamNamespace(team string) string {
+	for _, t := range s.set.Teams() {
+		if t.Name == team {
+			return t.TeamNamespace()
+		}
+	}
+	return team
+}
+
+// GetCluster implements store.Store.
+func (s *Store) GetCluster(ctx context.Context, namespace, name string) (*v1alpha1.TenantCluster, error) {
+	list, _ := s.ListClusters(ctx, namespace)
+	for i := range list {
+		if list[i].Name == name {
+			return &list[i], nil
+		}
+	}
+	return nil, apierrors.NewNotFound(v1alpha1.Resource("tenantclusters"), name)
+}
+
+// ListProviderConfigs implements store.Store.
+func (s *Store) ListProviderConfigs(_ context.Context, namespace string) ([]v1alpha1.ProviderConfig, error) {
+	var out []v1alpha1.ProviderConfig
+	for _, p := range values(s.set.ProviderConfigs()) {
+		if p.Namespace == "" {
+			p.Namespace = v1alpha1.PlatformNamespace
+		}
+		if namespace == "" || p.Namespace == namespace {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Namespace != out[j].Namespace {
+			return out[i].Namespace < out[j].Namespace
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out, nil
+}
+
+// GetProviderConfig implements store.Store.
+func (s *Store) GetProviderConfig(ctx context.Context, namespace, name string) (*v1alpha1.ProviderConfig, error) {
+	list, _ := s.ListProviderConfigs(ctx, namespace)
+	for i := range list {
+		if list[i].Name == name {
+			return &list[i], nil
+		}
+	}
+	return nil, apierrors.NewNotFound(v1alpha1.Resource("providerconfigs"), name)
+}
+
+// ListUsers implements store.Store.
+func (s *Store) ListUsers(context.Context) ([]v1alpha1.User, error) {
+	return values(s.set.Users()), nil
+}
+
+// ListIdentityProviders implements store.Store.
+func (s *Store) ListIdentityProviders(context.Context) ([]v1alpha1.IdentityProvider, error) {
+	return values(s.set.IdentityProviders()), nil
+}
+
+// target is where new objects go: the first --manifests path. A directory gets a new file
+// under sub/; a file gets further documents.
+func (s *Store) target(sub, name string) (string, error) {
+	p := s.paths[0]
+	if p == "-" {
+		return "", cmdutil.UsageError("cannot write: the manifests came from stdin; pass --manifests DIR or FILE")
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return p, nil
+	}
+	file := filepath.Join(p, sub, name+".yaml")
+	if _, err := os.Stat(file); err == nil {
+		return "", cmdutil.UsageError("cannot write %s: the file already exists", file)
+	}
+	return file, nil
+}
+
+// CreateCluster appends the cluster and its addons as new documents.
+func (s *Store) CreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (store.Result, error) {
+	if _, err := s.GetCluster(ctx, c.Namespace, c.Name); err == nil {
+		return store.Result{}, apierrors.NewAlreadyExists(v1alpha1.Resource("tenantclusters"), c.Name)
+	}
+	file, err := s.target("clusters", c.Name)
+	if err != nil {
+		return store.Result{}, err
+	}
+	changes := []manifest.Change{{File: file, Obj: c}}
+	for i := range addons {
+		changes = append(changes, manifest.Change{File: file, Obj: &addons[i]})
+	}
+	if err := manifest.Write(changes); err != nil {
+		return store.Result{}, err
+	}
+	return store.Result{Location: file}, nil
+}
+
+// CreateTeam appends the team as a new document.
+func (s *Store) CreateTeam(ctx context.Context, t *v1alpha1.Team) (store.Result, error) {
+	if _, err := s.GetTeam(ctx, t.Name); err == nil {
+		return store.Result{}, apierrors.NewAlreadyExists(v1alpha1.Resource("teams"), t.Name)
+	}
+	file, err := s.target("teams", t.Name)
+	if err != nil {
+		return store.Result{}, err
+	}
+	if err := manifest.Write([]manifest.Change{{File: file, Obj: t}}); err != nil {
+		return store.Result{}, err
+	}
+	return store.Result{Location: file}, nil
+}
+
+// UpdateTeam rewrites the team's document in place.
+func (s *Store) UpdateTeam(_ context.Context, old, updated *v1alpha1.Team) (store.Result, error) {
+	obj := s.set.Find(v1alpha1.KindTeam, "", old.Name)
+	if obj == nil {
+		return store.Result{}, apierrors.NewNotFound(v1alpha1.Resource("teams"), old.Name)
+	}
+	src := obj.Source
+	if src.File == "-" {
+		return store.Result{}, cmdutil.UsageError("cannot write: team %q came from stdin; pass --manifests DIR or FILE", old.Name)
+	}
+	if err := manifest.Write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
+		return store.Result{}, err
+	}
+	return store.Result{Location: src.File}, nil
+}
+
+var _ store.Store = (*Store)(nil)
+
+// values copies the set's objects, so callers may change them without touching the set.
+func values[T any, P interface {
+	*T
+	DeepCopy() *T
+}](ps []P) []T {
+	out := make([]T, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, *p.DeepCopy())
+	}
+	return out
+}

@@ -1,0 +1,42 @@
+// Package store is what the commands read and write Butler objects through: manifests on
+// disk (offline) or a live cluster. Both report missing objects as apimachinery NotFound
+// errors and refusals as Forbidden, so commands map them to the same exit codes.
+package store
+
+import (
+	"context"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Store reads and writes Butler objects.
+type Store interface {
+	// Mode is "manifests" or "live".
+	Mode() string
+	// Identity is who is asking, as the server (or, offline, --as/--as-group) says.
+	Identity(ctx context.Context) (policy.Identity, error)
+	// PlatformAdmin reports whether the identity is a platform admin, and why.
+	PlatformAdmin(ctx context.Context, id policy.Identity) (bool, string, error)
+
+	ListTeams(ctx context.Context) ([]v1alpha1.Team, error)
+	GetTeam(ctx context.Context, name string) (*v1alpha1.Team, error)
+	// ListClusters lists TenantClusters in a namespace ("" for all namespaces).
+	ListClusters(ctx context.Context, namespace string) ([]v1alpha1.TenantCluster, error)
+	GetCluster(ctx context.Context, namespace, name string) (*v1alpha1.TenantCluster, error)
+	ListProviderConfigs(ctx context.Context, namespace string) ([]v1alpha1.ProviderConfig, error)
+	GetProviderConfig(ctx context.Context, namespace, name string) (*v1alpha1.ProviderConfig, error)
+	ListUsers(ctx context.Context) ([]v1alpha1.User, error)
+	ListIdentityProviders(ctx context.Context) ([]v1alpha1.IdentityProvider, error)
+
+	// CreateCluster creates the cluster and then its named addons.
+	CreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (Result, error)
+	CreateTeam(ctx context.Context, t *v1alpha1.Team) (Result, error)
+	// UpdateTeam writes the team's new spec; old is what the caller read.
+	UpdateTeam(ctx context.Context, old, updated *v1alpha1.Team) (Result, error)
+}
+
+// Result says where a write went: a file offline, a server live.
+type Result struct {
+	Location string
+}

@@ -1,0 +1,569 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+var (
+	quantityType    = reflect.TypeOf(resource.Quantity{})
+	timeType        = reflect.TypeOf(metav1.Time{})
+	unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
+)
+
+// quotedIntFields lists integer fields that may be written as a quoted integer: the Team
+// document writes workerCPU: "4" (CONTRACT.md §1), the live CRD wants an integer.
+var quotedIntFields = map[reflect.Type]map[string]bool{
+	reflect.TypeOf(v1alpha1.ClusterDefaults{}): {"workerCPU": true},
+}
+
+// maxNodes bounds the work per document, so that alias bombs fail instead of exploding.
+const maxNodes = 1 << 17
+
+// maxDepth bounds nesting, so that hostile input cannot exhaust the stack.
+const maxDepth = 256
+
+type convError struct {
+	field string
+	line  int
+	msg   string
+}
+
+// converter turns a yaml.Node tree into JSON-compatible values (nil, bool, int64, float64,
+// string, map[string]any, []any). When given a Go type it checks the tree against it, so
+// that every error names its field and line.
+type converter struct {
+	strict bool // unknown fields of typed structs are errors
+	errs   []convError
+	lines  map[string]int
+	nodes  int
+}
+
+func newConverter(strict bool) *converter {
+	return &converter{strict: strict, lines: map[string]int{}}
+}
+
+func (c *converter) fail(p *field.Path, line int, format string, args ...any) {
+	c.errs = append(c.errs, convError{field: pathString(p), line: line, msg: fmt.Sprintf(format, args...)})
+}
+
+func pathString(p *field.Path) string {
+	if p == nil {
+		return ""
+	}
+	return p.String()
+}
+
+func child(p *field.Path, name string) *field.Path {
+	if p == nil {
+		return field.NewPath(name)
+	}
+	return p.Child(name)
+}
+
+func key(p *field.Path, name string) *field.Path {
+	if p == nil {
+		return field.NewPath(name)
+	}
+	return p.Key(name)
+}
+
+// resolve follows aliases.
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// convert converts n, checked against t (nil: anything goes). ok is false after an error.
+func (c *converter) convert(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (v any, ok bool) {
+	c.nodes++
+	if c.nodes > maxNodes {
+		if c.nodes == maxNodes+1 {
+			c.fail(p, n.Line, "document too large (aliases expand to more than %d nodes)", maxNodes)
+		}
+		return nil, false
+	}
+	if depth > maxDepth {
+		c.fail(p, n.Line, "nested more than %d levels deep", maxDepth)
+		return nil, false
+	}
+	n = resolve(n)
+	if n == nil || n.Kind == yaml.AliasNode {
+		c.fail(p, 0, "unresolvable alias")
+		return nil, false
+	}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return nil, true
+	}
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return c.untyped(n, p, depth)
+	}
+	switch t {
+	case quantityType:
+		return c.quantity(n, p)
+	case timeType:
+		s, ok := c.scalarString(n, p, "a time (RFC 3339, e.g. 2024-05-01T12:00:00Z)")
+		if !ok {
+			return nil, false
+		}
+		if _, err := time.Parse(time.RFC3339, s); err != nil {
+			c.fail(p, n.Line, "invalid time %q: expected RFC 3339, e.g. 2024-05-01T12:00:00Z", s)
+			return nil, false
+		}
+		return s, true
+	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) {
+		// RawExtension, FieldsV1 and friends hold free-form JSON.
+		return c.untyped(n, p, depth)
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return c.structValue(n, t, p, depth)
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			c.wrongType(n, p, "a mapping")
+			return nil, false
+		}
+		out := map[string]any{}
+		good := true
+		c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
+			kp := key(p, k)
+			c.lines[kp.String()] = kn.Line
+			if v, ok := c.convert(vn, t.Elem(), kp, depth+1); ok {
+				out[k] = v
+			} else {
+				good = false
+			}
+		})
+		return out, good
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return c.scalarString(n, p, "a base64 string")
+		}
+		if n.Kind != yaml.SequenceNode {
+			c.wrongType(n, p, "a list")
+			return nil, false
+		}
+		out := make([]any, 0, len(n.Content))
+		good := true
+		for i, item := range n.Content {
+			ip := p.Index(i)
+			c.lines[ip.String()] = item.Line
+			v, ok := c.convert(item, t.Elem(), ip, depth+1)
+			good = good && ok
+			out = append(out, v)
+		}
+		return out, good
+	case reflect.String:
+		return c.scalarString(n, p, "a string")
+	case reflect.Bool:
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" {
+			return c.untyped(n, p, depth)
+		}
+		c.wrongType(n, p, "a boolean (true or false)")
+		return nil, false
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return c.integer(n, t, p)
+	case reflect.Float32, reflect.Float64:
+		if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
+			return c.untyped(n, p, depth)
+		}
+		c.wrongType(n, p, "a number")
+		return nil, false
+	case reflect.Interface:
+		return c.untyped(n, p, depth)
+	}
+	return c.untyped(n, p, depth)
+}
+
+func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (any, bool) {
+	if n.Kind != yaml.MappingNode {
+		c.wrongType(n, p, "a mapping")
+		return nil, false
+	}
+	info := structFields(t)
+	quoted := quotedIntFields[t]
+	out := map[string]any{}
+	good := true
+	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
+		kp := child(p, k)
+		c.lines[kp.String()] = kn.Line
+		f, known := info.byName[k]
+		if !known {
+			if c.strict {
+				c.fail(kp, kn.Line, "unknown field%s", suggest(k, info.names))
+				good = false
+			}
+			return
+		}
+		if quoted[k] {
+			if s := resolve(vn); s != nil && s.Kind == yaml.ScalarNode && s.ShortTag() == "!!str" {
+				if i, err := strconv.ParseInt(strings.TrimSpace(s.Value), 10, 32); err == nil {
+					out[k] = i
+					return
+				}
+			}
+		}
+		if v, ok := c.convert(vn, f.typ, kp, depth+1); ok {
+			out[k] = v
+		} else {
+			good = false
+		}
+	})
+	return out, good
+}
+
+// eachPair walks the pairs of a mapping, expanding merge keys ("<<") and refusing
+// duplicate and non-scalar keys.
+func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k string, kn, vn *yaml.Node)) {
+	seen := map[string]int{}
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := resolve(n.Content[i]), n.Content[i+1]
+		if kn == nil || kn.Kind != yaml.ScalarNode {
+			c.fail(p, n.Content[i].Line, "mapping keys must be strings")
+			continue
+		}
+		if kn.ShortTag() == "!!merge" {
+			merges = append(merges, vn)
+			continue
+		}
+		if kn.ShortTag() == "!!null" {
+			c.fail(p, kn.Line, "mapping keys must be strings, got null")
+			continue
+		}
+		k := kn.Value
+		if first, dup := seen[k]; dup {
+			c.fail(child(p, k), kn.Line, "duplicate field (first set on line %d)", first)
+			continue
+		}
+		seen[k] = kn.Line
+		fn(k, kn, vn)
+	}
+	// Merged keys come after explicit ones and never override them.
+	for _, m := range merges {
+		m = resolve(m)
+		var sources []*yaml.Node
+		switch {
+		case m != nil && m.Kind == yaml.MappingNode:
+			sources = []*yaml.Node{m}
+		case m != nil && m.Kind == yaml.SequenceNode:
+			for _, s := range m.Content {
+				sources = append(sources, resolve(s))
+			}
+		}
+		for _, s := range sources {
+			if s == nil || s.Kind != yaml.MappingNode {
+				c.fail(p, n.Line, "merge key \"<<\" must refer to mappings")
+				return
+			}
+			if depth > maxDepth {
+				c.fail(p, n.Line, "nested more than %d levels deep", maxDepth)
+				return
+			}
+			sub := map[string]bool{}
+			c.eachPair(s, p, depth+1, func(k string, kn, vn *yaml.Node) {
+				if _, explicit := seen[k]; explicit || sub[k] {
+					return
+				}
+				sub[k] = true
+				fn(k, kn, vn)
+			})
+			for k := range sub {
+				seen[k] = 0
+			}
+		}
+	}
+}
+
+func (c *converter) untyped(n *yaml.Node, p *field.Path, depth int) (any, bool) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		out := map[string]any{}
+		good := true
+		c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
+			kp := child(p, k)
+			c.lines[kp.String()] = kn.Line
+			if v, ok := c.convert(vn, nil, kp, depth+1); ok {
+				out[k] = v
+			} else {
+				good = false
+			}
+		})
+		return out, good
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		good := true
+		for i, item := range n.Content {
+			ip := p.Index(i)
+			c.lines[ip.String()] = item.Line
+			v, ok := c.convert(item, nil, ip, depth+1)
+			good = good && ok
+			out = append(out, v)
+		}
+		return out, good
+	case yaml.ScalarNode:
+		return c.scalar(n, p)
+	}
+	c.fail(p, n.Line, "unsupported YAML node")
+	return nil, false
+}
+
+// scalar converts a scalar the way YAML 1.2 resolves it; timestamps stay text.
+func (c *converter) scalar(n *yaml.Node, p *field.Path) (any, bool) {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil, true
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			c.fail(p, n.Line, "invalid boolean %q", n.Value)
+			return nil, false
+		}
+		return b, true
+	case "!!int":
+		var v any
+		if err := n.Decode(&v); err != nil {
+			c.fail(p, n.Line, "invalid integer %q", n.Value)
+			return nil, false
+		}
+		switch x := v.(type) {
+		case int:
+			return int64(x), true
+		case int64:
+			return x, true
+		case uint64:
+			return float64(x), true
+		case float64:
+			return x, true
+		}
+		c.fail(p, n.Line, "invalid integer %q", n.Value)
+		return nil, false
+	case "!!float":
+		var f float64
+		if err := n.Decode(&f); err != nil {
+			c.fail(p, n.Line, "invalid number %q", n.Value)
+			return nil, false
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			c.fail(p, n.Line, "%s cannot be represented in JSON", n.Value)
+			return nil, false
+		}
+		return f, true
+	}
+	// !!str, !!timestamp, !!binary and custom tags keep their text.
+	return n.Value, true
+}
+
+func (c *converter) scalarString(n *yaml.Node, p *field.Path, want string) (string, bool) {
+	if n.Kind == yaml.ScalarNode {
+		switch n.ShortTag() {
+		case "!!int", "!!float", "!!bool", "!!null":
+		default:
+			return n.Value, true
+		}
+	}
+	c.wrongType(n, p, want)
+	return "", false
+}
+
+func (c *converter) quantity(n *yaml.Node, p *field.Path) (any, bool) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!bool" {
+		c.wrongType(n, p, "a quantity (e.g. 16Gi, 500m, 4)")
+		return nil, false
+	}
+	if _, err := resource.ParseQuantity(strings.TrimSpace(n.Value)); err != nil {
+		c.fail(p, n.Line, "invalid quantity %q: expected a Kubernetes quantity such as 16Gi, 500m or 4", n.Value)
+		return nil, false
+	}
+	if n.ShortTag() == "!!str" {
+		return n.Value, true
+	}
+	return c.scalar(n, p)
+}
+
+func (c *converter) integer(n *yaml.Node, t reflect.Type, p *field.Path) (any, bool) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
+		c.wrongType(n, p, "an integer")
+		return nil, false
+	}
+	v, ok := c.scalar(n, p)
+	if !ok {
+		return nil, false
+	}
+	i, isInt := v.(int64)
+	if !isInt || !fits(i, t) {
+		c.fail(p, n.Line, "integer %s out of range for %s", n.Value, t.Kind())
+		return nil, false
+	}
+	return i, true
+}
+
+func fits(i int64, t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if i < 0 {
+			return false
+		}
+		return t.Bits() == 64 || uint64(i) < 1<<t.Bits()
+	}
+	if t.Bits() == 64 {
+		return true
+	}
+	lim := int64(1) << (t.Bits() - 1)
+	return i >= -lim && i < lim
+}
+
+func (c *converter) wrongType(n *yaml.Node, p *field.Path, want string) {
+	hint := ""
+	if n.Kind == yaml.ScalarNode && want == "a string" {
+		hint = " (quote it to keep it text)"
+	}
+	c.fail(p, n.Line, "expected %s, got %s%s", want, describe(n), hint)
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		v := n.Value
+		if len(v) > 40 {
+			v = v[:37] + "..."
+		}
+		switch n.ShortTag() {
+		case "!!int":
+			return "the integer " + v
+		case "!!float":
+			return "the number " + v
+		case "!!bool":
+			return "the boolean " + v
+		case "!!null":
+			return "null"
+		}
+		return "the string " + strconv.Quote(v)
+	}
+	return "an alias"
+}
+
+// suggest returns ` (did you mean "x"?)` for a near miss.
+func suggest(k string, names []string) string {
+	best, bestD := "", 3
+	for _, n := range names {
+		if strings.EqualFold(n, k) {
+			return fmt.Sprintf(" (did you mean %q?)", n)
+		}
+		if d := levenshtein(strings.ToLower(k), strings.ToLower(n)); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" || bestD*3 > len(k) {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// fieldInfo is one JSON field of a struct.
+type fieldInfo struct {
+	name      string
+	index     []int
+	typ       reflect.Type
+	omitEmpty bool
+}
+
+type structInfo struct {
+	fields []fieldInfo // in declaration order, embedded structs flattened
+	byName map[string]fieldInfo
+	names  []string
+}
+
+var structCache sync.Map // reflect.Type -> *structInfo
+
+// structFields lists the JSON fields of a struct type as encoding/json sees them.
+func structFields(t reflect.Type) *structInfo {
+	if v, ok := structCache.Load(t); ok {
+		return v.(*structInfo)
+	}
+	info := &structInfo{byName: map[string]fieldInfo{}}
+	var walk func(t reflect.Type, index []int)
+	walk = func(t reflect.Type, index []int) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			idx := append(append([]int{}, index...), i)
+			if f.Anonymous && name == "" {
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					walk(ft, idx)
+					continue
+				}
+			}
+			if !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			fi := fieldInfo{name: name, index: idx, typ: f.Type, omitEmpty: strings.Contains(","+opts+",", ",omitempty,")}
+			if _, dup := info.byName[name]; dup {
+				continue
+			}
+			info.fields = append(info.fields, fi)
+			info.byName[name] = fi
+			info.names = append(info.names, name)
+		}
+	}
+	walk(t, nil)
+	sort.Strings(info.names)
+	structCache.Store(t, info)
+	return info
+}

@@ -1,0 +1,310 @@
+package manifest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	sigsjson "sigs.k8s.io/json"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+)
+
+// kindInfo describes a kind the toolkit decodes into a Go type.
+type kindInfo struct {
+	gvk        schema.GroupVersionKind
+	typ        reflect.Type // the struct type
+	strict     bool         // refuse unknown fields
+	namespaced bool
+	crd        string // file name of its CRD in config/crd
+}
+
+var knownKinds = func() map[schema.GroupVersionKind]*kindInfo {
+	m := map[schema.GroupVersionKind]*kindInfo{}
+	add := func(obj runtime.Object, gv schema.GroupVersion, kind string, strict, namespaced bool, plural string) {
+		gvk := gv.WithKind(kind)
+		m[gvk] = &kindInfo{gvk: gvk, typ: reflect.TypeOf(obj).Elem(), strict: strict, namespaced: namespaced,
+			crd: gv.Group + "_" + plural + ".yaml"}
+	}
+	b := v1alpha1.GroupVersion
+	add(&v1alpha1.Team{}, b, v1alpha1.KindTeam, true, false, "teams")
+	add(&v1alpha1.TenantCluster{}, b, v1alpha1.KindTenantCluster, true, true, "tenantclusters")
+	add(&v1alpha1.ProviderConfig{}, b, v1alpha1.KindProviderConfig, true, true, "providerconfigs")
+	add(&v1alpha1.User{}, b, v1alpha1.KindUser, true, false, "users")
+	add(&v1alpha1.IdentityProvider{}, b, v1alpha1.KindIdentityProvider, true, false, "identityproviders")
+	add(&v1alpha1.TenantAddon{}, b, v1alpha1.KindTenantAddon, true, true, "tenantaddons")
+	// Only part of TenantControlPlane is typed and its CRD keeps unknown fields, so unknown
+	// fields are allowed (and kept on write); types are still checked.
+	add(&stewardv1alpha1.TenantControlPlane{}, stewardv1alpha1.GroupVersion, "TenantControlPlane", false, true, "tenantcontrolplanes")
+	return m
+}()
+
+// kindFor returns the known kind of an apiVersion/kind pair, nil for other kinds, or an
+// error for a known kind under a version of its group that the toolkit does not read.
+func kindFor(apiVersion, kind string) (*kindInfo, error) {
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, fmt.Errorf("invalid apiVersion %q", apiVersion)
+	}
+	if ki, ok := knownKinds[gv.WithKind(kind)]; ok {
+		return ki, nil
+	}
+	for gvk := range knownKinds {
+		if gvk.Group == gv.Group && gvk.Kind == kind {
+			return nil, fmt.Errorf("unsupported apiVersion %q for %s: the toolkit reads %s", apiVersion, kind, gvk.GroupVersion())
+		}
+	}
+	return nil, nil
+}
+
+// newTyped returns a new typed object of a known kind.
+func (ki *kindInfo) newTyped() runtime.Object {
+	return reflect.New(ki.typ).Interface().(runtime.Object)
+}
+
+// Decode reads every object of a file: multi-document YAML or JSON. Empty documents are
+// skipped (but counted in Source.Doc); List documents (kind List, TeamList, ...) give one
+// object per item. Known kinds are decoded strictly; see the package comment. On error the
+// objects that decoded cleanly are returned along with every problem found (errors.Join of
+// *DecodeError).
+func Decode(file string, data []byte) ([]Object, error) {
+	var objs []Object
+	var errs []error
+	for _, seg := range splitDocuments(string(data)) {
+		if seg.doc < 0 {
+			continue
+		}
+		doc, line, msg, err := parseSegment(seg)
+		if err != nil {
+			errs = append(errs, &DecodeError{File: file, Doc: seg.doc, Line: line, Msg: msg})
+			continue
+		}
+		if doc == nil {
+			continue
+		}
+		shiftLines(doc, seg.line-1)
+		o, e := decodeDocument(Source{File: file, Doc: seg.doc, Line: doc.Content[0].Line}, doc.Content[0])
+		objs = append(objs, o...)
+		errs = append(errs, e...)
+	}
+	return objs, errors.Join(errs...)
+}
+
+// shiftLines makes segment-relative lines absolute.
+func shiftLines(n *yaml.Node, off int) {
+	seen := map[*yaml.Node]bool{}
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		if n.Line > 0 {
+			n.Line += off
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+}
+
+// header is what a document says about itself, read leniently for error messages.
+type header struct {
+	apiVersion, kind, name, namespace string
+}
+
+func readHeader(n *yaml.Node) header {
+	var h header
+	str := func(n *yaml.Node, k string) (string, *yaml.Node) {
+		n = resolve(n)
+		if n == nil || n.Kind != yaml.MappingNode {
+			return "", nil
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if kn := resolve(n.Content[i]); kn != nil && kn.Value == k {
+				v := resolve(n.Content[i+1])
+				if v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
+					return v.Value, v
+				}
+				return "", v
+			}
+		}
+		return "", nil
+	}
+	h.apiVersion, _ = str(n, "apiVersion")
+	h.kind, _ = str(n, "kind")
+	if _, md := str(n, "metadata"); md != nil {
+		h.name, _ = str(md, "name")
+		h.namespace, _ = str(md, "namespace")
+	}
+	return h
+}
+
+func isList(apiVersion, kind string) (elem *kindInfo, ok bool) {
+	if kind == "List" {
+		return nil, true
+	}
+	base, found := strings.CutSuffix(kind, "List")
+	if !found {
+		return nil, false
+	}
+	ki, _ := kindFor(apiVersion, base)
+	return ki, ki != nil
+}
+
+func decodeDocument(src Source, n *yaml.Node) ([]Object, []error) {
+	n = resolve(n)
+	h := readHeader(n)
+	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind, Name: h.name, Namespace: h.namespace}
+	if n.Kind != yaml.MappingNode {
+		return nil, []error{base.errorAt("", n.Line, "a manifest document must be a mapping, got %s", describe(n))}
+	}
+	if elem, ok := isList(h.apiVersion, h.kind); ok && h.apiVersion != "" {
+		return decodeList(src, n, h, elem)
+	}
+	o, err := decodeObject(src, n, h, nil)
+	if err != nil {
+		return nil, err
+	}
+	return []Object{o}, nil
+}
+
+func decodeList(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Object, []error) {
+	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind}
+	var items *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if resolve(n.Content[i]).Value == "items" {
+			items = resolve(n.Content[i+1])
+		}
+	}
+	if items == nil || (items.Kind == yaml.ScalarNode && items.ShortTag() == "!!null") {
+		return nil, nil
+	}
+	if items.Kind != yaml.SequenceNode {
+		return nil, []error{base.errorAt("items", items.Line, "expected a list, got %s", describe(items))}
+	}
+	var objs []Object
+	var errs []error
+	for i, it := range items.Content {
+		it = resolve(it)
+		s := src
+		s.Item, s.Line = i+1, it.Line
+		ih := readHeader(it)
+		if it.Kind != yaml.MappingNode {
+			b := Object{Source: s}
+			errs = append(errs, b.errorAt("", it.Line, "a list item must be a mapping, got %s", describe(it)))
+			continue
+		}
+		if _, nested := isList(ih.apiVersion, ih.kind); nested && ih.apiVersion != "" {
+			b := Object{Source: s, APIVersion: ih.apiVersion, Kind: ih.kind}
+			errs = append(errs, b.errorAt("", it.Line, "a List cannot hold another List"))
+			continue
+		}
+		o, e := decodeObject(s, it, ih, elem)
+		if e != nil {
+			errs = append(errs, e...)
+			continue
+		}
+		objs = append(objs, o)
+	}
+	return objs, errs
+}
+
+// decodeObject decodes one object; def supplies apiVersion and kind for items of typed
+// lists, which may leave them out.
+func decodeObject(src Source, n *yaml.Node, h header, def *kindInfo) (Object, []error) {
+	if def != nil {
+		if h.apiVersion == "" {
+			h.apiVersion = def.gvk.GroupVersion().String()
+		}
+		if h.kind == "" {
+			h.kind = def.gvk.Kind
+		}
+	}
+	o := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind, Name: h.name, Namespace: h.namespace}
+	var errs []error
+	if h.apiVersion == "" {
+		errs = append(errs, o.errorAt("apiVersion", 0, "missing or not a string (every object needs apiVersion and kind)"))
+	}
+	if h.kind == "" {
+		errs = append(errs, o.errorAt("kind", 0, "missing or not a string (every object needs apiVersion and kind)"))
+	}
+	if errs != nil {
+		return o, errs
+	}
+	ki, err := kindFor(h.apiVersion, h.kind)
+	if err != nil {
+		return o, []error{o.errorAt("apiVersion", 0, "%v", err)}
+	}
+	strict := ki != nil && ki.strict
+	c := newConverter(strict)
+	var v any
+	var ok bool
+	if ki != nil {
+		v, ok = c.convert(n, ki.typ, nil, 0)
+	} else {
+		v, ok = c.untyped(n, nil, 0)
+	}
+	o.lines = c.lines
+	for _, e := range c.errs {
+		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
+	}
+	if !ok || errs != nil {
+		if errs == nil {
+			errs = append(errs, o.errorAt("", 0, "invalid document"))
+		}
+		return o, errs
+	}
+	m := v.(map[string]any)
+	m["apiVersion"], m["kind"] = h.apiVersion, h.kind
+	if ki == nil {
+		o.Obj = &unstructured.Unstructured{Object: m}
+		return o, nil
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return o, []error{o.errorAt("", 0, "%v", err)}
+	}
+	obj := ki.newTyped()
+	opts := []sigsjson.StrictOption{sigsjson.DisallowDuplicateFields}
+	if ki.strict {
+		opts = append(opts, sigsjson.DisallowUnknownFields)
+	}
+	strictErrs, err := sigsjson.UnmarshalStrict(data, obj, opts...)
+	if err != nil {
+		return o, []error{jsonError(&o, err)}
+	}
+	for _, e := range strictErrs {
+		errs = append(errs, jsonError(&o, e))
+	}
+	if errs != nil {
+		return o, errs
+	}
+	o.Obj = obj
+	return o, nil
+}
+
+var strictFieldRE = regexp.MustCompile(`^(unknown|duplicate) field "(.*)"$`)
+
+// jsonError maps an error of the JSON decoder back to a field. The converter catches
+// these first; this is the safety net.
+func jsonError(o *Object, err error) *DecodeError {
+	msg := err.Error()
+	if m := strictFieldRE.FindStringSubmatch(msg); m != nil {
+		return o.errorAt(m[2], 0, "%s field", m[1])
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return o.errorAt(te.Field, 0, "expected %s, got %s", te.Type, te.Value)
+	}
+	return o.errorAt("", 0, "%s", strings.TrimPrefix(msg, "json: "))
+}

@@ -1,0 +1,20 @@
+// Package manifest reads and writes Butler manifests on disk.
+//
+// Reading is strict: every document must carry apiVersion and kind, and the kinds the
+// toolkit knows (Team, TenantCluster, ProviderConfig, User, IdentityProvider, TenantAddon,
+// Steward's TenantControlPlane) are decoded into their Go types refusing unknown fields,
+// duplicate fields and wrong types. Other kinds are kept as unstructured objects without
+// checks. Errors are *DecodeError values (joined with errors.Join when there are several)
+// that name the file, the line, the document, the object and the field.
+//
+// Decode checks structure and types only. Validate checks what the CRD schemas (the ones
+// generated into config/crd, which match the live API) would refuse: minimums, patterns,
+// enums, required fields, unique list keys. Load does both.
+//
+// Writing edits files in place: only the documents that change are touched, and within a
+// document only the lines of the changed values, so comments, key order, blank lines and
+// the other documents stay byte for byte. When an edit cannot be expressed as such a
+// local change (flow style, anchors, reordered lists), the affected block, or in the last
+// resort the document, is re-rendered; every result is parsed back and checked before
+// anything is written.
+package manifest

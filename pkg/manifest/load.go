@@ -1,0 +1,289 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+)
+
+// Set is every object read by Load, in the order read.
+type Set struct {
+	Objects []Object
+}
+
+// manifestFile reports whether a file in a directory is read by Load.
+func manifestFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// Load reads manifests from paths: a file (whatever its extension), a directory (every
+// .yaml, .yml and .json file below it, hidden files and directories skipped, in lexical
+// order) or "-" for stdin. Each object is decoded strictly (Decode) and then checked
+// against its CRD (Validate). Two objects of the same group, kind, namespace and name are
+// an error naming both. All problems found are returned together (errors.Join of
+// *DecodeError and file errors); the Set is nil then.
+func Load(paths []string, stdin io.Reader) (*Set, error) {
+	set := &Set{}
+	var errs []error
+	seenFiles := map[string]bool{}
+	stdinRead := false
+	read := func(name string, data []byte) {
+		objs, err := Decode(name, data)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		for _, o := range objs {
+			if err := Validate(o); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		set.Objects = append(set.Objects, objs...)
+	}
+	readFile := func(path string) {
+		abs, err := filepath.Abs(path)
+		if err == nil {
+			if seenFiles[abs] {
+				return // named twice, e.g. as a file and inside a directory
+			}
+			seenFiles[abs] = true
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		read(path, data)
+	}
+	for _, p := range paths {
+		if p == Stdin {
+			if stdinRead {
+				errs = append(errs, errors.New(`"-" (stdin) given more than once`))
+				continue
+			}
+			stdinRead = true
+			if stdin == nil {
+				errs = append(errs, errors.New("no standard input to read"))
+				continue
+			}
+			data, err := io.ReadAll(stdin)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("read stdin: %w", err))
+				continue
+			}
+			read(Stdin, data)
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if !st.IsDir() {
+			readFile(p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, err)
+				return nil
+			}
+			hidden := strings.HasPrefix(d.Name(), ".") && path != p
+			if d.IsDir() {
+				if hidden {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !hidden && manifestFile(d.Name()) && (d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0) {
+				readFile(path)
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	errs = append(errs, set.duplicates()...)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return set, nil
+}
+
+type objKey struct {
+	group, kind, namespace, name string
+}
+
+func keyOf(o *Object) objKey {
+	gv, _ := schema.ParseGroupVersion(o.APIVersion)
+	ns := o.Namespace
+	if clusterScoped(o.Kind) {
+		ns = "" // the server ignores it
+	}
+	return objKey{gv.Group, o.Kind, ns, o.Name}
+}
+
+// clusterScoped reports the known kinds that live outside namespaces.
+func clusterScoped(kind string) bool {
+	for gvk, ki := range knownKinds {
+		if gvk.Kind == kind {
+			return !ki.namespaced
+		}
+	}
+	return false
+}
+
+func (s *Set) duplicates() []error {
+	var errs []error
+	first := map[objKey]*Object{}
+	for i := range s.Objects {
+		o := &s.Objects[i]
+		if o.Name == "" {
+			continue
+		}
+		k := keyOf(o)
+		if f, dup := first[k]; dup {
+			errs = append(errs, o.errorAt("", o.Source.Line, "duplicate object: also defined at %s", f.Source))
+			continue
+		}
+		first[k] = o
+	}
+	return errs
+}
+
+// Add appends an object, refusing a duplicate.
+func (s *Set) Add(o Object) error {
+	fillIdentity(&o)
+	k := keyOf(&o)
+	for i := range s.Objects {
+		if o.Name != "" && keyOf(&s.Objects[i]) == k {
+			return fmt.Errorf("duplicate %s %q: already defined at %s", o.Kind, qualified(o.Namespace, o.Name), s.Objects[i].Source)
+		}
+	}
+	s.Objects = append(s.Objects, o)
+	return nil
+}
+
+// SourceOf returns where a typed object of the set was read from, or nil for an object
+// that is not in the set (compared by pointer).
+func (s *Set) SourceOf(obj runtime.Object) *Source {
+	for i := range s.Objects {
+		if s.Objects[i].Obj == obj {
+			src := s.Objects[i].Source
+			return &src
+		}
+	}
+	return nil
+}
+
+// Find returns the object of a kind with that namespace and name, or nil. When no object
+// has that namespace exactly, one whose manifest leaves the namespace out matches too
+// (GitOps trees often leave it to kustomize).
+func (s *Set) Find(kind, namespace, name string) *Object {
+	var loose *Object
+	for i := range s.Objects {
+		o := &s.Objects[i]
+		if o.Kind != kind || o.Name != name {
+			continue
+		}
+		if o.Namespace == namespace || clusterScoped(kind) {
+			return o
+		}
+		if o.Namespace == "" && loose == nil {
+			loose = o
+		}
+	}
+	return loose
+}
+
+func typed[T runtime.Object](s *Set) []T {
+	var out []T
+	for _, o := range s.Objects {
+		if t, ok := o.Obj.(T); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func find[T runtime.Object](s *Set, kind, namespace, name string) T {
+	var zero T
+	if o := s.Find(kind, namespace, name); o != nil {
+		if t, ok := o.Obj.(T); ok {
+			return t
+		}
+	}
+	return zero
+}
+
+// Teams returns every Team.
+func (s *Set) Teams() []*v1alpha1.Team { return typed[*v1alpha1.Team](s) }
+
+// TenantClusters returns every TenantCluster.
+func (s *Set) TenantClusters() []*v1alpha1.TenantCluster {
+	return typed[*v1alpha1.TenantCluster](s)
+}
+
+// ProviderConfigs returns every ProviderConfig.
+func (s *Set) ProviderConfigs() []*v1alpha1.ProviderConfig {
+	return typed[*v1alpha1.ProviderConfig](s)
+}
+
+// Users returns every User.
+func (s *Set) Users() []*v1alpha1.User { return typed[*v1alpha1.User](s) }
+
+// IdentityProviders returns every IdentityProvider.
+func (s *Set) IdentityProviders() []*v1alpha1.IdentityProvider {
+	return typed[*v1alpha1.IdentityProvider](s)
+}
+
+// TenantAddons returns every TenantAddon.
+func (s *Set) TenantAddons() []*v1alpha1.TenantAddon { return typed[*v1alpha1.TenantAddon](s) }
+
+// TenantControlPlanes returns every TenantControlPlane.
+func (s *Set) TenantControlPlanes() []*stewardv1alpha1.TenantControlPlane {
+	return typed[*stewardv1alpha1.TenantControlPlane](s)
+}
+
+// Team returns the Team with that name, or nil.
+func (s *Set) Team(name string) *v1alpha1.Team {
+	return find[*v1alpha1.Team](s, v1alpha1.KindTeam, "", name)
+}
+
+// TenantCluster returns the TenantCluster with that namespace and name, or nil.
+func (s *Set) TenantCluster(namespace, name string) *v1alpha1.TenantCluster {
+	return find[*v1alpha1.TenantCluster](s, v1alpha1.KindTenantCluster, namespace, name)
+}
+
+// ProviderConfig returns the ProviderConfig with that namespace and name, or nil; an
+// empty namespace means butler-system, as in a TenantCluster's providerConfigRef.
+func (s *Set) ProviderConfig(namespace, name string) *v1alpha1.ProviderConfig {
+	if namespace == "" {
+		namespace = v1alpha1.DefaultProviderNamespace
+	}
+	return find[*v1alpha1.ProviderConfig](s, v1alpha1.KindProviderConfig, namespace, name)
+}
+
+// User returns the User with that name, or nil.
+func (s *Set) User(name string) *v1alpha1.User {
+	return find[*v1alpha1.User](s, v1alpha1.KindUser, "", name)
+}
+
+// IdentityProvider returns the IdentityProvider with that name, or nil.
+func (s *Set) IdentityProvider(name string) *v1alpha1.IdentityProvider {
+	return find[*v1alpha1.IdentityProvider](s, v1alpha1.KindIdentityProvider, "", name)
+}

@@ -1,0 +1,542 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/mail"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+
+	"github.com/butlerdotdev/butler-toolkit/config/crd"
+)
+
+// jsonSchema is the part of an OpenAPI v3 (structural) schema that CRDs use.
+type jsonSchema struct {
+	Type                 string                 `json:"type,omitempty"`
+	Format               string                 `json:"format,omitempty"`
+	Enum                 []any                  `json:"enum,omitempty"`
+	Pattern              string                 `json:"pattern,omitempty"`
+	Minimum              *float64               `json:"minimum,omitempty"`
+	Maximum              *float64               `json:"maximum,omitempty"`
+	ExclusiveMinimum     bool                   `json:"exclusiveMinimum,omitempty"`
+	ExclusiveMaximum     bool                   `json:"exclusiveMaximum,omitempty"`
+	MinLength            *int64                 `json:"minLength,omitempty"`
+	MaxLength            *int64                 `json:"maxLength,omitempty"`
+	MinItems             *int64                 `json:"minItems,omitempty"`
+	MaxItems             *int64                 `json:"maxItems,omitempty"`
+	MinProperties        *int64                 `json:"minProperties,omitempty"`
+	MaxProperties        *int64                 `json:"maxProperties,omitempty"`
+	Required             []string               `json:"required,omitempty"`
+	Properties           map[string]*jsonSchema `json:"properties,omitempty"`
+	AdditionalProperties *schemaOrBool          `json:"additionalProperties,omitempty"`
+	Items                *jsonSchema            `json:"items,omitempty"`
+	AllOf                []*jsonSchema          `json:"allOf,omitempty"`
+	AnyOf                []*jsonSchema          `json:"anyOf,omitempty"`
+	OneOf                []*jsonSchema          `json:"oneOf,omitempty"`
+	Not                  *jsonSchema            `json:"not,omitempty"`
+	Nullable             bool                   `json:"nullable,omitempty"`
+	XIntOrString         bool                   `json:"x-kubernetes-int-or-string,omitempty"`
+	XListType            string                 `json:"x-kubernetes-list-type,omitempty"`
+	XListMapKeys         []string               `json:"x-kubernetes-list-map-keys,omitempty"`
+}
+
+type schemaOrBool struct {
+	Schema *jsonSchema
+	Allow  bool
+}
+
+func (s *schemaOrBool) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(bytes.TrimSpace(b), []byte("true")) || bytes.Equal(bytes.TrimSpace(b), []byte("false")) {
+		return json.Unmarshal(b, &s.Allow)
+	}
+	s.Allow = true
+	return json.Unmarshal(b, &s.Schema)
+}
+
+type crdDoc struct {
+	Spec struct {
+		Versions []struct {
+			Name   string `json:"name"`
+			Schema struct {
+				OpenAPIV3Schema *jsonSchema `json:"openAPIV3Schema"`
+			} `json:"schema"`
+		} `json:"versions"`
+	} `json:"spec"`
+}
+
+var (
+	schemaMu    sync.Mutex
+	schemaCache = map[schema.GroupVersionKind]*jsonSchema{}
+	patternMu   sync.Mutex
+	patterns    = map[string]*regexp.Regexp{}
+)
+
+// schemaFor loads the schema of a known kind from the embedded generated CRDs.
+func schemaFor(ki *kindInfo) (*jsonSchema, error) {
+	schemaMu.Lock()
+	defer schemaMu.Unlock()
+	if s, ok := schemaCache[ki.gvk]; ok {
+		return s, nil
+	}
+	data, err := crd.FS.ReadFile(ki.crd)
+	if err != nil {
+		return nil, fmt.Errorf("no CRD for %s: %w", ki.gvk.Kind, err)
+	}
+	var d crdDoc
+	if err := yaml.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("CRD %s: %w", ki.crd, err)
+	}
+	for _, v := range d.Spec.Versions {
+		if v.Name == ki.gvk.Version && v.Schema.OpenAPIV3Schema != nil {
+			schemaCache[ki.gvk] = v.Schema.OpenAPIV3Schema
+			return v.Schema.OpenAPIV3Schema, nil
+		}
+	}
+	return nil, fmt.Errorf("CRD %s has no version %s", ki.crd, ki.gvk.Version)
+}
+
+func compiled(p string) *regexp.Regexp {
+	patternMu.Lock()
+	defer patternMu.Unlock()
+	if re, ok := patterns[p]; ok {
+		return re
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		re = nil // an ECMA-only pattern: not checked rather than wrongly refused
+	}
+	patterns[p] = re
+	return re
+}
+
+// Validate reports what the API server would refuse in a known object: everything its
+// CRD schema checks (required fields, types, enums, patterns, minimums and maximums,
+// lengths, formats, unique list keys such as Team environment names) and the usual
+// metadata rules (name, namespace, labels, annotations). It works on obj.Obj as it is now,
+// so it also checks objects built or changed in memory; field lines come from the file the
+// object was read from. Unknown kinds are not checked. Errors are *DecodeError values,
+// joined.
+func Validate(obj Object) error {
+	if obj.Obj == nil {
+		return nil
+	}
+	gvk := obj.Obj.GetObjectKind().GroupVersionKind()
+	if gvk.Empty() {
+		gvk = schema.FromAPIVersionAndKind(obj.APIVersion, obj.Kind)
+	}
+	ki := knownKinds[gvk]
+	if ki == nil || reflect.TypeOf(obj.Obj) != reflect.PointerTo(ki.typ) {
+		ki = kindOfObject(obj.Obj)
+	}
+	if ki == nil {
+		return nil
+	}
+	fillIdentity(&obj)
+	s, err := schemaFor(ki)
+	if err != nil {
+		return obj.errorAt("", 0, "%v", err)
+	}
+	val, err := toJSONValue(obj.Obj)
+	if err != nil {
+		return obj.errorAt("", 0, "%v", err)
+	}
+	v := &validator{obj: &obj}
+	v.validate(s, val, nil)
+	if md, ok := val.(map[string]any)["metadata"].(map[string]any); ok {
+		v.metadata(md, ki.namespaced)
+	} else {
+		v.errs = append(v.errs, field.Required(field.NewPath("metadata", "name"), "name or generateName is required"))
+	}
+	derrs := make([]*DecodeError, 0, len(v.errs))
+	for _, e := range v.errs {
+		derrs = append(derrs, obj.errorAt(e.Field, 0, "%s", e.ErrorBody()))
+	}
+	// Report in file order, the way a reader goes through the document.
+	sort.SliceStable(derrs, func(i, j int) bool { return derrs[i].Line < derrs[j].Line })
+	errs := make([]error, len(derrs))
+	for i, e := range derrs {
+		errs[i] = e
+	}
+	return errors.Join(errs...)
+}
+
+// kindOfObject finds the known kind of a typed object by its Go type.
+func kindOfObject(o runtime.Object) *kindInfo {
+	t := reflect.TypeOf(o)
+	for _, ki := range knownKinds {
+		if reflect.PointerTo(ki.typ) == t {
+			return ki
+		}
+	}
+	return nil
+}
+
+// fillIdentity completes the identity fields of an object built in memory.
+func fillIdentity(o *Object) {
+	if ki := kindOfObject(o.Obj); ki != nil {
+		if o.Kind == "" {
+			o.Kind = ki.gvk.Kind
+		}
+		if o.APIVersion == "" {
+			o.APIVersion = ki.gvk.GroupVersion().String()
+		}
+	}
+	if m, ok := o.Obj.(interface {
+		GetName() string
+		GetNamespace() string
+	}); ok {
+		if o.Name == "" {
+			o.Name = m.GetName()
+		}
+		if o.Namespace == "" {
+			o.Namespace = m.GetNamespace()
+		}
+	}
+}
+
+// toJSONValue is the object as a manifest would hold it: rendered the way Write renders
+// it (unset optional fields left out), then read back as JSON values.
+func toJSONValue(o runtime.Object) (any, error) {
+	n, _, err := objectNode(o)
+	if err != nil {
+		return nil, err
+	}
+	c := newConverter(false)
+	v, ok := c.untyped(n, nil, 0)
+	if !ok {
+		return nil, fmt.Errorf("cannot convert %T: %s", o, c.errs[0].msg)
+	}
+	return v, nil
+}
+
+type validator struct {
+	obj  *Object
+	errs field.ErrorList
+}
+
+// inFile reports whether a field was written in the file the object came from.
+func (v *validator) inFile(p *field.Path) bool {
+	if v.obj.lines == nil {
+		return true
+	}
+	_, ok := v.obj.lines[p.String()]
+	return ok
+}
+
+func (v *validator) validate(s *jsonSchema, val any, p *field.Path) {
+	if s == nil || val == nil {
+		return // null is what an omitted field looks like here
+	}
+	for _, sub := range s.AllOf {
+		v.validate(sub, val, p)
+	}
+	if len(s.AnyOf) > 0 || len(s.OneOf) > 0 {
+		subs := s.AnyOf
+		if len(subs) == 0 {
+			subs = s.OneOf
+		}
+		matched := 0
+		var types []string
+		for _, sub := range subs {
+			trial := &validator{obj: v.obj}
+			trial.validate(sub, val, p)
+			if len(trial.errs) == 0 {
+				matched++
+			}
+			if sub.Type != "" {
+				types = append(types, sub.Type)
+			}
+		}
+		if matched == 0 || (len(s.OneOf) > 0 && matched > 1) {
+			detail := "does not match the allowed forms"
+			if len(types) == len(subs) {
+				detail = "must be of type " + strings.Join(types, " or ")
+			}
+			v.errs = append(v.errs, field.Invalid(p, val, detail))
+			return
+		}
+	}
+	if !typeMatches(s, val) {
+		v.errs = append(v.errs, field.Invalid(p, val, "must be of type "+s.Type))
+		return
+	}
+	if len(s.Enum) > 0 && !inEnum(s.Enum, val) {
+		vals := make([]string, len(s.Enum))
+		for i, e := range s.Enum {
+			vals[i] = fmt.Sprint(e)
+		}
+		v.errs = append(v.errs, field.NotSupported(p, val, vals))
+	}
+	switch x := val.(type) {
+	case string:
+		v.str(s, x, p)
+	case int64:
+		v.number(s, float64(x), val, p)
+	case float64:
+		v.number(s, x, val, p)
+	case map[string]any:
+		v.object(s, x, p)
+	case []any:
+		v.array(s, x, p)
+	}
+}
+
+func typeMatches(s *jsonSchema, val any) bool {
+	switch s.Type {
+	case "":
+		return true
+	case "string":
+		_, isStr := val.(string)
+		_, isInt := val.(int64)
+		return isStr || (s.XIntOrString && isInt)
+	case "integer":
+		switch x := val.(type) {
+		case int64:
+			return true
+		case float64:
+			return x == math.Trunc(x)
+		}
+		return false
+	case "number":
+		switch val.(type) {
+		case int64, float64:
+			return true
+		}
+		return false
+	case "boolean":
+		_, ok := val.(bool)
+		return ok
+	case "object":
+		_, ok := val.(map[string]any)
+		return ok
+	case "array":
+		_, ok := val.([]any)
+		return ok
+	}
+	return true
+}
+
+func inEnum(enum []any, val any) bool {
+	for _, e := range enum {
+		if jsonEqual(e, val) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonEqual compares JSON values, treating integral floats and ints alike.
+func jsonEqual(a, b any) bool {
+	fa, aNum := asFloat(a)
+	fb, bNum := asFloat(b)
+	if aNum || bNum {
+		return aNum && bNum && fa == fb
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func asFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+func (v *validator) str(s *jsonSchema, x string, p *field.Path) {
+	n := int64(utf8.RuneCountInString(x))
+	if s.MinLength != nil && n < *s.MinLength {
+		v.errs = append(v.errs, field.Invalid(p, x, fmt.Sprintf("should be at least %d chars long", *s.MinLength)))
+	}
+	if s.MaxLength != nil && n > *s.MaxLength {
+		v.errs = append(v.errs, field.TooLong(p, x, int(*s.MaxLength)))
+	}
+	if s.Pattern != "" {
+		if re := compiled(s.Pattern); re != nil && !re.MatchString(x) {
+			v.errs = append(v.errs, field.Invalid(p, x, fmt.Sprintf("should match '%s'", s.Pattern)))
+		}
+	}
+	if s.Format == "email" {
+		if a, err := mail.ParseAddress(x); err != nil || a.Address != x {
+			v.errs = append(v.errs, field.Invalid(p, x, "must be an email address"))
+		}
+	}
+}
+
+func (v *validator) number(s *jsonSchema, f float64, val any, p *field.Path) {
+	if s.Minimum != nil {
+		if f < *s.Minimum || (s.ExclusiveMinimum && f == *s.Minimum) {
+			op := "greater than or equal to"
+			if s.ExclusiveMinimum {
+				op = "greater than"
+			}
+			v.errs = append(v.errs, field.Invalid(p, val, fmt.Sprintf("should be %s %v", op, *s.Minimum)))
+		}
+	}
+	if s.Maximum != nil {
+		if f > *s.Maximum || (s.ExclusiveMaximum && f == *s.Maximum) {
+			op := "less than or equal to"
+			if s.ExclusiveMaximum {
+				op = "less than"
+			}
+			v.errs = append(v.errs, field.Invalid(p, val, fmt.Sprintf("should be %s %v", op, *s.Maximum)))
+		}
+	}
+}
+
+func (v *validator) object(s *jsonSchema, m map[string]any, p *field.Path) {
+	for _, r := range s.Required {
+		rp := child(p, r)
+		val, present := m[r]
+		if !present || val == nil || (isZero(val) && !v.inFile(rp)) || val == "" {
+			v.errs = append(v.errs, field.Required(rp, ""))
+			delete(m, r) // reported once, not again by its own schema
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if ps, ok := s.Properties[k]; ok {
+			v.validate(ps, m[k], child(p, k))
+		} else if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+			v.validate(s.AdditionalProperties.Schema, m[k], key(p, k))
+		}
+	}
+	if s.MinProperties != nil && int64(len(m)) < *s.MinProperties {
+		v.errs = append(v.errs, field.Invalid(p, len(m), fmt.Sprintf("should have at least %d properties", *s.MinProperties)))
+	}
+	if s.MaxProperties != nil && int64(len(m)) > *s.MaxProperties {
+		v.errs = append(v.errs, field.TooMany(p, len(m), int(*s.MaxProperties)))
+	}
+}
+
+func isZero(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !isZero(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		return len(x) == 0
+	case string:
+		return x == ""
+	case int64:
+		return x == 0
+	case float64:
+		return x == 0
+	case bool:
+		return !x
+	}
+	return false
+}
+
+func (v *validator) array(s *jsonSchema, a []any, p *field.Path) {
+	if s.MinItems != nil && int64(len(a)) < *s.MinItems {
+		v.errs = append(v.errs, field.Invalid(p, int64(len(a)), fmt.Sprintf("should have at least %d items", *s.MinItems)))
+	}
+	if s.MaxItems != nil && int64(len(a)) > *s.MaxItems {
+		v.errs = append(v.errs, field.TooMany(p, len(a), int(*s.MaxItems)))
+	}
+	for i, item := range a {
+		v.validate(s.Items, item, p.Index(i))
+	}
+	switch s.XListType {
+	case "map":
+		seen := map[string]bool{}
+		for i, item := range a {
+			m, ok := item.(map[string]any)
+			if !ok {
+				continue
+			}
+			vals := make([]any, len(s.XListMapKeys))
+			for j, k := range s.XListMapKeys {
+				vals[j] = m[k]
+			}
+			kb, _ := json.Marshal(vals)
+			if seen[string(kb)] {
+				if len(vals) == 1 {
+					v.errs = append(v.errs, field.Duplicate(p.Index(i).Child(s.XListMapKeys[0]), vals[0]))
+				} else {
+					v.errs = append(v.errs, field.Duplicate(p.Index(i), vals))
+				}
+			}
+			seen[string(kb)] = true
+		}
+	case "set":
+		seen := map[string]bool{}
+		for i, item := range a {
+			kb, _ := json.Marshal(item)
+			if seen[string(kb)] {
+				v.errs = append(v.errs, field.Duplicate(p.Index(i), item))
+			}
+			seen[string(kb)] = true
+		}
+	}
+}
+
+// metadata applies the API server's ObjectMeta rules that matter in manifests.
+func (v *validator) metadata(md map[string]any, namespaced bool) {
+	p := field.NewPath("metadata")
+	name, _ := md["name"].(string)
+	gen, _ := md["generateName"].(string)
+	switch {
+	case name == "" && gen == "":
+		v.errs = append(v.errs, field.Required(p.Child("name"), "name or generateName is required"))
+	case name != "":
+		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(name, false) {
+			v.errs = append(v.errs, field.Invalid(p.Child("name"), name, msg))
+		}
+	}
+	// The server clears the namespace of cluster-scoped objects, so it is only checked on
+	// namespaced ones.
+	if ns, _ := md["namespace"].(string); ns != "" && namespaced {
+		for _, msg := range apimachineryvalidation.ValidateNamespaceName(ns, false) {
+			v.errs = append(v.errs, field.Invalid(p.Child("namespace"), ns, msg))
+		}
+	}
+	if l := stringMap(md["labels"]); l != nil {
+		v.errs = append(v.errs, metav1validation.ValidateLabels(l, p.Child("labels"))...)
+	}
+	if a := stringMap(md["annotations"]); a != nil {
+		v.errs = append(v.errs, apimachineryvalidation.ValidateAnnotations(a, p.Child("annotations"))...)
+	}
+}
+
+func stringMap(v any) map[string]string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, e := range m {
+		s, _ := e.(string)
+		out[k] = s
+	}
+	return out
+}

@@ -1,0 +1,280 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// NormalizeEmail is the canonical form of an e-mail: trimmed and lower-cased.
+func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// NormalizeGroupName reduces a group name the way butler-server does (CONTRACT §2):
+// trim; "CN=DevOps,OU=Groups,DC=corp" becomes "DevOps" (value of the first RDN);
+// "eng@corp.com" becomes "eng" (cut at the last "@"); lower-case.
+func NormalizeGroupName(s string) string {
+	g := strings.TrimSpace(s)
+	if len(g) >= 3 && strings.EqualFold(g[:3], "CN=") {
+		first, _, _ := strings.Cut(g, ",")
+		if _, v, ok := strings.Cut(first, "="); ok {
+			g = v
+		}
+	}
+	if i := strings.LastIndex(g, "@"); i >= 0 {
+		g = g[:i]
+	}
+	return strings.ToLower(g)
+}
+
+// groupSet is an identity's group lookup set: lower(g) and NormalizeGroupName(g).
+type groupSet map[string]struct{}
+
+func newGroupSet(groups []string) groupSet {
+	set := make(groupSet, 2*len(groups))
+	for _, g := range groups {
+		set[strings.ToLower(g)] = struct{}{}
+		set[NormalizeGroupName(g)] = struct{}{}
+	}
+	return set
+}
+
+// matches reports whether a configured group name names one of the identity's groups.
+// Empty keys never match: the server would let "@a" and "@b" (both "") match each other,
+// which grants access by accident rather than by configuration.
+func (s groupSet) matches(cfg string) bool {
+	for _, k := range [2]string{strings.ToLower(cfg), NormalizeGroupName(cfg)} {
+		if k == "" {
+			continue
+		}
+		if _, ok := s[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// idpAllows applies the identityProvider filter: an entry bound to a provider is skipped
+// only when the identity's provider is known and different.
+func idpAllows(entryIdP, idIdP string) bool {
+	return entryIdP == "" || idIdP == "" || strings.EqualFold(entryIdP, idIdP)
+}
+
+// PlatformAdmin reports whether id is a platform admin by its User object or by an
+// IdentityProvider platformRoleGroups entry with role admin, with a short reason.
+// The live SelfSubjectAccessReview fallback is the caller's business.
+func PlatformAdmin(id Identity, users []v1alpha1.User, idps []v1alpha1.IdentityProvider) (bool, string) {
+	email := NormalizeEmail(id.Username)
+	if email != "" {
+		for i := range users {
+			u := &users[i]
+			if NormalizeEmail(u.Spec.Email) != email {
+				continue
+			}
+			if u.Spec.PlatformRole == "admin" {
+				return true, fmt.Sprintf("User %q has platformRole admin", u.Name)
+			}
+			if u.Spec.IsPlatformAdmin {
+				return true, fmt.Sprintf("User %q has isPlatformAdmin true", u.Name)
+			}
+		}
+	}
+	if len(id.Groups) == 0 {
+		return false, ""
+	}
+	set := newGroupSet(id.Groups)
+	for i := range idps {
+		for _, g := range idps[i].Spec.PlatformRoleGroups {
+			if strings.EqualFold(strings.TrimSpace(g.Role), "admin") && set.matches(g.Name) {
+				return true, fmt.Sprintf("group %q has role admin in IdentityProvider %q", g.Name, idps[i].Name)
+			}
+		}
+	}
+	return false, ""
+}
+
+// Grant is one access entry that applies to an identity.
+type Grant struct {
+	Role   Role
+	Source string // "team", "env" or "platform"
+	Via    string // `user "bob@example.com"`, `group "devs"`, `platform admin`
+}
+
+// RoleResult is an effective role with where it came from.
+type RoleResult struct {
+	Role   Role
+	Source string // "platform", "team", "env", or "" when the identity has no role
+	Reason string
+	Grants []Grant
+}
+
+// accessGrants lists the entries of access that apply to id, in spec order, and the highest
+// role among them (RoleNone when nothing applies).
+func accessGrants(access *v1alpha1.TeamAccess, source string, id Identity) (Role, []Grant) {
+	if access == nil {
+		return RoleNone, nil
+	}
+	best := RoleNone
+	var grants []Grant
+	email := NormalizeEmail(id.Username)
+	if email != "" {
+		for _, u := range access.Users {
+			if NormalizeEmail(u.Name) == email {
+				r := ParseRole(string(u.Role))
+				grants = append(grants, Grant{Role: r, Source: source, Via: fmt.Sprintf("user %q", u.Name)})
+				best = max(best, r)
+			}
+		}
+	}
+	if len(id.Groups) > 0 {
+		set := newGroupSet(id.Groups)
+		for _, g := range access.Groups {
+			if g.Name == "" || !idpAllows(g.IdentityProvider, id.IdentityProvider) || !set.matches(g.Name) {
+				continue
+			}
+			r := ParseRole(string(g.Role))
+			grants = append(grants, Grant{Role: r, Source: source, Via: fmt.Sprintf("group %q", g.Name)})
+			best = max(best, r)
+		}
+	}
+	return best, grants
+}
+
+// TeamRole is id's role in team: the highest matching users[] or groups[] entry; platform
+// admins are admin in every team.
+func TeamRole(team *v1alpha1.Team, id Identity, platformAdmin bool) RoleResult {
+	var res RoleResult
+	if team != nil {
+		res.Role, res.Grants = accessGrants(&team.Spec.Access, "team", id)
+	}
+	if platformAdmin {
+		res.Grants = append(res.Grants, Grant{Role: RoleAdmin, Source: "platform", Via: "platform admin"})
+		res.Role, res.Source, res.Reason = RoleAdmin, "platform", "platform admin"
+		return res
+	}
+	if res.Role == RoleNone {
+		res.Reason = "not a member"
+		return res
+	}
+	res.Source, res.Reason = "team", "team "+res.Role.String()
+	return res
+}
+
+// EnvironmentRole is the higher of id's team role and the role env's access grants: an
+// environment can elevate, never lower. An empty or unknown env gives the team role.
+func EnvironmentRole(team *v1alpha1.Team, env string, id Identity, platformAdmin bool) RoleResult {
+	res := TeamRole(team, id, platformAdmin)
+	if team == nil || env == "" {
+		return res
+	}
+	e := team.Environment(env)
+	if e == nil {
+		return res
+	}
+	envRole, envGrants := accessGrants(e.Access, "env", id)
+	res.Grants = append(res.Grants, envGrants...)
+	switch {
+	case envRole > res.Role && res.Role == RoleNone:
+		res.Reason = fmt.Sprintf("env %s grants %s", env, envRole)
+		res.Role, res.Source = envRole, "env"
+	case envRole > res.Role:
+		res.Reason = fmt.Sprintf("env %s elevates %s to %s", env, res.Role, envRole)
+		res.Role, res.Source = envRole, "env"
+	case res.Source == "team" && res.Role != RoleAdmin && envRole == RoleNone:
+		res.Reason = fmt.Sprintf("team %s; no env override", res.Role)
+	case res.Source == "team" && res.Role != RoleAdmin:
+		res.Reason = fmt.Sprintf("team %s; env %s grants %s, which does not elevate", res.Role, env, envRole)
+	}
+	return res
+}
+
+// AccessEntry is one row of a team's effective-access table.
+type AccessEntry struct {
+	User        string `json:"user"`
+	Environment string `json:"environment"`
+	Role        string `json:"role"`
+	Source      string `json:"source"`
+	Reason      string `json:"reason,omitempty"`
+}
+
+// AccessTable lists every member's effective role per environment: all environments in
+// spec order when env is "", only env otherwise, and one row with Environment "" when the
+// team has none. Members are spec.access.users (e-mail lower-cased) then spec.access.groups
+// ("group:<name>"); duplicates are listed once.
+func AccessTable(team *v1alpha1.Team, env string) []AccessEntry {
+	if team == nil {
+		return nil
+	}
+	type member struct {
+		label string
+		id    Identity
+	}
+	var members []member
+	seen := map[string]bool{}
+	for _, u := range team.Spec.Access.Users {
+		label := NormalizeEmail(u.Name)
+		if label == "" || seen[label] {
+			continue
+		}
+		seen[label] = true
+		members = append(members, member{label, Identity{Username: u.Name}})
+	}
+	for _, g := range team.Spec.Access.Groups {
+		label := "group:" + g.Name
+		if g.Name == "" || seen[label] {
+			continue
+		}
+		seen[label] = true
+		// The provider is left unknown so that entries bound to any provider apply.
+		members = append(members, member{label, Identity{Groups: []string{g.Name}}})
+	}
+
+	var envs []string
+	switch {
+	case env != "":
+		envs = []string{env}
+	case len(team.Spec.Environments) == 0:
+		envs = []string{""}
+	default:
+		for _, e := range team.Spec.Environments {
+			envs = append(envs, e.Name)
+		}
+	}
+
+	out := make([]AccessEntry, 0, len(members)*len(envs))
+	for _, m := range members {
+		for _, e := range envs {
+			r := EnvironmentRole(team, e, m.id, false)
+			out = append(out, AccessEntry{User: m.label, Environment: e, Role: r.Role.String(), Source: r.Source, Reason: r.Reason})
+		}
+	}
+	return out
+}
+
+// IsTeamAdmin mirrors the Team webhook's team-admin test (BACKGROUND §4.2), which is
+// narrower than TeamRole: a users[] entry must say exactly "admin", and a groups[] entry
+// counts only when its name equals one of id.Groups exactly, without normalisation.
+func IsTeamAdmin(team *v1alpha1.Team, id Identity, platformAdmin bool) bool {
+	if platformAdmin {
+		return true
+	}
+	if team == nil {
+		return false
+	}
+	for _, u := range team.Spec.Access.Users {
+		if strings.EqualFold(u.Name, id.Username) && u.Role == v1alpha1.RoleAdmin {
+			return true
+		}
+	}
+	for _, g := range team.Spec.Access.Groups {
+		if g.Role != v1alpha1.RoleAdmin {
+			continue
+		}
+		for _, ig := range id.Groups {
+			if ig == g.Name {
+				return true
+			}
+		}
+	}
+	return false
+}
