@@ -6,7 +6,8 @@
 #
 # The versions must match hack/k8s-tools/go.mod and hack/etcd-tools/go.mod, and
 # internal/testenv (which finds the folder the same way).
-# Progress goes to stderr; stdout is only the folder.
+# Progress goes to stderr; stdout is only the folder. `hack/testbin.sh --dir` only prints
+# the folder, building nothing.
 set -euo pipefail
 
 KUBE_VERSION=v1.35.4
@@ -16,6 +17,10 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 GO="${GO:-go}"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}"
 out="${BUTLER_TESTBIN_DIR:-$cache/butler-test-bin/kube-${KUBE_VERSION}-etcd-${ETCD_VERSION}}"
+if [ "${1:-}" = "--dir" ]; then
+  echo "$out"
+  exit 0
+fi
 mkdir -p "$out"
 
 major="${KUBE_VERSION#v}"; major="${major%%.*}"

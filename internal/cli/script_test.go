@@ -1,26 +1,31 @@
 package cli_test
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/butleradm"
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/butlerctl"
+	"github.com/butlerdotdev/butler-toolkit/internal/testenv"
 )
 
 // -update rewrites the cmp goldens inside the scripts; review the diff before committing.
 var update = flag.Bool("update", false, "rewrite testscript goldens")
 
-// TestMain lets the scripts run both binaries in-process.
+// TestMain lets the scripts run both binaries in-process, and stops the test control
+// plane after the tests if TestLiveScripts started it.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(testenv.Main(m), map[string]func(){
 		"butlerctl": func() { os.Exit(butlerctl.Main()) },
 		"butleradm": func() { os.Exit(butleradm.Main()) },
 	})
@@ -43,6 +48,57 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("NO_COLOR", "")
 			return copyDir(filepath.Join(root, "examples", "payments"), filepath.Join(env.WorkDir, "payments"))
+		},
+	})
+}
+
+// liveMu serialises the live scripts: they share one control plane and the payments
+// objects on it.
+var liveMu sync.Mutex
+
+// TestLiveScripts runs testdata/script/live/*.txtar against a real kube-apiserver and etcd
+// (internal/testenv), skipped when `make testbin` has not built them.
+//
+// Every script starts from the same state: before it runs, every Butler object on the
+// control plane is deleted and examples/payments is loaded again (the Team, its Users, the
+// platform ProviderConfig in butler-system, the clusters in payments). The scripts share
+// the payments namespace, so they run one at a time; each is a few requests, and they
+// read exactly like the offline scripts (`--team payments`).
+//
+// A script picks its identity with --kubeconfig $KUBECONFIG_<NAME> (or by setting
+// KUBECONFIG): OLIVIA is a platform admin, ALICE the team admin, BOB and CAROL operators,
+// DAVE a viewer; $KUBECONFIG_ADMIN is the envtest admin. Every identity has a client
+// certificate of its own; the e-mail is what the API server sees.
+func TestLiveScripts(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := testenv.Start(t)
+	payments := filepath.Join(root, "examples", "payments")
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join(root, "testdata", "script", "live"),
+		RequireExplicitExec: true,
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode},
+		Setup: func(e *testscript.Env) error {
+			liveMu.Lock()
+			e.Defer(liveMu.Unlock)
+			ctx := context.Background()
+			if err := env.Reset(ctx); err != nil {
+				return err
+			}
+			if err := env.LoadManifests(ctx, payments); err != nil {
+				return err
+			}
+			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, ".config"))
+			e.Setenv("NO_COLOR", "")
+			// kubectl from the same build, to look at the server independently of the tools.
+			e.Setenv("PATH", testenv.AssetsDir()+string(os.PathListSeparator)+e.Getenv("PATH"))
+			for _, u := range append([]string{"admin"}, testenv.Users...) {
+				name, _, _ := strings.Cut(u, "@")
+				e.Setenv("KUBECONFIG_"+strings.ToUpper(name), env.Kubeconfig(u))
+			}
+			return nil
 		},
 	})
 }

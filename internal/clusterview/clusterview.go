@@ -43,13 +43,13 @@ func Print(f *cmdutil.Factory, clusters []v1alpha1.TenantCluster, withNamespace 
 	t := printers.NewTable(f.IOStreams.ColorEnabled(), header...)
 	now := f.Now()
 	for _, c := range clusters {
-		row := []string{c.Name, dash(c.TeamName()), dash(c.Environment()), dash(c.Status.Phase), c.Spec.KubernetesVersion, workers(c), age(c, now)}
+		row := []string{c.Name, printers.Dash(c.TeamName()), printers.Dash(c.Environment()), printers.Dash(c.Status.Phase), c.Spec.KubernetesVersion, workers(c), age(c, now)}
 		if withNamespace {
 			row = append([]string{c.Namespace}, row...)
 		}
 		if wide {
 			mt := c.Spec.Workers.MachineTemplate
-			row = append(row, strconv.Itoa(int(mt.CPU)), mt.Memory.String(), mt.DiskSize.String(), provider(c), dash(Owner(c)))
+			row = append(row, strconv.Itoa(int(mt.CPU)), mt.Memory.String(), mt.DiskSize.String(), provider(c), printers.Dash(Owner(c)))
 		}
 		t.Row(row...)
 	}
@@ -122,11 +122,4 @@ func HumanDuration(d time.Duration) string {
 		return fmt.Sprintf("%dh", int(d.Hours()))
 	}
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

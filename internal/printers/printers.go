@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -193,4 +194,20 @@ func isZero(m map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// Dash prints an empty cell as "-".
+func Dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// Cap prints a cap where 0 or less means none, as "-".
+func Cap(n int32) string {
+	if n <= 0 {
+		return "-"
+	}
+	return strconv.Itoa(int(n))
 }

@@ -40,3 +40,33 @@ type Store interface {
 type Result struct {
 	Location string
 }
+
+// Migrator is a store that can move TenantClusters between environments (CONTRACT.md §7).
+// Both stores implement it; commands that migrate assert it, so other Store
+// implementations (test fakes) need not.
+type Migrator interface {
+	// MigrateCluster puts c, as the caller read it, into environment env in two steps:
+	// first one patch that sets the environment label and the migration-operation
+	// annotation "true" and touches nothing else, carrying c's resourceVersion so that a
+	// cluster changed since it was read is refused with a Conflict (the caller re-reads
+	// and re-plans it) instead of overwritten; then a patch that removes the annotation,
+	// so no cluster keeps a standing bypass of the server's guard on the label. When c is
+	// already in env only the second step runs (a leftover annotation is removed), and
+	// when it has no annotation either nothing is sent.
+	//
+	// On an error, MigrateResult.Labeled says whether the first step went through: then
+	// the annotation may still be there, and running the migration again removes it.
+	MigrateCluster(ctx context.Context, c *v1alpha1.TenantCluster, env string) (MigrateResult, error)
+}
+
+// MigrateResult is what MigrateCluster did.
+type MigrateResult struct {
+	// Location is where the write went: a file offline, a server live.
+	Location string
+	// Labeled is true once the environment label is set (by this call's first patch).
+	Labeled bool
+	// Cleaned is true once the migration annotation is gone.
+	Cleaned bool
+	// ResourceVersion is the cluster's resourceVersion after the last write (live).
+	ResourceVersion string
+}

@@ -253,8 +253,22 @@ func (e *docEditor) deleteTarget(t *target) {
 	e.edits = append(e.edits, textEdit{start: e.lineStart(first), end: e.lineEnd(t.last)})
 }
 
+// insertAfter inserts lines after a target and after the comments that trail it at a
+// deeper indentation (they are about its content, not about what follows).
 func (e *docEditor) insertAfter(t *target, text string) {
-	at := e.lineEnd(t.last)
+	last := t.last
+	for j := t.last + 1; j <= len(e.lines); j++ {
+		l := e.lineText(j)
+		tl := strings.TrimLeft(l, " ")
+		if tl == "" {
+			continue
+		}
+		if !strings.HasPrefix(tl, "#") || len(l)-len(tl) <= t.col {
+			break
+		}
+		last = j
+	}
+	at := e.lineEnd(last)
 	if at == len(e.text) && !strings.HasSuffix(e.text, "\n") {
 		text = "\n" + text
 	}
@@ -648,22 +662,9 @@ func (e *docEditor) commentSet(first, last int) map[string]bool {
 	return set
 }
 
-// keepComments drops rendered comment lines that were not in the replaced text: they
-// belong to lines outside it that stay as they are.
-func keepComments(text string, allowed map[string]bool) string {
-	var b strings.Builder
-	for _, l := range splitLines(text) {
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, "#") && !allowed[t] {
-			continue
-		}
-		b.WriteString(l)
-	}
-	return b.String()
-}
-
 // renderRegion re-renders a target from the merged tree.
 func (e *docEditor) renderRegion(r *target) textEdit {
-	em := &emitter{st: e.st}
+	em := &emitter{st: e.st, allowed: e.commentSet(r.first, r.last)}
 	if r.item {
 		hc := r.node.HeadComment
 		r.node.HeadComment = ""
@@ -675,7 +676,7 @@ func (e *docEditor) renderRegion(r *target) textEdit {
 		em.mappingBody(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{r.node, valueOf(r.parent, r.node)}}, r.col)
 		r.node.HeadComment = hc
 	}
-	text := keepComments(em.b.String(), e.commentSet(r.first, r.last))
+	text := em.b.String()
 	end := e.lineEnd(r.last)
 	if end == len(e.text) && !strings.HasSuffix(e.text, "\n") {
 		text = strings.TrimSuffix(text, "\n")

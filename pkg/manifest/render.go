@@ -35,15 +35,11 @@ func objectNode(obj runtime.Object) (*yaml.Node, reflect.Type, error) {
 			return nil, nil, err
 		}
 	default:
-		ki := kindOfObject(obj)
-		if ki == nil {
-			return nil, nil, fmt.Errorf("unsupported object type %T", obj)
-		}
-		t = ki.typ
 		v := reflect.ValueOf(obj)
-		if v.IsNil() {
-			return nil, nil, fmt.Errorf("nil %T", obj)
+		if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+			return nil, nil, fmt.Errorf("cannot render %T", obj)
 		}
+		t = v.Elem().Type()
 		var err error
 		if n, err = valueNode(v.Elem(), false); err != nil {
 			return nil, nil, err
@@ -52,8 +48,12 @@ func objectNode(obj runtime.Object) (*yaml.Node, reflect.Type, error) {
 			n = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		}
 		// Objects built in code often leave TypeMeta empty.
-		setKey(n, "apiVersion", ki.gvk.GroupVersion().String(), true)
-		setKey(n, "kind", ki.gvk.Kind, true)
+		if ki := kindOfObject(obj); ki != nil {
+			setKey(n, "apiVersion", ki.gvk.GroupVersion().String(), true)
+			setKey(n, "kind", ki.gvk.Kind, true)
+		} else if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind == "" || gvk.Version == "" {
+			return nil, nil, fmt.Errorf("%T has no apiVersion and kind set", obj)
+		}
 	}
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil, nil, fmt.Errorf("object does not render as a mapping")
@@ -306,6 +306,9 @@ func detectStyle(root *yaml.Node) (st style, ok bool) {
 type emitter struct {
 	b  strings.Builder
 	st style
+	// allowed, when set, limits the comment lines written to these (trimmed) ones: when
+	// re-rendering part of a file, comments of the lines around it must not be repeated.
+	allowed map[string]bool
 }
 
 func (e *emitter) pad(col int) { e.b.WriteString(strings.Repeat(" ", col)) }
@@ -315,12 +318,15 @@ func (e *emitter) comment(text string, col int) {
 		return
 	}
 	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		if strings.TrimSpace(l) == "" {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "" && e.allowed == nil:
 			e.b.WriteString("\n")
-			continue
+		case t == "" || (e.allowed != nil && !e.allowed[t]):
+		default:
+			e.pad(col)
+			e.b.WriteString(t + "\n")
 		}
-		e.pad(col)
-		e.b.WriteString(strings.TrimLeft(l, " \t") + "\n")
 	}
 }
 
@@ -423,7 +429,7 @@ func (e *emitter) seqBody(n *yaml.Node, col int) {
 		e.comment(first.HeadComment, col)
 		saved := first.HeadComment
 		first.HeadComment = ""
-		sub := &emitter{st: e.st}
+		sub := &emitter{st: e.st, allowed: e.allowed}
 		if it.Kind == yaml.MappingNode {
 			sub.mappingBody(it, col+2)
 		} else {

@@ -452,8 +452,8 @@ func (e *docEditor) renderWhole(seg segment, doc *yaml.Node) string {
 		}
 		first = 2
 	}
-	em := &emitter{st: e.st}
-	b.WriteString(keepComments(em.document(doc), e.commentSet(first, len(e.lines))))
+	em := &emitter{st: e.st, allowed: e.commentSet(first, len(e.lines))}
+	b.WriteString(em.document(doc))
 	return e.nl(b.String())
 }
 

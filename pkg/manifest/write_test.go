@@ -1,6 +1,9 @@
 package manifest
 
 import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -599,4 +602,130 @@ func TestWriteExamplesUnchanged(t *testing.T) {
 			t.Errorf("%s would change:\n%s", p.path, p.out)
 		}
 	}
+}
+
+// TestWriteRandomEdits applies random combinations of edits to a commented file and
+// checks that the file reads back as the object written, with the other document intact.
+func TestWriteRandomEdits(t *testing.T) {
+	strs := []string{"plain", "yes", "a: b", "# not a comment", " leading", "trailing ", "it's", `say "hi"`, "multi\nline\n", "ünïcode", "", "8080", "-dash", "{x}", "v1.30"}
+	mutators := []func(r *rand.Rand, tm *v1alpha1.Team){
+		func(r *rand.Rand, tm *v1alpha1.Team) {
+			if tm.Labels == nil {
+				tm.Labels = map[string]string{}
+			}
+			tm.Labels[strs[r.Intn(3)]+"k"] = "v"
+		},
+		func(r *rand.Rand, tm *v1alpha1.Team) { tm.Labels = nil },
+		func(r *rand.Rand, tm *v1alpha1.Team) { tm.Spec.DisplayName = strs[r.Intn(len(strs))] },
+		func(r *rand.Rand, tm *v1alpha1.Team) { tm.Spec.Description = strs[r.Intn(len(strs))] },
+		func(r *rand.Rand, tm *v1alpha1.Team) {
+			tm.Spec.Access.Users = append(tm.Spec.Access.Users, v1alpha1.TeamUser{Name: fmt.Sprintf("u%d@example.com", r.Intn(1000)), Role: v1alpha1.RoleViewer})
+		},
+		func(r *rand.Rand, tm *v1alpha1.Team) {
+			if n := len(tm.Spec.Access.Users); n > 0 {
+				i := r.Intn(n)
+				tm.Spec.Access.Users = append(tm.Spec.Access.Users[:i:i], tm.Spec.Access.Users[i+1:]...)
+			}
+		},
+		func(r *rand.Rand, tm *v1alpha1.Team) {
+			for i := range tm.Spec.Access.Users {
+				tm.Spec.Access.Users[i].Role = []v1alpha1.TeamRole{"admin", "operator", "viewer"}[r.Intn(3)]
+			}
+		},
+		func(r *rand.Rand, tm *v1alpha1.Team) {
+			r.Shuffle(len(tm.Spec.Environments), func(i, j int) {
+				tm.Spec.Environments[i], tm.Spec.Environments[j] = tm.Spec.Environments[j], tm.Spec.Environments[i]
+			})
+		},
+		func(r *rand.Rand, tm *v1alpha1.Team) {
+			tm.Spec.Environments = append(tm.Spec.Environments, v1alpha1.EnvironmentSpec{
+				Name: fmt.Sprintf("e%d", r.Intn(1000)), Description: strs[r.Intn(len(strs))],
+				Access:          &v1alpha1.TeamAccess{Groups: []v1alpha1.TeamGroup{{Name: "g", Role: v1alpha1.RoleAdmin}}},
+				ClusterDefaults: &v1alpha1.ClusterDefaults{DefaultAddons: []string{"a", "b"}},
+			})
+		},
+		func(r *rand.Rand, tm *v1alpha1.Team) {
+			if n := len(tm.Spec.Environments); n > 0 {
+				tm.Spec.Environments = tm.Spec.Environments[:n-1]
+			}
+		},
+		func(r *rand.Rand, tm *v1alpha1.Team) { tm.Spec.ResourceLimits = nil },
+		func(r *rand.Rand, tm *v1alpha1.Team) {
+			q := resource.MustParse(fmt.Sprintf("%dGi", r.Intn(100)))
+			tm.Spec.ResourceLimits = &v1alpha1.TeamResourceLimits{MaxMemory: &q, MaxClusters: ptr(int32(r.Intn(5)))}
+		},
+		func(r *rand.Rand, tm *v1alpha1.Team) { tm.Spec.ClusterDefaults = nil },
+		func(r *rand.Rand, tm *v1alpha1.Team) {
+			if tm.Spec.ClusterDefaults == nil {
+				tm.Spec.ClusterDefaults = &v1alpha1.ClusterDefaults{}
+			}
+			tm.Spec.ClusterDefaults.DefaultAddons = append(tm.Spec.ClusterDefaults.DefaultAddons, strs[r.Intn(len(strs))])
+		},
+		func(r *rand.Rand, tm *v1alpha1.Team) { tm.Spec.Access = v1alpha1.TeamAccess{} },
+		func(r *rand.Rand, tm *v1alpha1.Team) {
+			tm.Status.Namespace = "payments"
+			tm.Status.Conditions = []metav1.Condition{{Type: "Ready", Status: "True", Reason: "Ok", LastTransitionTime: metav1.NewTime(time.Unix(1700000000, 0))}}
+		},
+	}
+	r := rand.New(rand.NewSource(1))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "team.yaml")
+	tail := commentedFile[strings.Index(commentedFile, "---\napiVersion: v1"):]
+	for i := 0; i < 400; i++ {
+		if err := os.WriteFile(path, []byte(commentedFile), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		set := load(t, path)
+		team := set.Team("payments")
+		for n := 1 + r.Intn(4); n > 0; n-- {
+			mutators[r.Intn(len(mutators))](r, team)
+		}
+		if err := Write([]Change{{Source: set.SourceOf(team), Obj: team}}); err != nil {
+			t.Fatalf("iteration %d: %v", i, err)
+		}
+		out := readFile(t, path)
+		if os.Getenv("SHOWW") != "" && i%50 == 7 {
+			t.Logf("%s", out)
+		}
+		got, err := Decode(path, []byte(out))
+		if err != nil {
+			t.Fatalf("iteration %d: %v\n%s", i, err, out)
+		}
+		a, _ := json.Marshal(team)
+		b, _ := json.Marshal(got[0].Obj)
+		if string(a) != string(b) {
+			t.Fatalf("iteration %d: read back differs\n%s", i, out)
+		}
+		if !strings.HasSuffix(out, tail) || !strings.HasPrefix(out, "# Payments team, managed by the platform team.\n# Do not edit by hand outside of a pull request.\n\n---\n") {
+			t.Fatalf("iteration %d: the other documents changed\n%s", i, out)
+		}
+	}
+}
+
+func TestWriteRemovesKeyWithItsComment(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "team.yaml")
+	if err := os.WriteFile(path, []byte(commentedFile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set := load(t, path)
+	team := set.Team("payments")
+	team.Spec.Access = v1alpha1.TeamAccess{}
+	team.Labels = nil
+	team.Status.Namespace = "payments"
+	if err := Write([]Change{{Source: set.SourceOf(team), Obj: team}}); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.NewReplacer(`  # people
+  access:
+    users:
+    - name: alice@example.com   # lead
+      role: admin
+
+    # bob helps out
+    - name: bob@example.com
+      role: 'operator'
+`, "", "  labels: {tier: gold}\n", "", `workerCPU: "4"`, "workerCPU: 4",
+		"  # end of spec\n", "  # end of spec\nstatus:\n  namespace: payments\n").Replace(commentedFile)
+	checkFile(t, path, want)
 }

@@ -360,8 +360,11 @@ func (s *Store) get(ctx context.Context, namespace, resource, name string, into 
 	return s.butler.Get().NamespaceIfScoped(namespace, namespace != "").Resource(resource).Name(name).Do(ctx).Into(into)
 }
 
+// create sends obj; the caller's object is left as it was (the server's answer, with its
+// uid and resourceVersion, is not needed by any caller).
 func (s *Store) create(ctx context.Context, namespace, resource string, obj runtime.Object) error {
-	return apiError(s.butler.Post().NamespaceIfScoped(namespace, namespace != "").Resource(resource).Body(obj).Do(ctx).Into(obj))
+	out := obj.DeepCopyObject()
+	return apiError(s.butler.Post().NamespaceIfScoped(namespace, namespace != "").Resource(resource).Body(obj).Do(ctx).Into(out))
 }
 
 // list is what every generated *XList has: a runtime.Object with a continue token.

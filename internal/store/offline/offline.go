@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
@@ -24,6 +25,10 @@ type Store struct {
 	paths    []string
 	set      *manifest.Set
 	identity policy.Identity
+
+	// mu guards the TenantClusters of set, which MigrateCluster replaces as it writes them
+	// (migrations run several clusters at once).
+	mu sync.RWMutex
 }
 
 // Load loads the manifests named by paths, reading "-" from stdin.
@@ -71,6 +76,8 @@ func (s *Store) GetTeam(_ context.Context, name string) (*v1alpha1.Team, error) 
 // ListClusters implements store.Store. A cluster written without a namespace is taken to
 // live in its team's namespace, as it would once applied to the team namespace.
 func (s *Store) ListClusters(_ context.Context, namespace string) ([]v1alpha1.TenantCluster, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	var out []v1alpha1.TenantCluster
 	for _, c := range values(s.set.TenantClusters()) {
 		if c.Namespace == "" {

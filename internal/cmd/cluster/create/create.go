@@ -218,6 +218,20 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created (%s)\n", p.cluster.Name, res.Location)
 		return nil
 	}
+	if !f.Offline() {
+		// Live: the preflight passed, so create for real; the server still has the last word.
+		if _, err := s.CreateCluster(ctx, p.cluster, p.addons); err != nil {
+			return err
+		}
+		if f.Options.Output != "table" {
+			return printPlan(f.IOStreams.Out, f.Options.Output, p)
+		}
+		fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created\n", p.cluster.Name)
+		for _, a := range p.addons {
+			fmt.Fprintf(f.IOStreams.Out, "tenantaddon.butler.butlerlabs.dev/%s created\n", a.Name)
+		}
+		return nil
+	}
 	return printPlan(f.IOStreams.Out, f.Options.Output, p)
 }
 

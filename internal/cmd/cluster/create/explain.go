@@ -102,7 +102,7 @@ func explain(f *cmdutil.Factory, p *plan, o *Options) error {
 		if !c.Allowed {
 			res = st.Bad("denied")
 		}
-		q.Row(c.Rule, dash(c.Limit), dash(c.Usage), dash(c.Requested), dash(c.After), res)
+		q.Row(c.Rule, printers.Dash(c.Limit), printers.Dash(c.Usage), printers.Dash(c.Requested), printers.Dash(c.After), res)
 	}
 	if err := q.Render(out); err != nil {
 		return err
@@ -114,11 +114,4 @@ func explain(f *cmdutil.Factory, p *plan, o *Options) error {
 		fmt.Fprintf(out, "%s: %d check(s) fail\n", st.Bad("Denied"), len(p.decision.Violations))
 	}
 	return nil
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -140,14 +140,14 @@ func run(ctx context.Context, f *cmdutil.Factory, team, env string) error {
 	}
 	fmt.Fprintln(out)
 	ct := printers.NewTable(color, "CAP", "USED", "LIMIT")
-	ct.Row("clusters", strconv.Itoa(u.Clusters), capText(u.MaxClusters))
+	ct.Row("clusters", strconv.Itoa(u.Clusters), printers.Cap(u.MaxClusters))
 	members := make([]string, 0, len(u.Members))
 	for m := range u.Members {
 		members = append(members, m)
 	}
 	sort.Strings(members)
 	for _, m := range members {
-		ct.Row("clusters of "+m, strconv.Itoa(u.Members[m]), capText(u.MaxClustersPerMember))
+		ct.Row("clusters of "+m, strconv.Itoa(u.Members[m]), printers.Cap(u.MaxClustersPerMember))
 	}
 	if err := ct.Render(out); err != nil {
 		return err
@@ -158,11 +158,4 @@ func run(ctx context.Context, f *cmdutil.Factory, team, env string) error {
 		at.Row(a.User, a.Role, a.Source, a.Reason)
 	}
 	return at.Render(out)
-}
-
-func capText(n int32) string {
-	if n <= 0 {
-		return "-"
-	}
-	return strconv.Itoa(int(n))
 }

@@ -87,7 +87,7 @@ func run(ctx context.Context, f *cmdutil.Factory, team string) error {
 	}
 	tb := printers.NewTable(f.IOStreams.ColorEnabled(), header...)
 	for _, r := range rows {
-		row := []string{r.Name, strconv.Itoa(r.ClusterCount), capText(r.MaxClusters), capText(r.MaxClustersPerMember)}
+		row := []string{r.Name, strconv.Itoa(r.ClusterCount), printers.Cap(r.MaxClusters), printers.Cap(r.MaxClustersPerMember)}
 		if idErr == nil {
 			row = append(row, r.Role)
 		}
@@ -97,11 +97,4 @@ func run(ctx context.Context, f *cmdutil.Factory, team string) error {
 		tb.Row(row...)
 	}
 	return tb.Render(out)
-}
-
-func capText(n int32) string {
-	if n <= 0 {
-		return "-"
-	}
-	return strconv.Itoa(int(n))
 }

@@ -97,7 +97,7 @@ func run(ctx context.Context, f *cmdutil.Factory, name string) error {
 		if l.Utilization != nil {
 			pct = strconv.Itoa(*l.Utilization) + "%"
 		}
-		q.Row(l.Resource, l.Used, dash(l.Limit), pct, st.Status(dash(l.Status)))
+		q.Row(l.Resource, l.Used, printers.Dash(l.Limit), pct, st.Status(printers.Dash(l.Status)))
 	}
 	if err := q.Render(out); err != nil {
 		return err
@@ -106,23 +106,9 @@ func run(ctx context.Context, f *cmdutil.Factory, name string) error {
 		fmt.Fprintln(out)
 		e := printers.NewTable(color, "ENVIRONMENT", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER", "DESCRIPTION")
 		for _, env := range v.Environments {
-			e.Row(env.Name, strconv.Itoa(env.Clusters), capText(env.MaxClusters), capText(env.MaxClustersPerMember), env.Description)
+			e.Row(env.Name, strconv.Itoa(env.Clusters), printers.Cap(env.MaxClusters), printers.Cap(env.MaxClustersPerMember), env.Description)
 		}
 		return e.Render(out)
 	}
 	return nil
-}
-
-func capText(n int32) string {
-	if n <= 0 {
-		return "-"
-	}
-	return strconv.Itoa(int(n))
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -1,0 +1,69 @@
+package offline
+
+import (
+	"context"
+	"errors"
+	"maps"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+)
+
+// MigrateCluster implements store.Migrator on manifests: one in-place edit of the
+// cluster's document whose net effect is the two live patches', the environment label set
+// and no migration annotation left. Only those lines of the file change; comments, the
+// other keys and the other documents stay byte for byte.
+//
+// Optimistic concurrency, as live: if the cluster's labels or annotations are no longer
+// what the caller read (another migration of this process wrote it meanwhile), the answer
+// is a Conflict and nothing is written.
+func (s *Store) MigrateCluster(_ context.Context, c *v1alpha1.TenantCluster, env string) (store.MigrateResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	obj := s.set.Find(v1alpha1.KindTenantCluster, c.Namespace, c.Name)
+	if obj == nil {
+		return store.MigrateResult{}, apierrors.NewNotFound(v1alpha1.Resource("tenantclusters"), c.Name)
+	}
+	cur, ok := obj.Obj.(*v1alpha1.TenantCluster)
+	if !ok {
+		return store.MigrateResult{}, apierrors.NewNotFound(v1alpha1.Resource("tenantclusters"), c.Name)
+	}
+	if !maps.Equal(cur.Labels, c.Labels) || !maps.Equal(cur.Annotations, c.Annotations) {
+		return store.MigrateResult{}, apierrors.NewConflict(v1alpha1.Resource("tenantclusters"), c.Name,
+			errConflict)
+	}
+	src := obj.Source
+	res := store.MigrateResult{Location: src.File}
+	_, annotated := cur.Annotations[v1alpha1.AnnotationMigration]
+	if cur.Labels[v1alpha1.LabelEnvironment] == env && !annotated {
+		res.Cleaned = true
+		return res, nil
+	}
+	if src.File == manifest.Stdin {
+		return store.MigrateResult{}, cmdutil.UsageError("cannot write: tenantcluster %q came from stdin; pass --manifests DIR or FILE", c.Name)
+	}
+	updated := cur.DeepCopy()
+	if updated.Labels == nil {
+		updated.Labels = map[string]string{}
+	}
+	updated.Labels[v1alpha1.LabelEnvironment] = env
+	delete(updated.Annotations, v1alpha1.AnnotationMigration)
+	if len(updated.Annotations) == 0 {
+		updated.Annotations = nil
+	}
+	if err := manifest.Write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
+		return store.MigrateResult{}, err
+	}
+	obj.Obj = updated
+	res.Labeled, res.Cleaned = true, true
+	return res, nil
+}
+
+// errConflict is the API server's words for a stale resourceVersion.
+var errConflict = errors.New("the object has been modified; please apply your changes to the latest version and try again")
+
+var _ store.Migrator = (*Store)(nil)
