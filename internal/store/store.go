@@ -6,6 +6,8 @@ package store
 import (
 	"context"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -69,4 +71,37 @@ type MigrateResult struct {
 	Cleaned bool
 	// ResourceVersion is the cluster's resourceVersion after the last write (live).
 	ResourceVersion string
+}
+
+// ---------------------------------------------------------------------------------------
+// ProviderConfigs and their credential Secrets (butleradm provider, issue 7).
+//
+// Kept out of Store, like Migrator: both stores implement it and the provider commands
+// assert it, so other Store implementations (test fakes) need not.
+// ---------------------------------------------------------------------------------------
+
+// Providers is a store that can register infrastructure providers: ProviderConfigs and the
+// Secrets holding their credentials. Secret values go in and never come out: SecretKeys
+// returns key names only, and no method puts a value in a result or an error.
+//
+// The methods are single writes; the caller orders them (the Secret before the
+// ProviderConfig that references it) and undoes the Secret when the ProviderConfig fails.
+type Providers interface {
+	// CreateSecret creates the Secret; an existing one of that name is AlreadyExists.
+	// Offline it is a manifest file of its own (DIR/secrets/NAME.yaml, mode 0600, data
+	// base64-encoded), never a document in a shared file.
+	CreateSecret(ctx context.Context, secret *corev1.Secret) (Result, error)
+	// DeleteSecret deletes a Secret (offline: its document, and its file once empty).
+	DeleteSecret(ctx context.Context, namespace, name string) (Result, error)
+	// SecretKeys returns the sorted key names of a Secret's data (and, offline, of its
+	// stringData); NotFound when there is no such Secret.
+	SecretKeys(ctx context.Context, namespace, name string) ([]string, error)
+	// ReplaceSecretData makes data the Secret's whole data: keys not in it are removed.
+	ReplaceSecretData(ctx context.Context, namespace, name string, data map[string][]byte) (Result, error)
+	// CreateProviderConfig creates pc in pc.Namespace (offline: DIR/providers/NAME.yaml,
+	// or a further document of the --manifests file).
+	CreateProviderConfig(ctx context.Context, pc *v1alpha1.ProviderConfig) (Result, error)
+	// DeleteProviderConfig deletes a ProviderConfig (offline: its document, and its file
+	// once empty). It does not check for TenantClusters using it: the caller does.
+	DeleteProviderConfig(ctx context.Context, namespace, name string) (Result, error)
 }

@@ -96,12 +96,16 @@ func Load(paths []string, stdin io.Reader) (*Set, error) {
 			readFile(p)
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		root := p
+		if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			root = p + string(filepath.Separator) // WalkDir does not follow a symlinked root otherwise
+		}
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, err)
 				return nil
 			}
-			hidden := strings.HasPrefix(d.Name(), ".") && path != p
+			hidden := strings.HasPrefix(d.Name(), ".") && filepath.Clean(path) != filepath.Clean(p)
 			if d.IsDir() {
 				if hidden {
 					return filepath.SkipDir

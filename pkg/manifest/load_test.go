@@ -48,7 +48,11 @@ func TestLoadDirectory(t *testing.T) {
 		"team/empty.yaml":        "",
 		"team/only-comment.yaml": "# nothing yet\n",
 	})
-	set, err := Load([]string{dir, filepath.Join(dir, "b.yaml")}, nil)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	set, err := Load([]string{link, filepath.Join(link, "b.yaml")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +77,7 @@ func TestLoadDirectory(t *testing.T) {
 		t.Error("TenantCluster lookup, with a manifest that leaves the namespace out")
 	}
 	team := set.Team("payments")
-	if src := set.SourceOf(team); src == nil || src.File != filepath.Join(dir, "team/team.yaml") || src.Line != 1 {
+	if src := set.SourceOf(team); src == nil || src.File != filepath.Join(link, "team/team.yaml") || src.Line != 1 {
 		t.Errorf("SourceOf: %v", src)
 	}
 	if set.SourceOf(&v1alpha1.Team{}) != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/migrate"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/update"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 )
@@ -23,6 +24,7 @@ func NewCmd(f *cmdutil.Factory, adm bool) *cobra.Command {
 	if adm {
 		cmd.Short = "Manage a team's environments: limits, access and cluster defaults"
 		cmd.AddCommand(create.NewCmd(f), update.NewCmd(f), delete.NewCmd(f))
+		cmd.AddCommand(migrate.NewCmd(f))
 	}
 	return cmd
 }

@@ -1,0 +1,255 @@
+// Package get is `butleradm provider get`: one ProviderConfig with its settings, status,
+// capacity, credentials (key names only) and the clusters using it.
+package get
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Options are the flags and arguments of provider get.
+type Options struct {
+	Name string
+	Team string
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "get NAME [--team TEAM | -n NAMESPACE]",
+		Short: "Show one ProviderConfig: settings, status, capacity, credentials and users",
+		Long: `Show one ProviderConfig, found in -n NAMESPACE, in a team's namespace (--team), or, when
+neither is given, in butler-system, else wherever it is if the name is unique.
+
+Besides its settings it shows the controller's status (ready, validated, last validation
+and probe, provider version, conditions) and capacity (available IPs, estimated tenants),
+the credentials Secret with its key names (never its values) checked against what the
+provider needs, and the TenantClusters that use it. -o yaml and -o json print the object.`,
+		Example: `  butleradm provider get harvester-prod
+  butleradm provider get azure-platform-team --team platform-team -o yaml`,
+		Args: cmdutil.ExactArgs(1, "a ProviderConfig NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			return run(cmd.Context(), f, o)
+		},
+	}
+	cmd.Flags().StringVar(&o.Team, "team", "", "Look in this team's namespace")
+	return cmd
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput(); err != nil {
+		return err
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	ns, err := providerutil.Namespace(ctx, s, f.Options.Namespace, o.Team)
+	if err != nil {
+		return err
+	}
+	pc, err := providerutil.Find(ctx, s, o.Name, ns)
+	if err != nil {
+		return err
+	}
+	out := f.IOStreams.Out
+	switch f.Options.Output {
+	case "json", "yaml":
+		m, err := printers.Clean(providerutil.WithTypeMeta(*pc))
+		if err != nil {
+			return err
+		}
+		return printers.Print(out, f.Options.Output, m)
+	case "name":
+		fmt.Fprintln(out, providerutil.ResourceName(pc.Name))
+		return nil
+	}
+
+	d := &describer{w: out}
+	d.line("Name", pc.Name)
+	d.line("Namespace", pc.Namespace)
+	d.line("Provider", pc.Spec.Provider)
+	scope := pc.ScopeType()
+	if scope == v1alpha1.ScopePlatform {
+		d.line("Scope", "platform (every team may use it)")
+	} else {
+		d.line("Scope", fmt.Sprintf("team (only team %s may use it)", providerutil.Teams(pc)))
+	}
+	d.line("Age", providerutil.Age(pc, f.Now()))
+	secNS, secName := providerutil.SecretRef(pc)
+	d.line("Credentials", fmt.Sprintf("Secret %s/%s %s", secNS, secName, credentialKeys(ctx, s, pc)))
+	if err := d.block("Settings", section(pc)); err != nil {
+		return err
+	}
+	network := pc.Spec.Network
+	if network == nil {
+		network = &v1alpha1.ProviderNetwork{}
+	}
+	network = network.DeepCopy()
+	if network.Mode == "" {
+		network.Mode = v1alpha1.NetworkModeCloud
+	}
+	if err := d.block("Network", network); err != nil {
+		return err
+	}
+	if pc.Spec.Limits == nil {
+		d.line("Limits", "none")
+	} else if err := d.block("Limits", pc.Spec.Limits); err != nil {
+		return err
+	}
+
+	st := &pc.Status
+	fmt.Fprintln(out, "Status:")
+	d.indent = "  "
+	d.line("Ready", providerutil.Ready(pc))
+	d.line("Validated", providerutil.Validated(pc))
+	d.line("Last validation", timeOf(st.LastValidationTime))
+	d.line("Last probe", timeOf(st.LastProbeTime))
+	d.line("Provider version", printers.Dash(st.ProviderVersion))
+	d.indent = ""
+	fmt.Fprintln(out, "Capacity:")
+	d.indent = "  "
+	var ips, tenants *int32
+	if st.Capacity != nil {
+		ips, tenants = st.Capacity.AvailableIPs, st.Capacity.EstimatedTenants
+	}
+	d.line("Available IPs", count(ips))
+	d.line("Estimated tenants", count(tenants))
+	d.indent = ""
+	if len(st.Conditions) == 0 {
+		d.line("Conditions", "none")
+	} else {
+		fmt.Fprintln(out, "Conditions:")
+		t := printers.NewTable(false, "  TYPE", "STATUS", "REASON", "MESSAGE")
+		for _, c := range st.Conditions {
+			t.Row("  "+c.Type, string(c.Status), printers.Dash(c.Reason), printers.Dash(c.Message))
+		}
+		if err := t.Render(out); err != nil {
+			return err
+		}
+	}
+
+	clusters, err := s.ListClusters(ctx, "")
+	switch {
+	case apierrors.IsForbidden(err):
+		d.line("Used by", "? (you may not list TenantClusters in every namespace)")
+	case err != nil:
+		return err
+	default:
+		users := providerutil.ClustersUsing(pc, clusters)
+		if len(users) == 0 {
+			d.line("Used by", "no TenantCluster")
+		} else {
+			d.line("Used by", fmt.Sprintf("%d TenantCluster(s): %s", len(users), strings.Join(users, ", ")))
+		}
+	}
+	return nil
+}
+
+// credentialKeys describes the Secret's keys, checked against the provider's key sets.
+func credentialKeys(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) string {
+	w, ok := s.(store.Providers)
+	if !ok {
+		return ""
+	}
+	ns, name := providerutil.SecretRef(pc)
+	keys, err := w.SecretKeys(ctx, ns, name)
+	switch {
+	case apierrors.IsNotFound(err) && s.Mode() == "live":
+		return "(not found: the provider cannot work)"
+	case apierrors.IsNotFound(err):
+		return "(not in the manifests)"
+	case apierrors.IsForbidden(err):
+		return "(its keys are not readable: forbidden)"
+	case err != nil:
+		return "(its keys are not readable)"
+	}
+	desc := "(keys: " + strings.Join(keys, ", ") + ")"
+	if len(keys) == 0 {
+		desc = "(no keys)"
+	}
+	if policy.RequiredCredentialKeys(pc.Spec.Provider) != nil {
+		if err := policy.ValidateCredentials(pc.Spec.Provider, keys); err != nil {
+			desc += ": " + err.Error()
+		}
+	}
+	return desc
+}
+
+// section is the settings of the provider chosen, nil when missing.
+func section(pc *v1alpha1.ProviderConfig) any {
+	s := &pc.Spec
+	switch s.Provider {
+	case v1alpha1.ProviderHarvester:
+		return s.Harvester
+	case v1alpha1.ProviderNutanix:
+		return s.Nutanix
+	case v1alpha1.ProviderProxmox:
+		return s.Proxmox
+	case v1alpha1.ProviderAzure:
+		return s.Azure
+	case v1alpha1.ProviderAWS:
+		return s.AWS
+	case v1alpha1.ProviderGCP:
+		return s.GCP
+	}
+	return nil
+}
+
+type describer struct {
+	w      io.Writer
+	indent string
+}
+
+func (d *describer) line(label, value string) {
+	fmt.Fprintf(d.w, "%s%-*s %s\n", d.indent, 20-len(d.indent), label+":", value)
+}
+
+// block prints v as YAML under label, indented.
+func (d *describer) block(label string, v any) error {
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		return err
+	}
+	text := strings.TrimRight(string(b), "\n")
+	if text == "null" || text == "{}" || text == "" {
+		d.line(label, "none")
+		return nil
+	}
+	fmt.Fprintf(d.w, "%s%s:\n", d.indent, label)
+	for _, l := range strings.Split(text, "\n") {
+		fmt.Fprintf(d.w, "%s  %s\n", d.indent, l)
+	}
+	return nil
+}
+
+func timeOf(t *metav1.Time) string {
+	if t == nil || t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02T15:04:05Z")
+}
+
+func count(v *int32) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.Itoa(int(*v))
+}

@@ -1,0 +1,34 @@
+// Package provider groups the butleradm commands that manage infrastructure providers:
+// ProviderConfigs and the Secrets holding their credentials.
+package provider
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/create"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/delete"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/get"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/rotatecredentials"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/validate"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+)
+
+// NewCmd returns `provider`.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "provider",
+		Aliases: []string{"providers", "providerconfig", "providerconfigs"},
+		Short:   "Manage infrastructure providers (ProviderConfigs) and their credentials",
+		Long: `Manage infrastructure providers: the ProviderConfigs that tell Butler where and how to run
+tenant clusters (Harvester, Nutanix, Proxmox, Azure, AWS, GCP), with their credentials,
+scope, networking and limits.
+
+Every ProviderConfig is checked before it is written, with the server's messages; the
+credentials are read from files or standard input, checked for the keys the provider needs,
+and never printed. Works on a live cluster or on manifests (--manifests DIR).`,
+	}
+	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), validate.NewCmd(f),
+		delete.NewCmd(f), rotatecredentials.NewCmd(f))
+	return cmd
+}

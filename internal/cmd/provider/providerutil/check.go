@@ -1,0 +1,255 @@
+package providerutil
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Problems checks one ProviderConfig as the server would: the webhook's rules and the
+// document's schema rules (policy.ValidateProviderConfig, in the server's words), then
+// what else its CRD schema and the metadata rules refuse (manifest.Validate), leaving out
+// a field the first already reported. Problems of an object read from a file carry its
+// file and lines; of one built in memory, only the field.
+func Problems(o manifest.Object) []*manifest.DecodeError {
+	pc, ok := o.Obj.(*v1alpha1.ProviderConfig)
+	if !ok {
+		return nil
+	}
+	if o.Kind == "" {
+		o.Kind = v1alpha1.KindProviderConfig
+	}
+	if o.Name == "" {
+		o.Name, o.Namespace = pc.Name, pc.Namespace
+	}
+	var out []*manifest.DecodeError
+	seen := map[string]bool{}
+	for _, e := range policy.ValidateProviderConfig(pc) {
+		out = append(out, at(o, e.Field, e.ErrorBody()))
+		seen[e.Field] = true
+	}
+	for _, de := range DecodeErrors(manifest.Validate(o)) {
+		if !seen[de.Field] {
+			out = append(out, de)
+		}
+	}
+	if o.Source.File != "" {
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	}
+	return out
+}
+
+// at is a problem at a field of o.
+func at(o manifest.Object, field, msg string) *manifest.DecodeError {
+	return &manifest.DecodeError{
+		File: o.Source.File, Doc: o.Source.Doc, Item: o.Source.Item, Line: o.Line(field),
+		Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Field: field, Msg: msg,
+	}
+}
+
+// DecodeErrors flattens an error from the manifest package into its *DecodeError values;
+// anything else becomes a problem with only a message.
+func DecodeErrors(err error) []*manifest.DecodeError {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []*manifest.DecodeError
+		for _, e := range j.Unwrap() {
+			out = append(out, DecodeErrors(e)...)
+		}
+		return out
+	}
+	var de *manifest.DecodeError
+	if errors.As(err, &de) {
+		return []*manifest.DecodeError{de}
+	}
+	return []*manifest.DecodeError{{Msg: err.Error()}}
+}
+
+// FieldError renders a problem in the server's field-error form, "<field>: <Type>: <detail>".
+func FieldError(de *manifest.DecodeError) string {
+	if de.Field == "" {
+		return de.Msg
+	}
+	return de.Field + ": " + de.Msg
+}
+
+// Aggregate renders problems as the server's aggregate: one as is, several as "[a, b]",
+// duplicates removed.
+func Aggregate(problems []*manifest.DecodeError) string {
+	var msgs []string
+	seen := map[string]bool{}
+	for _, p := range problems {
+		m := FieldError(p)
+		if !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
+	}
+	if len(msgs) == 1 {
+		return msgs[0]
+	}
+	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+// ReadManifests decodes files, directories (their .yaml, .yml and .json files, hidden
+// ones skipped) and "-" (stdin), strictly as --manifests does, but keeps going past bad
+// documents so that every problem is found. It returns the objects that decoded and the
+// problems of those that did not.
+func ReadManifests(paths []string, stdin io.Reader) ([]manifest.Object, []*manifest.DecodeError) {
+	var objs []manifest.Object
+	var probs []*manifest.DecodeError
+	read := func(name string, data []byte) {
+		o, err := manifest.Decode(name, data)
+		objs = append(objs, o...)
+		probs = append(probs, DecodeErrors(err)...)
+	}
+	fail := func(err error) { probs = append(probs, &manifest.DecodeError{Msg: err.Error()}) }
+	stdinRead := false
+	for _, p := range paths {
+		if p == manifest.Stdin {
+			if stdinRead || stdin == nil {
+				fail(errors.New(`"-" (stdin) given more than once, or there is no standard input`))
+				continue
+			}
+			stdinRead = true
+			b, err := io.ReadAll(stdin)
+			if err != nil {
+				fail(err)
+				continue
+			}
+			read(manifest.Stdin, b)
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			fail(err)
+			continue
+		}
+		if !st.IsDir() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				fail(err)
+				continue
+			}
+			read(p, b)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			hidden := strings.HasPrefix(d.Name(), ".") && path != p
+			if d.IsDir() {
+				if hidden {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			switch strings.ToLower(filepath.Ext(path)) {
+			case ".yaml", ".yml", ".json":
+			default:
+				return nil
+			}
+			if hidden {
+				return nil
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			read(path, b)
+			return nil
+		})
+		if err != nil {
+			fail(err)
+		}
+	}
+	return objs, probs
+}
+
+// CheckManifests checks every ProviderConfig among objs (Problems), refuses two of the
+// same namespace and name, and checks the key names of each credentials Secret found
+// among objs against what its provider needs. Values are never looked at.
+func CheckManifests(objs []manifest.Object) (pcs []manifest.Object, probs []*manifest.DecodeError) {
+	first := map[string]manifest.Object{}
+	for _, o := range objs {
+		pc, ok := o.Obj.(*v1alpha1.ProviderConfig)
+		if !ok {
+			continue
+		}
+		pcs = append(pcs, o)
+		probs = append(probs, Problems(o)...)
+		ns := pc.Namespace
+		if ns == "" {
+			ns = v1alpha1.PlatformNamespace
+		}
+		key := ns + "/" + pc.Name
+		if f, dup := first[key]; dup {
+			probs = append(probs, at(o, "metadata.name", fmt.Sprintf("duplicate ProviderConfig: also defined at %s", f.Source)))
+			continue
+		}
+		first[key] = o
+		if secret := findSecret(objs, pc); secret != nil && policy.RequiredCredentialKeys(pc.Spec.Provider) != nil {
+			if err := policy.ValidateCredentials(pc.Spec.Provider, secretKeys(secret)); err != nil {
+				field := "data"
+				if u, ok := secret.Obj.(*unstructured.Unstructured); ok && u.Object["data"] == nil && u.Object["stringData"] != nil {
+					field = "stringData"
+				}
+				probs = append(probs, at(*secret, field, fmt.Sprintf("%v (the credentials of ProviderConfig %q)", err, key)))
+			}
+		}
+	}
+	return pcs, probs
+}
+
+// findSecret finds pc's credentials Secret among objs.
+func findSecret(objs []manifest.Object, pc *v1alpha1.ProviderConfig) *manifest.Object {
+	ns, name := SecretRef(pc)
+	for i := range objs {
+		o := &objs[i]
+		if o.Kind == "Secret" && o.APIVersion == "v1" && o.Name == name && (o.Namespace == ns || o.Namespace == "") {
+			return o
+		}
+	}
+	return nil
+}
+
+// secretKeys are the key names under a Secret manifest's data and stringData.
+func secretKeys(o *manifest.Object) []string {
+	u, ok := o.Obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil
+	}
+	var keys []string
+	for _, f := range []string{"data", "stringData"} {
+		m, _ := u.Object[f].(map[string]any)
+		for k := range m {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// SortProblems orders problems by file, then line.
+func SortProblems(probs []*manifest.DecodeError) {
+	sort.SliceStable(probs, func(i, j int) bool {
+		if probs[i].File != probs[j].File {
+			return probs[i].File < probs[j].File
+		}
+		return probs[i].Line < probs[j].Line
+	})
+}

@@ -1,0 +1,165 @@
+// Package rotatecredentials is `butleradm provider rotate-credentials`: replace the data of
+// a ProviderConfig's credentials Secret, after checking the new keys.
+package rotatecredentials
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Options are the flags and arguments of provider rotate-credentials.
+type Options struct {
+	Name   string
+	Team   string
+	DryRun bool
+	Creds  providerutil.CredentialFlags
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "rotate-credentials NAME (--credentials-file FILE | --credentials-env-file FILE | --credentials-stdin)",
+		Short: "Replace the credentials of a ProviderConfig",
+		Long: `Replace the data of the Secret a ProviderConfig's credentialsRef names with new credentials:
+keys not in the new credentials are removed. The new keys are checked against what the
+provider needs first (exit 2 naming the missing keys); the values are never printed.
+
+Credentials are read as by provider create: --credentials-file (YAML or JSON map, or a Secret
+manifest), --credentials-env-file (KEY=VALUE lines), --credentials-stdin, and
+--credentials-from-file KEY=FILE. A credentials file that group or others may read is
+warned about.
+
+Working on manifests, the Secret's document is edited in place (data base64-encoded); only
+platform admins (and, for a team-scoped provider, the team's admins) may rotate.`,
+		Example: `  butleradm provider rotate-credentials aws-us-east --credentials-env-file aws.env
+  butleradm provider rotate-credentials harvester-prod --credentials-from-file kubeconfig=harvester.kubeconfig`,
+		Args: cmdutil.ExactArgs(1, "a ProviderConfig NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if !o.Creds.Given() {
+				return cmdutil.UsageError("new credentials are required: --credentials-file, --credentials-env-file, --credentials-stdin or --credentials-from-file")
+			}
+			if err := o.Creds.Check(); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "Check the credentials and print the Secret (values redacted) without changing it")
+	o.Creds.AddFlags(fl)
+	return cmd
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
+		return err
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	ns, err := providerutil.Namespace(ctx, s, f.Options.Namespace, o.Team)
+	if err != nil {
+		return err
+	}
+	pc, err := providerutil.Find(ctx, s, o.Name, ns)
+	if err != nil {
+		return err
+	}
+	creds, err := o.Creds.Read(f.IOStreams.In, func(msg string) { f.Errorf("%s", msg) })
+	if err != nil {
+		return err
+	}
+	if err := policy.ValidateCredentials(pc.Spec.Provider, creds.Keys()); err != nil {
+		return cmdutil.UsageError("%s: %v", creds.Source, err)
+	}
+	var team *v1alpha1.Team
+	if pc.ScopeType() == v1alpha1.ScopeTeam && pc.Spec.Scope.TeamRef != nil {
+		if team, err = s.GetTeam(ctx, pc.Spec.Scope.TeamRef.Name); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
+	if err := providerutil.Authorize(ctx, s, pc, team, "rotate the credentials of"); err != nil {
+		return err
+	}
+	w, err := providerutil.Writer(s)
+	if err != nil {
+		return err
+	}
+	secNS, secName := providerutil.SecretRef(pc)
+	old, err := w.SecretKeys(ctx, secNS, secName)
+	if apierrors.IsNotFound(err) {
+		where := "on the cluster"
+		if s.Mode() != "live" {
+			where = "in the manifests"
+		}
+		return cmdutil.NotFoundError("Secret %s/%s, the credentials of ProviderConfig %q, not found %s: nothing to rotate (provider create makes it)", secNS, secName, pc.Name, where)
+	}
+	if err != nil {
+		return err
+	}
+
+	secret := providerutil.NewSecret(pc, creds)
+	out := f.IOStreams.Out
+	if o.DryRun {
+		if f.Options.Output == "name" {
+			fmt.Fprintln(out, providerutil.SecretResourceName(secName))
+			return nil
+		}
+		format := f.Options.Output
+		if format != "json" {
+			format = "yaml"
+		}
+		if err := providerutil.PrintObjects(out, format, providerutil.RedactedSecret(secret)); err != nil {
+			return err
+		}
+		f.Errorf("dry run: Secret %s/%s not changed\n", secNS, secName)
+		return nil
+	}
+	res, err := w.ReplaceSecretData(ctx, secNS, secName, creds.Data())
+	if err != nil {
+		return err
+	}
+	switch f.Options.Output {
+	case "name":
+		fmt.Fprintln(out, providerutil.SecretResourceName(secName))
+		return nil
+	case "json", "yaml":
+		return providerutil.PrintObjects(out, f.Options.Output, providerutil.RedactedSecret(secret))
+	}
+	msg := fmt.Sprintf("%s credentials replaced (keys: %s)", providerutil.SecretResourceName(secName), strings.Join(creds.Keys(), ", "))
+	if removed := minus(old, creds.Keys()); len(removed) > 0 {
+		msg += fmt.Sprintf("; removed keys: %s", strings.Join(removed, ", "))
+	}
+	providerutil.Done(out, msg, res)
+	if s.Mode() != "live" {
+		f.Errorf("note: %s holds the credentials base64-encoded, not encrypted: seal or encrypt it (Sealed Secrets, SOPS) before committing it\n", res.Location)
+	}
+	return nil
+}
+
+func minus(a, b []string) []string {
+	in := map[string]bool{}
+	for _, k := range b {
+		in[k] = true
+	}
+	var out []string
+	for _, k := range a {
+		if !in[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}

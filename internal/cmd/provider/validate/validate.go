@@ -1,0 +1,164 @@
+// Package validate is `butleradm provider validate`: check ProviderConfig manifests the way
+// the server would, offline, for CI. Every problem is listed with its file, line, object
+// and field.
+package validate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+)
+
+// Options are the flags and arguments of provider validate.
+type Options struct {
+	Files []string
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "validate -f FILE [FILE...]",
+		Short: "Check ProviderConfig manifests as the server would, offline (for CI)",
+		Long: `Check ProviderConfig manifests without a cluster: files, directories (their .yaml, .yml and
+.json files) or - for standard input, given with -f or as arguments (or, with neither, the
+--manifests paths).
+
+Every problem is listed, one a line, as FILE:LINE: ProviderConfig "NAMESPACE/NAME"
+(document N): FIELD: MESSAGE, in the server's words: the manifest's structure and types,
+the ProviderConfig webhook's rules, the schema rules of the ProviderConfig document and the
+CRD, and two ProviderConfigs of the same name. When a file also holds the credentials Secret
+a ProviderConfig references, its key names are checked against what the provider needs
+(values are never read out). Exit 0 when all is well, 2 when anything is wrong.
+
+-o json or -o yaml prints {valid, providerConfigs, problems} for tools.`,
+		Example: `  butleradm provider validate -f providers/
+  butleradm provider validate -f aws.yaml -f azure.yaml -o json
+  cat pc.yaml | butleradm provider validate -f -`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Files = append(o.Files, args...)
+			if len(o.Files) == 0 {
+				o.Files = f.Options.Manifests
+			}
+			if len(o.Files) == 0 {
+				return cmdutil.UsageError("%s needs files: -f FILE (repeatable) or FILE arguments\nSee '%s --help'.", cmd.CommandPath(), cmd.CommandPath())
+			}
+			return run(f, o)
+		},
+	}
+	cmd.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "A file, a directory or - for standard input (repeatable)")
+	return cmd
+}
+
+// Checked is one ProviderConfig in -o json/yaml.
+type Checked struct {
+	File      string `json:"file"`
+	Line      int    `json:"line,omitempty"`
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	Provider  string `json:"provider"`
+	Valid     bool   `json:"valid"`
+}
+
+// Problem is one problem in -o json/yaml.
+type Problem struct {
+	File      string `json:"file,omitempty"`
+	Line      int    `json:"line,omitempty"`
+	Document  int    `json:"document,omitempty"`
+	Kind      string `json:"kind,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Field     string `json:"field,omitempty"`
+	Message   string `json:"message"`
+	Error     string `json:"error"`
+}
+
+// Report is the -o json/yaml result.
+type Report struct {
+	Valid           bool      `json:"valid"`
+	ProviderConfigs []Checked `json:"providerConfigs"`
+	Problems        []Problem `json:"problems"`
+}
+
+func run(f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput("table", "json", "yaml"); err != nil {
+		return err
+	}
+	objs, probs := providerutil.ReadManifests(o.Files, f.IOStreams.In)
+	pcs, more := providerutil.CheckManifests(objs)
+	probs = append(probs, more...)
+	providerutil.SortProblems(probs)
+
+	bad := map[*v1alpha1.ProviderConfig]bool{}
+	for _, p := range probs {
+		for _, o := range pcs {
+			if p.File == o.Source.File && p.Doc == o.Source.Doc && p.Item == o.Source.Item {
+				bad[o.Obj.(*v1alpha1.ProviderConfig)] = true
+			}
+		}
+	}
+	report := Report{Valid: len(probs) == 0, ProviderConfigs: []Checked{}, Problems: []Problem{}}
+	for _, o := range pcs {
+		pc := o.Obj.(*v1alpha1.ProviderConfig)
+		ns := pc.Namespace
+		if ns == "" {
+			ns = v1alpha1.PlatformNamespace
+		}
+		report.ProviderConfigs = append(report.ProviderConfigs, Checked{
+			File: display(o.Source.File), Line: o.Source.Line, Namespace: ns, Name: pc.Name,
+			Provider: pc.Spec.Provider, Valid: !bad[pc],
+		})
+	}
+	for _, p := range probs {
+		doc := 0
+		if p.File != "" {
+			doc = p.Doc + 1
+		}
+		report.Problems = append(report.Problems, Problem{
+			File: display(p.File), Line: p.Line, Document: doc, Kind: p.Kind, Namespace: p.Namespace,
+			Name: p.Name, Field: p.Field, Message: p.Msg, Error: p.Error(),
+		})
+	}
+
+	out := f.IOStreams.Out
+	switch f.Options.Output {
+	case "json", "yaml":
+		if err := printers.Print(out, f.Options.Output, report); err != nil {
+			return err
+		}
+	default:
+		for _, p := range probs {
+			f.Errorf("%s\n", p.Error())
+		}
+		for _, c := range report.ProviderConfigs {
+			if c.Valid {
+				fmt.Fprintf(out, "%s:%d: ProviderConfig %q (%s): valid\n", c.File, c.Line, c.Namespace+"/"+c.Name, c.Provider)
+			}
+		}
+	}
+	if len(pcs) == 0 && len(probs) == 0 {
+		return cmdutil.UsageError("no ProviderConfig found in %s", strings.Join(o.Files, ", "))
+	}
+	if len(probs) > 0 {
+		noun := "problems"
+		if len(probs) == 1 {
+			noun = "problem"
+		}
+		return cmdutil.UsageError("%d %s found; %d of the %d ProviderConfigs that decoded are valid", len(probs), noun, len(pcs)-len(bad), len(pcs))
+	}
+	return nil
+}
+
+func display(file string) string {
+	if file == manifest.Stdin {
+		return "<stdin>"
+	}
+	return file
+}

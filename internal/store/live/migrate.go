@@ -1,0 +1,153 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// This file implements store.Migrator on a live cluster (CONTRACT.md §7).
+
+// Migration client limits. A migration sends two small patches per cluster, a few clusters
+// at a time (the command bounds how many requests are in flight); the store's usual 50
+// requests per second would make a thousand clusters take most of a minute for no benefit
+// to the server, whose own flow control (API Priority and Fairness) still applies and whose
+// 429 answers client-go retries.
+const (
+	MigrationQPS   = 500
+	MigrationBurst = 1000
+)
+
+// annotationRemovalTimeout bounds the second patch, which runs even after an interrupt so
+// that no cluster keeps the annotation.
+const annotationRemovalTimeout = 30 * time.Second
+
+// annotationRemovalAttempts is how often the second patch is tried on a transient error.
+const annotationRemovalAttempts = 4
+
+// migrationClients holds each Store's migration REST client, built on first use.
+var migrationClients sync.Map // *Store -> rest.Interface
+
+// migrationClient is the Butler REST client with the migration limits.
+func (s *Store) migrationClient() (rest.Interface, error) {
+	if c, ok := migrationClients.Load(s); ok {
+		return c.(rest.Interface), nil
+	}
+	scheme := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
+	cfg := rest.CopyConfig(s.config)
+	cfg.QPS, cfg.Burst = MigrationQPS, MigrationBurst
+	cfg.GroupVersion = &v1alpha1.GroupVersion
+	cfg.APIPath = "/apis"
+	cfg.ContentType = runtime.ContentTypeJSON
+	cfg.AcceptContentTypes = runtime.ContentTypeJSON
+	cfg.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
+	c, err := rest.RESTClientFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := migrationClients.LoadOrStore(s, rest.Interface(c))
+	return actual.(rest.Interface), nil
+}
+
+// MigrationPatch is the first patch of a migration: a JSON merge patch (RFC 7386) that sets
+// the environment label and the migration-operation annotation and nothing else, with the
+// resourceVersion the caller read as a precondition (none when empty).
+func MigrationPatch(resourceVersion, env string) ([]byte, error) {
+	md := map[string]any{
+		"labels":      map[string]string{v1alpha1.LabelEnvironment: env},
+		"annotations": map[string]string{v1alpha1.AnnotationMigration: v1alpha1.MigrationAnnotationValue},
+	}
+	if resourceVersion != "" {
+		md["resourceVersion"] = resourceVersion
+	}
+	return json.Marshal(map[string]any{"metadata": md})
+}
+
+// annotationRemoval is the second patch: the annotation removed, nothing else touched.
+var annotationRemoval = []byte(`{"metadata":{"annotations":{"` + v1alpha1.AnnotationMigration + `":null}}}`)
+
+// MigrateCluster implements store.Migrator with two JSON merge patches on the
+// tenantclusters resource. The first carries c's resourceVersion, so a cluster changed
+// since the caller read it answers 409 Conflict and is left as it is. The second, removing
+// the annotation, has no precondition (removing it is right whatever else changed), is
+// retried on transient errors, and runs to the end even when ctx is cancelled: an
+// interrupted migration must not leave a cluster with a standing bypass of the server's
+// guard on the label. Server refusals come back as from every write of the store (a webhook
+// denial is exit 4).
+func (s *Store) MigrateCluster(ctx context.Context, c *v1alpha1.TenantCluster, env string) (store.MigrateResult, error) {
+	res := store.MigrateResult{Location: s.config.Host}
+	client, err := s.migrationClient()
+	if err != nil {
+		return res, err
+	}
+	patch := func(ctx context.Context, body []byte) (*v1alpha1.TenantCluster, error) {
+		out := &v1alpha1.TenantCluster{}
+		err := client.Patch(types.MergePatchType).Namespace(c.Namespace).Resource("tenantclusters").Name(c.Name).
+			Body(body).Do(ctx).Into(out)
+		return out, err
+	}
+	_, annotated := c.Annotations[v1alpha1.AnnotationMigration]
+	if c.Labels[v1alpha1.LabelEnvironment] != env {
+		body, err := MigrationPatch(c.ResourceVersion, env)
+		if err != nil {
+			return res, err
+		}
+		out, err := patch(ctx, body)
+		if err != nil {
+			return res, apiError(err)
+		}
+		res.Labeled, res.ResourceVersion = true, out.ResourceVersion
+	} else if !annotated {
+		res.Cleaned = true
+		return res, nil
+	}
+
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), annotationRemovalTimeout)
+	defer cancel()
+	delay := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		out, err := patch(rctx, annotationRemoval)
+		switch {
+		case err == nil:
+			res.Cleaned, res.ResourceVersion = true, out.ResourceVersion
+			return res, nil
+		case apierrors.IsNotFound(err):
+			// Deleted meanwhile: nothing is left behind.
+			res.Cleaned = true
+			return res, nil
+		case attempt >= annotationRemovalAttempts || !transient(err) || rctx.Err() != nil:
+			return res, apiError(err)
+		}
+		select {
+		case <-time.After(delay):
+		case <-rctx.Done():
+		}
+		delay *= 2
+	}
+}
+
+// transient is true for errors worth trying again: anything but a refusal, an invalid
+// request or a missing object.
+func transient(err error) bool {
+	switch {
+	case apierrors.IsForbidden(err), apierrors.IsUnauthorized(err), apierrors.IsInvalid(err),
+		apierrors.IsBadRequest(err), apierrors.IsNotFound(err), apierrors.IsMethodNotSupported(err):
+		return false
+	}
+	return true
+}
+
+var _ store.Migrator = (*Store)(nil)
