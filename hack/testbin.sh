@@ -15,7 +15,7 @@ ETCD_VERSION=v3.6.16
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 GO="${GO:-go}"
-cache="${XDG_CACHE_HOME:-$HOME/.cache}"
+cache="${XDG_CACHE_HOME:-${HOME:-${TMPDIR:-/tmp}}/.cache}"  # as internal/testenv.AssetsDir
 out="${BUTLER_TESTBIN_DIR:-$cache/butler-test-bin/kube-${KUBE_VERSION}-etcd-${ETCD_VERSION}}"
 if [ "${1:-}" = "--dir" ]; then
   echo "$out"

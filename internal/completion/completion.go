@@ -16,6 +16,7 @@ package completion
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -47,6 +48,11 @@ func Register(root *cobra.Command, f *cmdutil.Factory) {
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			c.Long += completionLong
+			for _, sh := range c.Commands() {
+				// cobra's scripts go to the writer the root had when the command was made;
+				// write them to the command's output as every other command does.
+				sh.RunE = script(sh.Name())
+			}
 		}
 	}
 	c := &completer{f: f}
@@ -84,6 +90,34 @@ cannot be reached.
 Pre-generated scripts for every shell are in the completions/ folder of the source and of
 the release archives.
 `
+
+// script writes the completion script of a shell to the command's output.
+func script(shell string) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		desc := true
+		if nd, err := cmd.Flags().GetBool("no-descriptions"); err == nil && nd {
+			desc = false
+		}
+		w, root := cmd.OutOrStdout(), cmd.Root()
+		switch shell {
+		case "bash":
+			return root.GenBashCompletionV2(w, desc)
+		case "zsh":
+			if desc {
+				return root.GenZshCompletion(w)
+			}
+			return root.GenZshCompletionNoDesc(w)
+		case "fish":
+			return root.GenFishCompletion(w, desc)
+		case "powershell":
+			if desc {
+				return root.GenPowerShellCompletionWithDesc(w)
+			}
+			return root.GenPowerShellCompletion(w)
+		}
+		return fmt.Errorf("no completion for shell %q", shell)
+	}
+}
 
 func walk(cmd *cobra.Command, fn func(*cobra.Command)) {
 	fn(cmd)
@@ -126,8 +160,8 @@ var fileFlags = map[string][]string{
 	"kubeconfig": nil,
 	"manifests":  {"yaml", "yml"},
 	"config":     {"yaml", "yml"},
-	"filename":   {"yaml", "yml"},
-	"file":       {"yaml", "yml"},
+	"filename":   {"yaml", "yml", "json"},
+	"file":       {"yaml", "yml", "json"},
 }
 
 // flagFunc is the completion of a flag's value, by flag name (and command path where the
@@ -163,6 +197,8 @@ func (c *completer) flagFunc(path string, fl *pflag.Flag) cobra.CompletionFunc {
 		return fixed(scopes)
 	case "network-mode":
 		return fixed(networkModes)
+	case "lb-allocation":
+		return fixed(lbAllocations)
 	case "access-user":
 		return c.accessUser
 	case "access-group":
@@ -228,6 +264,11 @@ var scopes = []cobra.Completion{
 var networkModes = []cobra.Completion{
 	cobra.CompletionWithDesc(v1alpha1.NetworkModeIPAM, "addresses from Butler's IP pools (--pool)"),
 	cobra.CompletionWithDesc(v1alpha1.NetworkModeCloud, "addresses from the cloud provider"),
+}
+
+var lbAllocations = []cobra.Completion{
+	cobra.CompletionWithDesc("static", "a fixed pool per tenant"),
+	cobra.CompletionWithDesc("elastic", "a pool that grows as needed"),
 }
 
 var clusterDefaultKeys = []cobra.Completion{

@@ -130,3 +130,19 @@ func TestAdmitClusterConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkServerStyleCreate is the baseline for the figures above: the same request through
+// a line-by-line transcription of the server's webhook (the test oracle), which sums
+// Quantities cluster by cluster as the server does. Report AdmitCluster as a ratio of it.
+func BenchmarkServerStyleCreate(b *testing.B) {
+	req := acBenchRequest(10000)
+	if err := acOracle(req); err != nil {
+		b.Fatalf("setup: %v", err)
+	}
+	b.Run("siblings=10000", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = acOracle(req)
+		}
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/rotatecredentials"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/validate"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
@@ -27,6 +28,15 @@ scope, networking and limits.
 Every ProviderConfig is checked before it is written, with the server's messages; the
 credentials are read from files or standard input, checked for the keys the provider needs,
 and never printed. Works on a live cluster or on manifests (--manifests DIR).`,
+	}
+	// Note the flags typed on the command line before the configuration fills the others:
+	// a default team from the config file must not turn a provider team-scoped.
+	cmd.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		providerutil.RecordCommandLine(c)
+		if pre := c.Root().PersistentPreRunE; pre != nil {
+			return pre(c, args)
+		}
+		return nil
 	}
 	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), validate.NewCmd(f),
 		delete.NewCmd(f), rotatecredentials.NewCmd(f))

@@ -82,6 +82,9 @@ type Store struct {
 // clientcmd directly: ConfigFlags' package also links kubectl's resource builder,
 // printers and kustomize into the binaries, none of which the tools use.
 func New(o Options) (*Store, error) {
+	if len(o.AsGroups) > 0 && o.As == "" {
+		return nil, cmdutil.UsageError("--as-group needs --as: the API server impersonates groups only together with a user")
+	}
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = o.Kubeconfig
 	overrides := &clientcmd.ConfigOverrides{
@@ -164,6 +167,10 @@ func (s *Store) Identity(ctx context.Context) (policy.Identity, error) {
 		return *s.identity, nil
 	}
 	r, err := s.authn.SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+	if apierrors.IsNotFound(err) {
+		// Not "not found" (exit 3): the API is missing, which is a server too old to ask.
+		return policy.Identity{}, fmt.Errorf("the API server at %s cannot say who you are: it does not serve SelfSubjectReview (authentication.k8s.io/v1, Kubernetes 1.28 and later)", s.config.Host)
+	}
 	if err != nil {
 		return policy.Identity{}, err
 	}

@@ -93,11 +93,26 @@ func (s *Store) MigrateCluster(ctx context.Context, c *v1alpha1.TenantCluster, e
 	if err != nil {
 		return res, err
 	}
-	patch := func(ctx context.Context, body []byte) (*v1alpha1.TenantCluster, error) {
-		out := &v1alpha1.TenantCluster{}
-		err := client.Patch(types.MergePatchType).Namespace(c.Namespace).Resource("tenantclusters").Name(c.Name).
-			Body(body).Do(ctx).Into(out)
-		return out, err
+	// Of the server's answer (the whole object) only the resourceVersion is read.
+	patch := func(ctx context.Context, body []byte) (string, error) {
+		result := client.Patch(types.MergePatchType).Namespace(c.Namespace).Resource("tenantclusters").Name(c.Name).
+			Body(body).Do(ctx)
+		if err := result.Error(); err != nil {
+			return "", err // the server's Status, as Into would return it
+		}
+		raw, err := result.Raw()
+		if err != nil {
+			return "", err
+		}
+		var out struct {
+			Metadata struct {
+				ResourceVersion string `json:"resourceVersion"`
+			} `json:"metadata"`
+		}
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return "", err
+		}
+		return out.Metadata.ResourceVersion, nil
 	}
 	_, annotated := c.Annotations[v1alpha1.AnnotationMigration]
 	if c.Labels[v1alpha1.LabelEnvironment] != env {
@@ -105,11 +120,11 @@ func (s *Store) MigrateCluster(ctx context.Context, c *v1alpha1.TenantCluster, e
 		if err != nil {
 			return res, err
 		}
-		out, err := patch(ctx, body)
+		rv, err := patch(ctx, body)
 		if err != nil {
 			return res, apiError(err)
 		}
-		res.Labeled, res.ResourceVersion = true, out.ResourceVersion
+		res.Labeled, res.ResourceVersion = true, rv
 	} else if !annotated {
 		res.Cleaned = true
 		return res, nil
@@ -119,10 +134,10 @@ func (s *Store) MigrateCluster(ctx context.Context, c *v1alpha1.TenantCluster, e
 	defer cancel()
 	delay := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
-		out, err := patch(rctx, annotationRemoval)
+		rv, err := patch(rctx, annotationRemoval)
 		switch {
 		case err == nil:
-			res.Cleaned, res.ResourceVersion = true, out.ResourceVersion
+			res.Cleaned, res.ResourceVersion = true, rv
 			return res, nil
 		case apierrors.IsNotFound(err):
 			// Deleted meanwhile: nothing is left behind.

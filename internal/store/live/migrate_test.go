@@ -211,7 +211,12 @@ func TestMigrateClusterCleanup(t *testing.T) {
 	// Dave may only read: the server's Forbidden, untouched.
 	s = storeAs(t, env, testenv.Dave)
 	c, _ = s.GetCluster(ctx, "payments", "ledger-legacy")
-	if _, err := s.MigrateCluster(ctx, c, "prod"); !apierrors.IsForbidden(err) {
+	_, err = s.MigrateCluster(ctx, c, "prod")
+	if !apierrors.IsForbidden(err) {
 		t.Errorf("viewer migrate: %v, want Forbidden", err)
+	}
+	// The server's own words, not a generic status.
+	if want := `tenantclusters.butler.butlerlabs.dev "ledger-legacy" is forbidden: User "dave@example.com" cannot patch resource "tenantclusters" in API group "butler.butlerlabs.dev" in the namespace "payments"`; err == nil || err.Error() != want {
+		t.Errorf("message %q\nwant    %q", err, want)
 	}
 }

@@ -115,8 +115,14 @@ failure was a refusal by the server).`,
 			if err := o.complete(); err != nil {
 				return err
 			}
+			// The first Ctrl-C stops starting clusters (those in flight finish, so none is
+			// left half done); a second one ends the process.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			go func() {
+				<-ctx.Done()
+				stop()
+			}()
 			return run(ctx, f, o)
 		},
 	}
@@ -209,7 +215,7 @@ type Summary struct {
 	Failed       int  `json:"failed"`
 	NotFound     int  `json:"notFound"`
 	NotAttempted int  `json:"notAttempted"`
-	Conflicts    int  `json:"conflicts"` // Conflicts met and resolved by re-reading
+	Conflicts    int  `json:"conflicts"` // Conflicts met, each followed by a re-read and a re-plan
 	Interrupted  bool `json:"interrupted,omitempty"`
 }
 

@@ -339,8 +339,8 @@ func TestConcurrencyIsBounded(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %v", r.code, r.err)
 	}
-	if p := peak.Load(); p != 3 {
-		t.Errorf("peak concurrency %d, want 3", p)
+	if p := peak.Load(); p > 3 || p < 2 {
+		t.Errorf("peak concurrency %d, want 3 (at least 2 on a busy machine)", p)
 	}
 	if !strings.Contains(r.stdout, "Summary: 25 migrated, 3 skipped, 0 failed") {
 		t.Errorf("stdout %s", r.stdout)

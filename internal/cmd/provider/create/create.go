@@ -215,7 +215,7 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 	o.Creds.AddFlags(fl)
 
 	fl.StringVar(&o.Scope, "scope", "", "Who may use it: platform (every team, the default) or team (--team only)")
-	fl.StringVar(&o.Team, "team", "", "The team of a team-scoped provider (implies --scope team)")
+	fl.StringVar(&o.Team, "team", "", "The team of a team-scoped provider (given on the command line it implies --scope team; a default team from the config file counts only with --scope team)")
 
 	fl.StringVar(&o.NetworkMode, "network-mode", "", "Addressing: cloud (the provider's own, the default) or ipam (Butler's pools)")
 	fl.StringArrayVar(&o.Pools, "pool", nil, "IPAM pool as NAME[:PRIORITY], lower priority tried first (repeatable; implies --network-mode ipam)")
@@ -292,7 +292,7 @@ func (o *Options) complete(cmd *cobra.Command, f *cmdutil.Factory) error {
 	}
 	var wrong error
 	cmd.Flags().Visit(func(fl *pflag.Flag) {
-		if ps, ok := providerFlags[fl.Name]; ok && wrong == nil && !slices.Contains(ps, o.Provider) {
+		if ps, ok := providerFlags[fl.Name]; ok && wrong == nil && !slices.Contains(ps, o.Provider) && providerutil.OnCommandLine(cmd, fl.Name) {
 			wrong = cmdutil.UsageError("--%s applies to --provider %s, not %s", fl.Name, strings.Join(ps, ", "), o.Provider)
 		}
 	})
@@ -305,8 +305,15 @@ func (o *Options) complete(cmd *cobra.Command, f *cmdutil.Factory) error {
 	if errs := validation.IsDNS1123Subdomain(o.SecretName); len(errs) > 0 {
 		return cmdutil.UsageError("invalid Secret name %q: %s", o.SecretName, strings.Join(errs, "; "))
 	}
-	if o.Scope == v1alpha1.ScopePlatform && o.Team != "" {
+	// --team on the command line makes the provider team-scoped; a team from the config
+	// file or BUTLER_TEAM counts only with --scope team.
+	teamTyped := o.Team != "" && providerutil.OnCommandLine(cmd, "team")
+	if o.Scope == v1alpha1.ScopePlatform && teamTyped {
 		return cmdutil.UsageError("--team names the team of a team-scoped provider; it cannot go with --scope platform")
+	}
+	scope := o.Scope
+	if scope == "" && teamTyped {
+		scope = v1alpha1.ScopeTeam
 	}
 
 	pc := &v1alpha1.ProviderConfig{
@@ -318,12 +325,9 @@ func (o *Options) complete(cmd *cobra.Command, f *cmdutil.Factory) error {
 		},
 	}
 	o.section(cmd.Flags(), &pc.Spec)
-	if o.Scope != "" || o.Team != "" {
-		sc := &v1alpha1.ProviderScope{Type: o.Scope}
-		if sc.Type == "" {
-			sc.Type = v1alpha1.ScopeTeam
-		}
-		if o.Team != "" {
+	if scope != "" {
+		sc := &v1alpha1.ProviderScope{Type: scope}
+		if scope == v1alpha1.ScopeTeam && o.Team != "" {
 			sc.TeamRef = &v1alpha1.LocalObjectReference{Name: o.Team}
 		}
 		pc.Spec.Scope = sc
@@ -454,12 +458,12 @@ func (o *Options) network(fs *pflag.FlagSet) (*v1alpha1.ProviderNetwork, error) 
 // completeFile reads the ProviderConfig of -f: exactly one, decoded strictly.
 func (o *Options) completeFile(cmd *cobra.Command, f *cmdutil.Factory) error {
 	for _, name := range specFlags {
-		if cmd.Flags().Changed(name) {
+		if providerutil.OnCommandLine(cmd, name) {
 			return cmdutil.UsageError("--%s cannot be combined with -f: the file describes the ProviderConfig", name)
 		}
 	}
 	for name := range providerFlags {
-		if cmd.Flags().Changed(name) {
+		if providerutil.OnCommandLine(cmd, name) {
 			return cmdutil.UsageError("--%s cannot be combined with -f: the file describes the ProviderConfig", name)
 		}
 	}
@@ -610,9 +614,9 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		return printObjects(f, pc, secret, false)
 	}
 	if secret != nil {
-		providerutil.Done(out, providerutil.SecretResourceName(secret.Name)+" created", secRes)
+		providerutil.Done(out, s, providerutil.SecretResourceName(secret.Name)+" created", secRes)
 	}
-	providerutil.Done(out, providerutil.ResourceName(pc.Name)+" created", pcRes)
+	providerutil.Done(out, s, providerutil.ResourceName(pc.Name)+" created", pcRes)
 	return nil
 }
 

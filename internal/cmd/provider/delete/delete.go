@@ -54,7 +54,7 @@ admins) may delete; the ProviderConfig's document is removed from its file.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace")
+	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes")
 	fl.BoolVar(&o.DeleteCredentials, "delete-credentials", false, "Also delete the credentials Secret, unless another ProviderConfig references it")
@@ -69,11 +69,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	ns, err := providerutil.Namespace(ctx, s, f.Options.Namespace, o.Team)
-	if err != nil {
-		return err
-	}
-	pc, err := providerutil.Find(ctx, s, o.Name, ns)
+	pc, err := providerutil.Find(ctx, s, o.Name, f.Options.Namespace, o.Team)
 	if err != nil {
 		return err
 	}
@@ -131,7 +127,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if f.Options.Output == "name" {
 		fmt.Fprintln(out, providerutil.ResourceName(pc.Name))
 	} else {
-		providerutil.Done(out, providerutil.ResourceName(pc.Name)+" deleted", res)
+		providerutil.Done(out, s, providerutil.ResourceName(pc.Name)+" deleted", res)
 	}
 	if !deleteSecret {
 		if !o.DeleteCredentials {
@@ -150,7 +146,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if f.Options.Output == "name" {
 		fmt.Fprintln(out, providerutil.SecretResourceName(secName))
 	} else {
-		providerutil.Done(out, providerutil.SecretResourceName(secName)+" deleted", sres)
+		providerutil.Done(out, s, providerutil.SecretResourceName(secName)+" deleted", sres)
 	}
 	return nil
 }

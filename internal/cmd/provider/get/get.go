@@ -34,8 +34,8 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "get NAME [--team TEAM | -n NAMESPACE]",
 		Short: "Show one ProviderConfig: settings, status, capacity, credentials and users",
-		Long: `Show one ProviderConfig, found in -n NAMESPACE, in a team's namespace (--team), or, when
-neither is given, in butler-system, else wherever it is if the name is unique.
+		Long: `Show one ProviderConfig, found in -n NAMESPACE; with --team in the team's namespace, then
+in butler-system; with neither in butler-system, else wherever it is if the name is unique.
 
 Besides its settings it shows the controller's status (ready, validated, last validation
 and probe, provider version, conditions) and capacity (available IPs, estimated tenants),
@@ -49,7 +49,7 @@ provider needs, and the TenantClusters that use it. -o yaml and -o json print th
 			return run(cmd.Context(), f, o)
 		},
 	}
-	cmd.Flags().StringVar(&o.Team, "team", "", "Look in this team's namespace")
+	cmd.Flags().StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
 	return cmd
 }
 
@@ -61,11 +61,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	ns, err := providerutil.Namespace(ctx, s, f.Options.Namespace, o.Team)
-	if err != nil {
-		return err
-	}
-	pc, err := providerutil.Find(ctx, s, o.Name, ns)
+	pc, err := providerutil.Find(ctx, s, o.Name, f.Options.Namespace, o.Team)
 	if err != nil {
 		return err
 	}

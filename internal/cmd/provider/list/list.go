@@ -37,12 +37,16 @@ platform-scoped ones and the team's own).
 Columns: PROVIDER, SCOPE, READY and VALIDATED (the controller's status; "-" when there is
 none, as in manifests), AGE, CLUSTERS (TenantClusters in any namespace that reference it)
 and TEAMS (who may use it: * for every team). -o wide adds the credentials Secret, the
-network mode and the clusters' names.`,
+network mode and the clusters' names. A default team from the config file does not filter
+the list: only --team on the command line does.`,
 		Example: `  butleradm provider list
   butleradm provider list --team payments -o wide
   butleradm provider list --manifests gitops/ -o name`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !providerutil.OnCommandLine(cmd, "team") {
+				o.Team = "" // a default team from the config file does not filter an operator's list
+			}
 			return run(cmd.Context(), f, o)
 		},
 	}

@@ -182,8 +182,10 @@ func ReadManifests(paths []string, stdin io.Reader) ([]manifest.Object, []*manif
 
 // CheckManifests checks every ProviderConfig among objs (Problems), refuses two of the
 // same namespace and name, and checks the key names of each credentials Secret found
-// among objs against what its provider needs. Values are never looked at.
-func CheckManifests(objs []manifest.Object) (pcs []manifest.Object, probs []*manifest.DecodeError) {
+// among objs against what its provider needs. Values are never looked at. invalid holds
+// the ProviderConfigs with a problem of their own or of their Secret.
+func CheckManifests(objs []manifest.Object) (pcs []manifest.Object, probs []*manifest.DecodeError, invalid map[*v1alpha1.ProviderConfig]bool) {
+	invalid = map[*v1alpha1.ProviderConfig]bool{}
 	first := map[string]manifest.Object{}
 	for _, o := range objs {
 		pc, ok := o.Obj.(*v1alpha1.ProviderConfig)
@@ -191,28 +193,32 @@ func CheckManifests(objs []manifest.Object) (pcs []manifest.Object, probs []*man
 			continue
 		}
 		pcs = append(pcs, o)
-		probs = append(probs, Problems(o)...)
+		own := Problems(o)
 		ns := pc.Namespace
 		if ns == "" {
 			ns = v1alpha1.PlatformNamespace
 		}
 		key := ns + "/" + pc.Name
 		if f, dup := first[key]; dup {
-			probs = append(probs, at(o, "metadata.name", fmt.Sprintf("duplicate ProviderConfig: also defined at %s", f.Source)))
-			continue
-		}
-		first[key] = o
-		if secret := findSecret(objs, pc); secret != nil && policy.RequiredCredentialKeys(pc.Spec.Provider) != nil {
-			if err := policy.ValidateCredentials(pc.Spec.Provider, secretKeys(secret)); err != nil {
-				field := "data"
-				if u, ok := secret.Obj.(*unstructured.Unstructured); ok && u.Object["data"] == nil && u.Object["stringData"] != nil {
-					field = "stringData"
+			own = append(own, at(o, "metadata.name", fmt.Sprintf("duplicate ProviderConfig: also defined at %s", f.Source)))
+		} else {
+			first[key] = o
+			if secret := findSecret(objs, pc); secret != nil && policy.RequiredCredentialKeys(pc.Spec.Provider) != nil {
+				if err := policy.ValidateCredentials(pc.Spec.Provider, secretKeys(secret)); err != nil {
+					field := "data"
+					if u, ok := secret.Obj.(*unstructured.Unstructured); ok && u.Object["data"] == nil && u.Object["stringData"] != nil {
+						field = "stringData"
+					}
+					own = append(own, at(*secret, field, fmt.Sprintf("%v (the credentials of ProviderConfig %q)", err, key)))
 				}
-				probs = append(probs, at(*secret, field, fmt.Sprintf("%v (the credentials of ProviderConfig %q)", err, key)))
 			}
 		}
+		if len(own) > 0 {
+			invalid[pc] = true
+			probs = append(probs, own...)
+		}
 	}
-	return pcs, probs
+	return pcs, probs, invalid
 }
 
 // findSecret finds pc's credentials Secret among objs.

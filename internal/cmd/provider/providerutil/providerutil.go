@@ -2,6 +2,7 @@ package providerutil
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -37,30 +38,38 @@ func Writer(s store.Store) (store.Providers, error) {
 	return p, nil
 }
 
-// Namespace is where -n or --team points, "" when neither is given.
-func Namespace(ctx context.Context, s store.Store, namespaceFlag, team string) (string, error) {
-	if team == "" {
-		return namespaceFlag, nil
+// Find finds a ProviderConfig by name: in -n NAMESPACE exactly when given; with --team, in
+// the team's namespace, then in butler-system (platform providers are every team's); else
+// in butler-system, then in any namespace when the name is unique there.
+func Find(ctx context.Context, s store.Store, name, namespace, team string) (*v1alpha1.ProviderConfig, error) {
+	var search []string
+	if team != "" {
+		t, err := lookup.Team(ctx, s, team)
+		if err != nil {
+			return nil, err
+		}
+		if namespace != "" && namespace != t.TeamNamespace() {
+			return nil, cmdutil.UsageError("-n %s and --team %s disagree: the team's namespace is %s", namespace, team, t.TeamNamespace())
+		}
+		if namespace == "" {
+			search = []string{t.TeamNamespace(), v1alpha1.PlatformNamespace}
+		}
 	}
-	t, err := lookup.Team(ctx, s, team)
-	if err != nil {
-		return "", err
-	}
-	if namespaceFlag != "" && namespaceFlag != t.TeamNamespace() {
-		return "", cmdutil.UsageError("-n %s and --team %s disagree: the team's namespace is %s", namespaceFlag, team, t.TeamNamespace())
-	}
-	return t.TeamNamespace(), nil
-}
-
-// Find finds a ProviderConfig by name: in namespace when one is given, else in
-// butler-system, else in any namespace when the name is unique there.
-func Find(ctx context.Context, s store.Store, name, namespace string) (*v1alpha1.ProviderConfig, error) {
 	if namespace != "" {
 		pc, err := s.GetProviderConfig(ctx, namespace, name)
 		if apierrors.IsNotFound(err) {
 			return nil, cmdutil.NotFoundError("ProviderConfig %q not found in namespace %q", name, namespace)
 		}
 		return pc, err
+	}
+	if search != nil {
+		for _, ns := range search {
+			pc, err := s.GetProviderConfig(ctx, ns, name)
+			if err == nil || !apierrors.IsNotFound(err) {
+				return pc, err
+			}
+		}
+		return nil, cmdutil.NotFoundError("ProviderConfig %q not found in namespace %q or %q", name, search[0], search[1])
 	}
 	pc, err := s.GetProviderConfig(ctx, v1alpha1.PlatformNamespace, name)
 	if err == nil || !apierrors.IsNotFound(err) {
@@ -200,10 +209,15 @@ func PrintObjects(w io.Writer, format string, objs ...any) error {
 		items = append(items, m)
 	}
 	if format == "json" {
+		var v any = map[string]any{"apiVersion": "v1", "kind": "List", "items": items}
 		if len(items) == 1 {
-			return printers.PrintJSON(w, items[0])
+			v = items[0]
 		}
-		return printers.PrintJSON(w, map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+		// Not HTML-escaped, so that <redacted> reads as such.
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
 	}
 	for i, m := range items {
 		if i > 0 {
@@ -262,9 +276,10 @@ func Teams(pc *v1alpha1.ProviderConfig) string {
 	return "*"
 }
 
-// Done prints the line that reports a write, with where it went when the store says.
-func Done(w io.Writer, msg string, res store.Result) {
-	if res.Location != "" {
+// Done prints the line that reports a write; on manifests with the file it went to (live,
+// like kubectl, without the server).
+func Done(w io.Writer, s store.Store, msg string, res store.Result) {
+	if res.Location != "" && s.Mode() != "live" {
 		fmt.Fprintf(w, "%s (%s)\n", msg, res.Location)
 		return
 	}

@@ -56,7 +56,7 @@ platform admins (and, for a team-scoped provider, the team's admins) may rotate.
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace")
+	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Check the credentials and print the Secret (values redacted) without changing it")
 	o.Creds.AddFlags(fl)
 	return cmd
@@ -70,11 +70,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	ns, err := providerutil.Namespace(ctx, s, f.Options.Namespace, o.Team)
-	if err != nil {
-		return err
-	}
-	pc, err := providerutil.Find(ctx, s, o.Name, ns)
+	pc, err := providerutil.Find(ctx, s, o.Name, f.Options.Namespace, o.Team)
 	if err != nil {
 		return err
 	}
@@ -143,7 +139,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if removed := minus(old, creds.Keys()); len(removed) > 0 {
 		msg += fmt.Sprintf("; removed keys: %s", strings.Join(removed, ", "))
 	}
-	providerutil.Done(out, msg, res)
+	providerutil.Done(out, s, msg, res)
 	if s.Mode() != "live" {
 		f.Errorf("note: %s holds the credentials base64-encoded, not encrypted: seal or encrypt it (Sealed Secrets, SOPS) before committing it\n", res.Location)
 	}

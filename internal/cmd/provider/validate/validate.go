@@ -5,6 +5,7 @@ package validate
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -92,18 +93,9 @@ func run(f *cmdutil.Factory, o *Options) error {
 		return err
 	}
 	objs, probs := providerutil.ReadManifests(o.Files, f.IOStreams.In)
-	pcs, more := providerutil.CheckManifests(objs)
+	pcs, more, bad := providerutil.CheckManifests(objs)
 	probs = append(probs, more...)
 	providerutil.SortProblems(probs)
-
-	bad := map[*v1alpha1.ProviderConfig]bool{}
-	for _, p := range probs {
-		for _, o := range pcs {
-			if p.File == o.Source.File && p.Doc == o.Source.Doc && p.Item == o.Source.Item {
-				bad[o.Obj.(*v1alpha1.ProviderConfig)] = true
-			}
-		}
-	}
 	report := Report{Valid: len(probs) == 0, ProviderConfigs: []Checked{}, Problems: []Problem{}}
 	for _, o := range pcs {
 		pc := o.Obj.(*v1alpha1.ProviderConfig)
@@ -116,6 +108,13 @@ func run(f *cmdutil.Factory, o *Options) error {
 			Provider: pc.Spec.Provider, Valid: !bad[pc],
 		})
 	}
+	sort.SliceStable(report.ProviderConfigs, func(i, j int) bool {
+		a, b := report.ProviderConfigs[i], report.ProviderConfigs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
 	for _, p := range probs {
 		doc := 0
 		if p.File != "" {

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Start-up benchmark: in one run, times `butlerctl version` and `butlerctl --help` against
+# `kubectl version --client`, and reports wall-time medians, the ratios to kubectl, peak
+# memory (max RSS) and what package initialisation costs (GODEBUG=inittrace=1).
+#
+#   bench/startup.sh                 # builds bin/butlerctl with `make build` first
+#   RUNS=100 bench/startup.sh
+#   BUTLERCTL=/path/butlerctl KUBECTL=/path/kubectl bench/startup.sh
+#
+# Timing uses hyperfine when installed (Debian package hyperfine), else a loop timed with
+# date +%s%N; memory always comes from GNU time (/usr/bin/time -f %M). kubectl is the test
+# control plane's (`make testbin`, hack/testbin.sh --dir) when built, else the one on PATH.
+#
+# Targets: `butlerctl version` at most a quarter of kubectl's wall time, and under 30 MiB
+# peak memory. The exit status is 1 when a target is missed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS="${RUNS:-50}"
+WARMUP="${WARMUP:-5}"
+if [ -z "${BUTLERCTL:-}" ]; then
+  make --no-print-directory build >/dev/null
+  BUTLERCTL=bin/butlerctl
+fi
+if [ -z "${KUBECTL:-}" ]; then
+  KUBECTL="$(hack/testbin.sh --dir)/kubectl"
+  [ -x "$KUBECTL" ] || KUBECTL="$(command -v kubectl || true)"
+fi
+if [ -z "$KUBECTL" ] || [ ! -x "$KUBECTL" ]; then
+  echo "startup: no kubectl: run make testbin or install kubectl" >&2
+  exit 2
+fi
+if [ ! -x /usr/bin/time ]; then
+  echo "startup: /usr/bin/time (GNU time) is needed for peak memory: apt-get install -y time" >&2
+  exit 2
+fi
+
+# No config file, kubeconfig or colour can change what is measured.
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CONFIG_HOME="$tmp" HOME="$tmp" KUBECONFIG="$tmp/none" NO_COLOR=1
+
+names=("butlerctl version" "butlerctl --help" "kubectl version --client")
+cmds=("$BUTLERCTL version" "$BUTLERCTL --help" "$KUBECTL version --client")
+
+echo "butlerctl: $BUTLERCTL ($("$BUTLERCTL" version | head -1))"
+echo "kubectl:   $KUBECTL ($("$KUBECTL" version --client 2>/dev/null | head -1))"
+echo "machine:   $(nproc) CPUs, $(uname -sr); $RUNS runs each after $WARMUP warm-up runs"
+echo
+
+# median of the numbers on stdin
+median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+declare -A wall rss
+if command -v hyperfine >/dev/null 2>&1; then
+  tool="hyperfine $(hyperfine --version | awk '{print $2}')"
+  hyperfine -N --style none --warmup "$WARMUP" --runs "$RUNS" \
+    --export-csv "$tmp/h.csv" "${cmds[@]}" >/dev/null 2>&1
+  # command,mean,stddev,median,user,system,min,max (seconds)
+  i=0
+  while IFS=, read -r _ _ _ med _; do
+    wall[$i]="$(awk -v m="$med" 'BEGIN {printf "%.2f", m * 1000}')"
+    i=$((i + 1))
+  done < <(tail -n +2 "$tmp/h.csv")
+else
+  tool="date +%s%N loop (install hyperfine for better figures)"
+  for i in "${!cmds[@]}"; do
+    read -r -a argv <<<"${cmds[$i]}"
+    for _ in $(seq "$WARMUP"); do "${argv[@]}" >/dev/null 2>&1; done
+    for _ in $(seq "$RUNS"); do
+      s=$(date +%s%N); "${argv[@]}" >/dev/null 2>&1; e=$(date +%s%N)
+      echo $(((e - s) / 1000))
+    done | median | awk '{printf "%.2f\n", $1 / 1000}' >"$tmp/w$i"
+    wall[$i]="$(cat "$tmp/w$i")"
+  done
+fi
+
+# Peak memory: GNU time's max RSS (KiB), median and maximum over the runs.
+rssruns=$(( RUNS < 20 ? RUNS : 20 ))
+declare -A rssmax
+for i in "${!cmds[@]}"; do
+  read -r -a argv <<<"${cmds[$i]}"
+  for _ in $(seq "$rssruns"); do
+    /usr/bin/time -f %M -o "$tmp/rss" "${argv[@]}" >/dev/null 2>&1
+    cat "$tmp/rss"
+  done >"$tmp/r$i"
+  rss[$i]="$(median <"$tmp/r$i")"
+  rssmax[$i]="$(sort -n "$tmp/r$i" | tail -1)"
+done
+
+echo "wall time: $tool; peak memory: GNU time max RSS over $rssruns runs"
+printf '%-26s %12s %14s %16s %14s\n' "command" "median ms" "vs kubectl" "median RSS MiB" "max RSS MiB"
+for i in "${!cmds[@]}"; do
+  printf '%-26s %12s %14s %16s %14s\n' "${names[$i]}" "${wall[$i]}" \
+    "$(awk -v a="${wall[$i]}" -v b="${wall[2]}" 'BEGIN {printf "%.2fx (1/%.1f)", a / b, b / a}')" \
+    "$(awk -v k="${rss[$i]}" 'BEGIN {printf "%.1f", k / 1024}')" \
+    "$(awk -v k="${rssmax[$i]}" 'BEGIN {printf "%.1f", k / 1024}')"
+done
+echo
+
+# What package initialisation costs before main runs (GODEBUG=inittrace=1), median of 5.
+for _ in 1 2 3 4 5; do
+  GODEBUG=inittrace=1 "$BUTLERCTL" version 2>&1 >/dev/null | awk '/^init /{t += $5; b += $8; n++} END {printf "%.3f %d %d\n", t, b, n}'
+done >"$tmp/init"
+read -r init_ms init_bytes init_pkgs < <(sort -n "$tmp/init" | sed -n 3p)
+echo "package init (GODEBUG=inittrace=1, median of 5): ${init_ms} ms, $((init_bytes / 1024)) KiB allocated, $init_pkgs packages; heaviest:"
+GODEBUG=inittrace=1 "$BUTLERCTL" version 2>&1 >/dev/null | awk '/^init /{printf "  %-55s %6s ms %9s bytes\n", $2, $5, $8}' | sort -k2 -n -r | head -5
+echo "  project packages:"
+GODEBUG=inittrace=1 "$BUTLERCTL" version 2>&1 >/dev/null | awk '/^init github.com\/butlerdotdev/{printf "    %-53s %6s ms %9s bytes\n", $2, $5, $8}'
+echo
+
+ok=0
+ratio=$(awk -v a="${wall[0]}" -v b="${wall[2]}" 'BEGIN {print (a * 4 <= b) ? "yes" : "no"}')
+mem=$(awk -v k="${rssmax[0]}" 'BEGIN {print (k < 30 * 1024) ? "yes" : "no"}')
+echo "target: butlerctl version <= 1/4 of kubectl version --client: $ratio (${wall[0]} ms vs ${wall[2]} ms)"
+echo "target: butlerctl version peak RSS < 30 MiB: $mem (max $(awk -v k="${rssmax[0]}" 'BEGIN {printf "%.1f", k / 1024}') MiB)"
+[ "$ratio" = yes ] || ok=1
+[ "$mem" = yes ] || ok=1
+exit $ok

@@ -1,0 +1,159 @@
+package release
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+const buildinfoPkg = "github.com/butlerdotdev/butler-toolkit/internal/buildinfo"
+
+type config struct {
+	Version int `json:"version"`
+	Builds  []struct {
+		ID      string   `json:"id"`
+		Main    string   `json:"main"`
+		Binary  string   `json:"binary"`
+		Env     []string `json:"env"`
+		GOOS    []string `json:"goos"`
+		GOARCH  []string `json:"goarch"`
+		Ldflags []string `json:"ldflags"`
+	} `json:"builds"`
+	Archives []struct {
+		IDs     []string `json:"ids"`
+		Formats []string `json:"formats"`
+		Files   []any    `json:"files"`
+	} `json:"archives"`
+	Checksum struct {
+		NameTemplate string `json:"name_template"`
+	} `json:"checksum"`
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// TestConfigStructure checks what the releases must have, whether or not goreleaser is
+// available: both binaries for linux, darwin and windows on amd64 and arm64, stamped with
+// the version, commit and date; archives with the completions and man pages; checksums.
+func TestConfigStructure(t *testing.T) {
+	root := repoRoot(t)
+	b, err := os.ReadFile(filepath.Join(root, ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c config
+	if err := yaml.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Version != 2 {
+		t.Errorf("version: %d, want 2", c.Version)
+	}
+	binaries := map[string]bool{}
+	for _, bd := range c.Builds {
+		binaries[bd.Binary] = true
+		if bd.Main != "./cmd/"+bd.Binary {
+			t.Errorf("build %s: main %q", bd.ID, bd.Main)
+		}
+		for _, goos := range []string{"linux", "darwin", "windows"} {
+			if !slices.Contains(bd.GOOS, goos) {
+				t.Errorf("build %s: no %s", bd.ID, goos)
+			}
+		}
+		for _, arch := range []string{"amd64", "arm64"} {
+			if !slices.Contains(bd.GOARCH, arch) {
+				t.Errorf("build %s: no %s", bd.ID, arch)
+			}
+		}
+		if !slices.Contains(bd.Env, "CGO_ENABLED=0") {
+			t.Errorf("build %s: CGO_ENABLED=0 missing", bd.ID)
+		}
+		ld := strings.Join(bd.Ldflags, " ")
+		for _, v := range []string{"Version", "Commit", "Date"} {
+			if !strings.Contains(ld, "-X "+buildinfoPkg+"."+v+"=") {
+				t.Errorf("build %s: ldflags do not stamp buildinfo.%s", bd.ID, v)
+			}
+		}
+	}
+	for _, want := range []string{"butlerctl", "butleradm"} {
+		if !binaries[want] {
+			t.Errorf("no build of %s", want)
+		}
+	}
+	if len(c.Archives) == 0 {
+		t.Fatal("no archives")
+	}
+	for _, a := range c.Archives {
+		if !slices.Contains(a.IDs, "butlerctl") || !slices.Contains(a.IDs, "butleradm") {
+			t.Errorf("archive ids %v: want both binaries", a.IDs)
+		}
+		var srcs []string
+		for _, f := range a.Files {
+			switch f := f.(type) {
+			case string:
+				srcs = append(srcs, f)
+			case map[string]any:
+				if s, ok := f["src"].(string); ok {
+					srcs = append(srcs, s)
+				}
+			}
+		}
+		for _, want := range []string{"completions/", "docs/man/"} {
+			found := false
+			for _, s := range srcs {
+				if strings.HasPrefix(s, want) {
+					matches, _ := filepath.Glob(filepath.Join(root, s))
+					if len(matches) == 0 {
+						t.Errorf("archive file pattern %s matches nothing", s)
+					}
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("archives do not include %s (files: %v)", want, srcs)
+			}
+		}
+	}
+	if c.Checksum.NameTemplate == "" {
+		t.Error("no checksum file")
+	}
+}
+
+// TestGoreleaserCheck runs `goreleaser check`. It is skipped when goreleaser has not been
+// built (`make goreleaser`), unless BUTLER_GORELEASER names the binary (as `make test`
+// does), in which case a missing binary fails.
+func TestGoreleaserCheck(t *testing.T) {
+	root := repoRoot(t)
+	bin := os.Getenv("BUTLER_GORELEASER")
+	required := bin != ""
+	if bin == "" {
+		out, err := exec.Command(filepath.Join(root, "hack", "goreleaser.sh"), "--path").Output()
+		if err != nil {
+			t.Skipf("hack/goreleaser.sh --path: %v", err)
+		}
+		bin = strings.TrimSpace(string(out))
+	}
+	if _, err := os.Stat(bin); err != nil {
+		if required {
+			t.Fatalf("goreleaser %s: %v (run make goreleaser)", bin, err)
+		}
+		t.Skipf("goreleaser not built (%s): run make goreleaser", bin)
+	}
+	cmd := exec.Command(bin, "check", ".goreleaser.yaml")
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("goreleaser check: %v\n%s", err, out)
+	}
+	t.Logf("goreleaser check:\n%s", out)
+}
