@@ -5,10 +5,12 @@ package store
 
 import (
 	"context"
+	"errors"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -104,4 +106,35 @@ type Providers interface {
 	// DeleteProviderConfig deletes a ProviderConfig (offline: its document, and its file
 	// once empty). It does not check for TenantClusters using it: the caller does.
 	DeleteProviderConfig(ctx context.Context, namespace, name string) (Result, error)
+}
+
+// ---------------------------------------------------------------------------------------
+// Steward TenantControlPlanes and their write permissions (butleradm cluster freeze and
+// thaw, issue 8; CONTRACT.md §8).
+//
+// Kept out of Store, like Migrator and Providers: both stores implement it, and the
+// commands that need it assert it.
+// ---------------------------------------------------------------------------------------
+
+// ErrNoControlPlaneAPI is wrapped by the errors of a ControlPlanes store whose server does
+// not serve tenantcontrolplanes.steward.butlerlabs.dev/v1alpha1 (Steward's CRD is not
+// installed), so that commands tell it from a missing object: a missing API is no
+// TenantControlPlane's 404.
+var ErrNoControlPlaneAPI = errors.New("the TenantControlPlane API (steward.butlerlabs.dev/v1alpha1) is not installed")
+
+// ControlPlanes is a store that can read Steward TenantControlPlanes and limit their
+// tenants' writes. A TenantCluster's control plane has the cluster's name, in the
+// namespace status.tenantNamespace of the cluster.
+type ControlPlanes interface {
+	// GetControlPlane reads one TenantControlPlane; NotFound when there is none.
+	GetControlPlane(ctx context.Context, namespace, name string) (*stewardv1alpha1.TenantControlPlane, error)
+	// ListControlPlanes lists the TenantControlPlanes of a namespace ("" for all
+	// namespaces), paginated live, in one consistent view.
+	ListControlPlanes(ctx context.Context, namespace string) ([]stewardv1alpha1.TenantControlPlane, error)
+	// SetWritePermissions makes spec.writePermissions of the TenantControlPlane exactly p
+	// and changes nothing else: live, one JSON merge patch that sets each blocked field
+	// to true and removes the others (an unfrozen control plane keeps an empty
+	// writePermissions, as Steward writes it); offline, an in-place edit of its document.
+	// It returns the object as written.
+	SetWritePermissions(ctx context.Context, namespace, name string, p stewardv1alpha1.Permissions) (*stewardv1alpha1.TenantControlPlane, Result, error)
 }

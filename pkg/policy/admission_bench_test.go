@@ -96,13 +96,14 @@ func BenchmarkAdmitClusterCreate(b *testing.B) {
 }
 
 // TestAdmitClusterAllocationsDoNotGrow pins the constant allocation count: the same preflight
-// over 3,000 and 30,000 siblings allocates exactly as often. (Sizes whose printed counts are
+// over 3,000 and 30,000 siblings allocates as often (within the slack noted below). (Sizes whose printed counts are
 // all at least 100 are compared, because strconv returns constant strings below 100.)
 func TestAdmitClusterAllocationsDoNotGrow(t *testing.T) {
 	small, large := acBenchRequest(3000), acBenchRequest(30000)
 	a := testing.AllocsPerRun(5, func() { policy.AdmitCluster(small) })
 	b := testing.AllocsPerRun(5, func() { policy.AdmitCluster(large) })
-	if a != b || a > 200 {
+	// A couple of allocations of slack: the race detector's runtime occasionally adds one.
+	if b > a+2 || a > 200 {
 		t.Fatalf("allocations: %v at 3,000 siblings, %v at 30,000", a, b)
 	}
 }

@@ -1,0 +1,169 @@
+package webhook
+
+import (
+	"context"
+
+	authorizationv1 "k8s.io/api/authorization/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	authorizationclient "k8s.io/client-go/kubernetes/typed/authorization/v1"
+	"k8s.io/client-go/rest"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Reader is what the handlers read, always fresh from the API server (no cache: a webhook
+// deciding on quotas must see the clusters created a moment ago). Errors are the API
+// server's StatusErrors, so a handler can tell NotFound from a failure.
+type Reader interface {
+	GetTeam(ctx context.Context, name string) (*v1alpha1.Team, error)
+	// ListClusters lists the TenantClusters of a namespace, "" for every namespace.
+	ListClusters(ctx context.Context, namespace string) ([]v1alpha1.TenantCluster, error)
+	GetProviderConfig(ctx context.Context, namespace, name string) (*v1alpha1.ProviderConfig, error)
+	ListUsers(ctx context.Context) ([]v1alpha1.User, error)
+	ListIdentityProviders(ctx context.Context) ([]v1alpha1.IdentityProvider, error)
+	// CanUpdateTeams asks the API server (SubjectAccessReview) whether the request's user
+	// may update teams.butler.butlerlabs.dev.
+	CanUpdateTeams(ctx context.Context, user User) (bool, error)
+}
+
+// User is the requesting identity of an admission request, as the API server sent it.
+type User struct {
+	Username string
+	UID      string
+	Groups   []string
+	Extra    map[string][]string
+}
+
+func (u User) identity() policy.Identity {
+	return policy.Identity{Username: u.Username, Groups: u.Groups}
+}
+
+// QPS and Burst of the server's own client. client-go's defaults (5/10) are sized for a
+// controller; every admission costs up to three reads and a busy API server sends many.
+const (
+	ClientQPS   = 200
+	ClientBurst = 400
+)
+
+// pageSize is the number of objects asked for per list request.
+const pageSize = 500
+
+// NewReader reads through the API server with the credentials of cfg (the webhook's own:
+// its ServiceAccount in a cluster), decoding into the project's types.
+func NewReader(cfg *rest.Config) (Reader, error) {
+	cfg = rest.CopyConfig(cfg)
+	if cfg.QPS == 0 {
+		cfg.QPS, cfg.Burst = ClientQPS, ClientBurst
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = "butleradm-webhook"
+	}
+	scheme := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
+	bcfg := rest.CopyConfig(cfg)
+	bcfg.GroupVersion = &v1alpha1.GroupVersion
+	bcfg.APIPath = "/apis"
+	bcfg.ContentType = runtime.ContentTypeJSON // custom resources are served as JSON only
+	bcfg.AcceptContentTypes = runtime.ContentTypeJSON
+	bcfg.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
+	butler, err := rest.RESTClientFor(bcfg)
+	if err != nil {
+		return nil, err
+	}
+	authz, err := authorizationclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &apiReader{butler: butler, params: runtime.NewParameterCodec(scheme), authz: authz}, nil
+}
+
+type apiReader struct {
+	butler rest.Interface
+	params runtime.ParameterCodec
+	authz  authorizationclient.AuthorizationV1Interface
+}
+
+func (r *apiReader) GetTeam(ctx context.Context, name string) (*v1alpha1.Team, error) {
+	t := &v1alpha1.Team{}
+	return t, r.butler.Get().Resource("teams").Name(name).Do(ctx).Into(t)
+}
+
+func (r *apiReader) GetProviderConfig(ctx context.Context, namespace, name string) (*v1alpha1.ProviderConfig, error) {
+	pc := &v1alpha1.ProviderConfig{}
+	return pc, r.butler.Get().Namespace(namespace).Resource("providerconfigs").Name(name).Do(ctx).Into(pc)
+}
+
+func (r *apiReader) ListClusters(ctx context.Context, namespace string) ([]v1alpha1.TenantCluster, error) {
+	return listAll(ctx, r, namespace, "tenantclusters", func(l *v1alpha1.TenantClusterList) []v1alpha1.TenantCluster { return l.Items })
+}
+
+func (r *apiReader) ListUsers(ctx context.Context) ([]v1alpha1.User, error) {
+	return listAll(ctx, r, "", "users", func(l *v1alpha1.UserList) []v1alpha1.User { return l.Items })
+}
+
+func (r *apiReader) ListIdentityProviders(ctx context.Context) ([]v1alpha1.IdentityProvider, error) {
+	return listAll(ctx, r, "", "identityproviders", func(l *v1alpha1.IdentityProviderList) []v1alpha1.IdentityProvider { return l.Items })
+}
+
+func (r *apiReader) CanUpdateTeams(ctx context.Context, u User) (bool, error) {
+	extra := make(map[string]authorizationv1.ExtraValue, len(u.Extra))
+	for k, v := range u.Extra {
+		extra[k] = v
+	}
+	sar, err := r.authz.SubjectAccessReviews().Create(ctx, &authorizationv1.SubjectAccessReview{
+		Spec: authorizationv1.SubjectAccessReviewSpec{
+			User:   u.Username,
+			UID:    u.UID,
+			Groups: u.Groups,
+			Extra:  extra,
+			ResourceAttributes: &authorizationv1.ResourceAttributes{
+				Group:    v1alpha1.GroupVersion.Group,
+				Resource: "teams",
+				Verb:     "update",
+			},
+		},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		return false, err
+	}
+	return sar.Status.Allowed, nil
+}
+
+// list is what every generated *XList is: a runtime.Object with a continue token.
+type list[L any] interface {
+	*L
+	runtime.Object
+	GetContinue() string
+}
+
+// listAll lists every object of a resource, pageSize at a time; when the continue token
+// expires mid-way it starts again with one unpaginated list, so the answer is always one
+// consistent view.
+func listAll[T any, L any, PL list[L]](ctx context.Context, r *apiReader, namespace, resource string, items func(PL) []T) ([]T, error) {
+	opts := metav1.ListOptions{Limit: pageSize}
+	var out []T
+	for {
+		l := PL(new(L))
+		err := r.butler.Get().NamespaceIfScoped(namespace, namespace != "").Resource(resource).
+			VersionedParams(&opts, r.params).Do(ctx).Into(l)
+		if err != nil && apierrors.IsResourceExpired(err) && opts.Continue != "" {
+			out, opts = nil, metav1.ListOptions{}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, items(l)...)
+		next := l.GetContinue()
+		if next == "" {
+			return out, nil
+		}
+		opts.Continue = next
+	}
+}
