@@ -14,8 +14,9 @@ LDFLAGS   := -X $(BUILDINFO).Version=$(VERSION) -X $(BUILDINFO).Commit=$(COMMIT)
 
 all: build
 
+# Static binaries, as released (.goreleaser.yaml): no dynamic loader at start-up.
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/butlerctl ./cmd/butleradm
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/butlerctl ./cmd/butleradm
 
 # The main job on the bundled example, no cluster needed: a create explained, then a
 # denial (carol already owns 2 clusters in dev), which must exit 4.
@@ -43,7 +44,7 @@ fmt-check:
 
 # Unit tests, fuzz seeds and the testscript goldens, under the race detector.
 unit:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 # The test control plane: kube-apiserver, etcd and kubectl built from source (tools modules
 # hack/k8s-tools and hack/etcd-tools) into a versioned cache outside the work tree; what

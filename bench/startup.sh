@@ -43,8 +43,8 @@ export XDG_CONFIG_HOME="$tmp" HOME="$tmp" KUBECONFIG="$tmp/none" NO_COLOR=1
 names=("butlerctl version" "butlerctl --help" "kubectl version --client")
 cmds=("$BUTLERCTL version" "$BUTLERCTL --help" "$KUBECTL version --client")
 
-echo "butlerctl: $BUTLERCTL ($("$BUTLERCTL" version | head -1))"
-echo "kubectl:   $KUBECTL ($("$KUBECTL" version --client 2>/dev/null | head -1))"
+echo "butlerctl: $BUTLERCTL ($("$BUTLERCTL" version | sed -n 1p))"
+echo "kubectl:   $KUBECTL ($("$KUBECTL" version --client 2>/dev/null | sed -n 1p))"
 echo "machine:   $(nproc) CPUs, $(uname -sr); $RUNS runs each after $WARMUP warm-up runs"
 echo
 
@@ -104,7 +104,7 @@ for _ in 1 2 3 4 5; do
 done >"$tmp/init"
 read -r init_ms init_bytes init_pkgs < <(sort -n "$tmp/init" | sed -n 3p)
 echo "package init (GODEBUG=inittrace=1, median of 5): ${init_ms} ms, $((init_bytes / 1024)) KiB allocated, $init_pkgs packages; heaviest:"
-GODEBUG=inittrace=1 "$BUTLERCTL" version 2>&1 >/dev/null | awk '/^init /{printf "  %-55s %6s ms %9s bytes\n", $2, $5, $8}' | sort -k2 -n -r | head -5
+GODEBUG=inittrace=1 "$BUTLERCTL" version 2>&1 >/dev/null | awk '/^init /{printf "  %-55s %6s ms %9s bytes\n", $2, $5, $8}' | sort -k2 -n -r | sed -n 1,5p
 echo "  project packages:"
 GODEBUG=inittrace=1 "$BUTLERCTL" version 2>&1 >/dev/null | awk '/^init github.com\/butlerdotdev/{printf "    %-53s %6s ms %9s bytes\n", $2, $5, $8}'
 echo

@@ -74,16 +74,17 @@ func TestLiveScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := testenv.Start(t)
+	env := testenv.Start(t, testenv.WithWebhook())
 	payments := filepath.Join(root, "examples", "payments")
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(root, "testdata", "script", "live"),
 		RequireExplicitExec: true,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode, "webhook": cmdWebhook(env)},
 		Setup: func(e *testscript.Env) error {
 			liveMu.Lock()
 			e.Defer(liveMu.Unlock)
 			ctx := context.Background()
+			env.EnforceWebhook(false) // dormant while the fixtures load; `webhook on` enforces
 			if err := env.Reset(ctx); err != nil {
 				return err
 			}

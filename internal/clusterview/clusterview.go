@@ -1,5 +1,6 @@
 // Package clusterview prints tenant clusters the same way in list and get: a table
-// (wide adds sizes, provider and owner), JSON, YAML or names.
+// (wide adds sizes, provider and owner; either may end with the write state, WRITES),
+// JSON, YAML or names.
 package clusterview
 
 import (
@@ -8,12 +9,15 @@ import (
 	"time"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// Print writes clusters per -o; withNamespace adds a NAMESPACE column.
-func Print(f *cmdutil.Factory, clusters []v1alpha1.TenantCluster, withNamespace bool) error {
+// Print writes clusters per -o; withNamespace adds a NAMESPACE column. writes, when not
+// nil, adds a last column WRITES to the tables: each cluster's write state by
+// controlplane.Key (the commands read it, controlplane.States).
+func Print(f *cmdutil.Factory, clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[string]string) error {
 	out := f.IOStreams.Out
 	switch f.Options.Output {
 	case "json", "yaml":
@@ -40,6 +44,9 @@ func Print(f *cmdutil.Factory, clusters []v1alpha1.TenantCluster, withNamespace 
 	if wide {
 		header = append(header, "CPU", "MEMORY", "DISK", "PROVIDER", "OWNER")
 	}
+	if writes != nil {
+		header = append(header, "WRITES")
+	}
 	t := printers.NewTable(f.IOStreams.ColorEnabled(), header...)
 	now := f.Now()
 	for _, c := range clusters {
@@ -51,13 +58,16 @@ func Print(f *cmdutil.Factory, clusters []v1alpha1.TenantCluster, withNamespace 
 			mt := c.Spec.Workers.MachineTemplate
 			row = append(row, strconv.Itoa(int(mt.CPU)), mt.Memory.String(), mt.DiskSize.String(), provider(c), printers.Dash(Owner(c)))
 		}
+		if writes != nil {
+			row = append(row, printers.Dash(writes[controlplane.Key(&c)]))
+		}
 		t.Row(row...)
 	}
 	return t.Render(out)
 }
 
 // PrintOne writes a single cluster: the object itself for json/yaml.
-func PrintOne(f *cmdutil.Factory, c *v1alpha1.TenantCluster) error {
+func PrintOne(f *cmdutil.Factory, c *v1alpha1.TenantCluster, writes map[string]string) error {
 	switch f.Options.Output {
 	case "json", "yaml":
 		m, err := printers.Clean(withTypeMeta(*c))
@@ -66,7 +76,7 @@ func PrintOne(f *cmdutil.Factory, c *v1alpha1.TenantCluster) error {
 		}
 		return printers.Print(f.IOStreams.Out, f.Options.Output, m)
 	}
-	return Print(f, []v1alpha1.TenantCluster{*c}, false)
+	return Print(f, []v1alpha1.TenantCluster{*c}, false, writes)
 }
 
 func withTypeMeta(c v1alpha1.TenantCluster) *v1alpha1.TenantCluster {

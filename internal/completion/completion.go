@@ -178,7 +178,12 @@ func (c *completer) flagFunc(path string, fl *pflag.Flag) cobra.CompletionFunc {
 			return exts, cobra.ShellCompDirectiveFilterFileExt
 		}
 	}
-	if strings.HasSuffix(fl.Name, "file") || strings.HasSuffix(fl.Name, "-dir") || fl.Shorthand == "f" {
+	if strings.HasSuffix(fl.Name, "-dir") {
+		return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return nil, cobra.ShellCompDirectiveFilterDirs
+		}
+	}
+	if strings.HasSuffix(fl.Name, "file") || fl.Shorthand == "f" {
 		return nil
 	}
 	switch fl.Name {
@@ -199,6 +204,10 @@ func (c *completer) flagFunc(path string, fl *pflag.Flag) cobra.CompletionFunc {
 		return fixed(networkModes)
 	case "lb-allocation":
 		return fixed(lbAllocations)
+	case "log-format":
+		return fixed([]cobra.Completion{"json", "text"})
+	case "log-level":
+		return fixed([]cobra.Completion{"debug", "info", "warn", "error"})
 	case "access-user":
 		return c.accessUser
 	case "access-group":

@@ -36,6 +36,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -48,10 +49,12 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/yaml"
 
 	"github.com/butlerdotdev/butler-toolkit/config/crd"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 )
 
 // Versions of the control plane; they name the cache folder and must match
@@ -99,6 +102,7 @@ type Env struct {
 	env         *envtest.Environment
 	configs     map[string]*rest.Config
 	kubeconfigs map[string]string
+	webhook     *webhookServer // WithWebhook
 }
 
 var (
@@ -136,10 +140,14 @@ func Missing() []string {
 	return out
 }
 
-// Start returns the shared control plane, starting it on first use. When the binaries are
-// missing it skips t (or fails it, when KUBEBUILDER_ASSETS was set explicitly).
-func Start(t testing.TB) *Env {
+// Start returns the shared control plane, starting it on first use (with opts). When the
+// binaries are missing it skips t (or fails it, when KUBEBUILDER_ASSETS was set explicitly).
+func Start(t testing.TB, opts ...Option) *Env {
 	t.Helper()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if !started {
@@ -147,8 +155,11 @@ func Start(t testing.TB) *Env {
 		if missing := Missing(); len(missing) > 0 {
 			failed = errMissing{dir: AssetsDir(), missing: missing}
 		} else {
-			shared, failed = start()
+			shared, failed = start(o)
 		}
+	}
+	if failed == nil && o.webhook && shared.webhook == nil {
+		t.Fatalf("test control plane: started without the webhook; pass testenv.WithWebhook() to every Start of this test binary")
 	}
 	if failed != nil {
 		var m errMissing
@@ -176,7 +187,11 @@ func Stop() error {
 	if shared == nil {
 		return nil
 	}
+	werr := shared.stopWebhook()
 	err := shared.env.Stop()
+	if err == nil {
+		err = werr
+	}
 	if rerr := os.RemoveAll(shared.Dir); err == nil {
 		err = rerr
 	}
@@ -207,7 +222,7 @@ type mainFunc func() int
 
 func (f mainFunc) Run() int { return f() }
 
-func start() (*Env, error) {
+func start(o options) (*Env, error) {
 	crds, err := loadCRDs()
 	if err != nil {
 		return nil, err
@@ -226,6 +241,12 @@ func start() (*Env, error) {
 		UseExistingCluster:       &existing,
 		ControlPlaneStartTimeout: timeout,
 	}
+	if o.webhook {
+		te.WebhookInstallOptions = webhookInstallOptions()
+	}
+	// controller-runtime prints a stack trace if nothing ever sets its logger; envtest's
+	// failures come back as errors anyway.
+	logf.SetLogger(logr.Discard())
 	cfg, err := te.Start()
 	if err != nil {
 		_ = te.Stop()
@@ -235,6 +256,12 @@ func start() (*Env, error) {
 	if err != nil {
 		_ = te.Stop()
 		return nil, err
+	}
+	if o.webhook {
+		if err := startWebhook(e); err != nil {
+			_ = te.Stop()
+			return nil, fmt.Errorf("starting the webhook: %w", err)
+		}
 	}
 	return e, nil
 }
@@ -388,9 +415,10 @@ func (e *Env) Kubeconfig(user string) string {
 	return p
 }
 
-// Reset deletes every Butler object in every namespace. Nothing on the test control plane
-// adds finalizers, so the objects are gone when it returns. Namespaces stay: a bare API
-// server has no controller to finish deleting one.
+// Reset deletes every Butler object and every Steward TenantControlPlane in every
+// namespace. Nothing on the test control plane adds finalizers, so the objects are gone
+// when it returns. Namespaces stay: a bare API server has no controller to finish deleting
+// one.
 func (e *Env) Reset(ctx context.Context) error {
 	var nsList corev1.NamespaceList
 	if err := e.Client.List(ctx, &nsList); err != nil {
@@ -416,6 +444,14 @@ func (e *Env) Reset(ctx context.Context) error {
 			if err := e.Client.DeleteAllOf(ctx, obj, client.InNamespace(ns.Name)); err != nil {
 				return fmt.Errorf("deleting %ss in %s: %w", k.kind, ns.Name, err)
 			}
+		}
+	}
+	// Steward's TenantControlPlanes, which scripts create in tenant namespaces of their own.
+	tcp := &unstructured.Unstructured{}
+	tcp.SetGroupVersionKind(stewardv1alpha1.GroupVersion.WithKind("TenantControlPlane"))
+	for _, ns := range nsList.Items {
+		if err := e.Client.DeleteAllOf(ctx, tcp, client.InNamespace(ns.Name)); err != nil {
+			return fmt.Errorf("deleting TenantControlPlanes in %s: %w", ns.Name, err)
 		}
 	}
 	return nil

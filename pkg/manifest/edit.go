@@ -440,6 +440,24 @@ func keepUnsourced(t reflect.Type, k string, v *yaml.Node) bool {
 	return false
 }
 
+// untypedInside reports whether mapping v holds a key that the struct type t does not
+// know, itself or in a field of a (non-pointer) struct type, at any depth.
+func untypedInside(t reflect.Type, v *yaml.Node) bool {
+	v = resolve(v)
+	if t == nil || t.Kind() != reflect.Struct || t == quantityType || t == timeType ||
+		reflect.PointerTo(t).Implements(unmarshalerType) || v == nil || v.Kind != yaml.MappingNode {
+		return false
+	}
+	fields := structFields(t).byName
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		f, known := fields[v.Content[i].Value]
+		if !known || untypedInside(f.typ, v.Content[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
 func sameKind(x any, t reflect.Type) bool {
 	switch x.(type) {
 	case string:
@@ -500,6 +518,21 @@ func (e *docEditor) mergeMapping(d, s *yaml.Node, t reflect.Type, tg *target, fl
 		}
 		if keepUnsourced(t, k.Value, v) {
 			used[k.Value] = true
+			out = append(out, k, v)
+			continue
+		}
+		if ft := childType(t, k.Value); ft != nil && ft.Kind() == reflect.Struct && v.Kind == yaml.MappingNode && untypedInside(ft, v) {
+			// A struct field whose zero value renders as nothing, holding fields the Go
+			// type does not know (partially typed kinds): remove the known ones, keep the
+			// others, rather than lose them with the whole block.
+			used[k.Value] = true
+			ct := tg
+			if !isFlow {
+				if et := e.entryTarget(d, k); et != nil {
+					ct = et
+				}
+			}
+			e.merge(v, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}, ft, ct, isFlow)
 			out = append(out, k, v)
 			continue
 		}

@@ -1,21 +1,30 @@
-// Package cluster groups the tenant cluster commands of butlerctl.
+// Package cluster groups the tenant cluster commands; butleradm has the ones that limit
+// a cluster's writes.
 package cluster
 
 import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/create"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/freeze"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/thaw"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 )
 
-// NewCmd returns `cluster` with its verbs.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmd returns `cluster`; adm gives butleradm's verbs: list and get, to see write
+// states, and freeze and thaw, to change them (creating clusters stays with butlerctl).
+func NewCmd(f *cmdutil.Factory, adm bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "cluster",
 		Aliases: []string{"clusters", "tc"},
 		Short:   "Create, list and inspect tenant clusters",
+	}
+	if adm {
+		cmd.Short = "Inspect tenant clusters and limit their writes: freeze, thaw"
+		cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), freeze.NewCmd(f), thaw.NewCmd(f))
+		return cmd
 	}
 	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f))
 	return cmd

@@ -29,6 +29,9 @@ the commit Go recorded, and "dev" as its version. It never contacts a cluster.`,
 		Example: `  butlerctl version
   butlerctl version -o json`,
 		Args: cmdutil.NoArgs,
+		// No configuration: the version is the binary's, whatever the config file or
+		// BUTLER_* say (an `output: wide` there must not break it), and it starts faster.
+		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.ValidateOutput("table", "json", "yaml"); err != nil {
 				return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -54,6 +55,10 @@ func TestSetWritePermissions(t *testing.T) {
 		t.Fatalf("get: %+v, %v", tcp, err)
 	}
 
+	// Each step rewrites only the lines of writePermissions; an unblocked field is removed
+	// and thawing removes the block, keeping the fields the toolkit does not type.
+	head := tcpDoc[:strings.Index(tcpDoc, "  writePermissions:")]
+	tail := tcpDoc[strings.Index(tcpDoc, "status:"):]
 	steps := []struct {
 		p    stewardv1alpha1.Permissions
 		want string
@@ -67,15 +72,34 @@ func TestSetWritePermissions(t *testing.T) {
     blockCreation: true
     blockUpdate: true
 `},
-		{stewardv1alpha1.Permissions{}, `  writePermissions: {}
+		{stewardv1alpha1.Permissions{BlockCreate: true, BlockUpdate: true}, `  writePermissions:
+    blockCreation: true
+    blockUpdate: true
 `},
+		{stewardv1alpha1.Permissions{}, ""},
 	}
 	for i, st := range steps {
 		got, res, err := s.SetWritePermissions(ctx, "web-1a2b3c4d", "web", st.p)
-		if err != nil || res.Location != file || got.Spec.WritePermissions != st.p {
+		if err != nil || res.Location != file || got.Spec.WritePermissions != st.p || got.Namespace != "web-1a2b3c4d" {
 			t.Fatalf("step %d: %+v %+v %v", i, got, res, err)
 		}
 		b, _ := os.ReadFile(file)
-		t.Logf("step %d:\n%s", i, b)
+		if want := head + st.want + tail; string(b) != want {
+			t.Errorf("step %d:\n--- got ---\n%s--- want ---\n%s", i, b, want)
+		}
+		// The store serves what it wrote.
+		if tcp, _ := s.GetControlPlane(ctx, "web-1a2b3c4d", "web"); tcp.Spec.WritePermissions != st.p {
+			t.Errorf("step %d: read back %+v", i, tcp.Spec.WritePermissions)
+		}
+	}
+	if _, _, err := s.SetWritePermissions(ctx, "web-1a2b3c4d", "nope", stewardv1alpha1.Permissions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("missing: %v, want NotFound", err)
+	}
+	all, err := s.ListControlPlanes(ctx, "")
+	if err != nil || len(all) != 1 || all[0].Name != "web" {
+		t.Errorf("list: %+v %v", all, err)
+	}
+	if none, _ := s.ListControlPlanes(ctx, "payments"); len(none) != 0 {
+		t.Errorf("list payments: %+v", none)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -26,7 +27,13 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "get NAME",
 		Short: "Show one tenant cluster",
 		Long: `Show one tenant cluster, found in the team's namespace (--team), in -n NAMESPACE, or,
-when neither is given, wherever it is if the name is unique.`,
+when neither is given, wherever it is if the name is unique.
+
+The table ends with WRITES, the writes its tenants may not make (butleradm cluster freeze):
+read-only, quota or custom, with the control plane's status in parentheses (WriteLimited once
+Steward applies the limits); - when nothing is blocked or there is no control plane yet; ?
+when the control plane cannot be read (Steward not installed, or no permission to read
+TenantControlPlanes).`,
 		Example: `  butlerctl cluster get carol-sandbox-1 --team payments
   butlerctl cluster get carol-sandbox-1 --team payments -o yaml`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
@@ -84,5 +91,9 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 			return cmdutil.UsageError("tenant cluster %q exists in several namespaces: pass --team or -n", o.Name)
 		}
 	}
-	return clusterview.PrintOne(f, c)
+	var writes map[string]string
+	if o := f.Options.Output; o == "table" || o == "wide" {
+		writes = controlplane.StatesForTable(ctx, f, s, []v1alpha1.TenantCluster{*c})
+	}
+	return clusterview.PrintOne(f, c, writes)
 }

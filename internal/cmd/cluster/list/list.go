@@ -11,6 +11,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -31,7 +32,14 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 		Aliases: []string{"ls"},
 		Short:   "List tenant clusters",
 		Long: `List tenant clusters of a team (--team), of a namespace (-n), or everywhere (-A; the
-default when neither is given).`,
+default when neither is given).
+
+-o wide adds sizes, provider, owner and WRITES, the writes each cluster's tenants may not
+make (butleradm cluster freeze): read-only, quota or custom, with the control plane's
+status in parentheses (WriteLimited once Steward applies the limits); - when nothing is
+blocked or there is no control plane yet; ? when it cannot be read (Steward not installed,
+or no permission to read TenantControlPlanes). Up to 10 control planes are read one by
+one, more with a single list of every TenantControlPlane.`,
 		Example: `  butlerctl cluster list --team payments
   butlerctl cluster list --team payments --environment dev -o wide
   butlerctl cluster list -A -l butler.butlerlabs.dev/environment=prod -o name`,
@@ -95,5 +103,9 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		fmt.Fprintln(f.IOStreams.ErrOut, "No tenant clusters found.")
 		return nil
 	}
-	return clusterview.Print(f, out, ns == "")
+	var writes map[string]string
+	if f.Options.Output == "wide" {
+		writes = controlplane.StatesForTable(ctx, f, s, out)
+	}
+	return clusterview.Print(f, out, ns == "", writes)
 }

@@ -1,0 +1,56 @@
+// Package thaw is `butleradm cluster thaw`: lift the write limits of a cluster, clearing
+// spec.writePermissions of its Steward TenantControlPlane.
+package thaw
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
+	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+)
+
+// Options are the flags and arguments of cluster thaw.
+type Options struct {
+	Name string
+	Team string
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "thaw NAME --team TEAM",
+		Short: "Let tenants change a frozen cluster again",
+		Long: `Lift every write limit of a cluster: the blockCreation, blockUpdate and blockDeletion
+fields of spec.writePermissions of its Steward TenantControlPlane are removed, and nothing
+else changes. Steward then removes its webhook and reports the control plane as no longer
+WriteLimited.
+
+Thawing a cluster that is not frozen changes nothing ("unchanged"). Only team admins of
+the cluster's team and platform admins may thaw a cluster (exit 4 otherwise; live, the
+server's RBAC on tenantcontrolplanes decides too); a cluster without a tenant namespace or
+TenantControlPlane yet exits 3.`,
+		Example: `  butleradm cluster thaw bob-checkout --team payments
+  butleradm cluster thaw bob-checkout --team payments -o json`,
+		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			return run(cmd.Context(), f, o)
+		},
+	}
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	return cmd
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	return controlplane.Apply(ctx, f, controlplane.Change{
+		Verb:        "thaw",
+		Done:        "thawed",
+		Cluster:     o.Name,
+		Team:        o.Team,
+		Permissions: stewardv1alpha1.Permissions{},
+	})
+}

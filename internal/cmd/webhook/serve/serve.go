@@ -1,0 +1,151 @@
+// Package serve is `butleradm webhook serve`: the validating admission webhook server.
+package serve
+
+import (
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
+)
+
+// Options are the flags of webhook serve.
+type Options struct {
+	CertDir         string
+	Port            int
+	BindAddress     string
+	Audit           bool
+	LogFormat       string
+	LogLevel        string
+	ShutdownTimeout time.Duration
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "serve --cert-dir DIR",
+		Short: "Run the validating admission webhook server",
+		Long: `Run the validating admission webhook server over HTTPS.
+
+The serving certificate and key are tls.crt and tls.key in --cert-dir (a mounted
+kubernetes.io/tls Secret, for example); they are read again whenever they change, so a
+renewed certificate is picked up without a restart.
+
+The server reads Teams, TenantClusters, ProviderConfigs, Users and IdentityProviders, and
+asks SubjectAccessReviews, through the API server with its own credentials: the kubeconfig
+(--kubeconfig, $KUBECONFIG, ~/.kube/config) or, in a pod, its ServiceAccount. Every read is
+fresh (no cache). The RBAC it needs is printed by 'butleradm webhook manifests'.
+
+Paths: /validate-butler-butlerlabs-dev-v1alpha1-tenantcluster, -team and -providerconfig
+(admission.k8s.io/v1 AdmissionReviews), /healthz and /readyz (ready while serving, not
+while shutting down). A refusal is a 403 carrying the contract's message; a failed read
+refuses the request with the error (fail closed); a malformed review gets HTTP 400.
+
+One structured log line per review (log/slog) goes to standard error. On SIGTERM or
+SIGINT the server stops accepting connections, reports not ready and waits up to
+--shutdown-timeout for the reviews in flight.
+
+--audit evaluates every review and logs what would be refused, but allows everything:
+for switching enforcement on in a cluster whose existing objects may not pass.`,
+		Example: `  butleradm webhook serve --cert-dir /tls --port 9443
+  butleradm webhook serve --cert-dir ./certs --kubeconfig ~/.kube/config --log-format text
+  butleradm webhook serve --cert-dir /tls --audit`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return run(cmd, f, o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.CertDir, "cert-dir", "", "Folder holding the serving certificate (tls.crt) and key (tls.key)")
+	fl.IntVar(&o.Port, "port", 9443, "Port to serve HTTPS on")
+	fl.StringVar(&o.BindAddress, "bind-address", "", "Address to listen on (default: every interface)")
+	fl.BoolVar(&o.Audit, "audit", false, "Allow every request, logging what would be refused")
+	fl.StringVar(&o.LogFormat, "log-format", "json", "Log format: json or text")
+	fl.StringVar(&o.LogLevel, "log-level", "info", "Log level: debug, info, warn or error")
+	fl.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "How long to wait for reviews in flight on shutdown")
+	_ = cmd.RegisterFlagCompletionFunc("cert-dir", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return nil, cobra.ShellCompDirectiveFilterDirs
+	})
+	_ = cmd.RegisterFlagCompletionFunc("log-format", cobra.FixedCompletions([]cobra.Completion{"json", "text"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("log-level", cobra.FixedCompletions([]cobra.Completion{"debug", "info", "warn", "error"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func run(cmd *cobra.Command, f *cmdutil.Factory, o *Options) error {
+	if f.Offline() {
+		return cmdutil.UsageError("webhook serve answers a live API server; --manifests does not apply")
+	}
+	if f.Options.As != "" || len(f.Options.AsGroups) > 0 {
+		return cmdutil.UsageError("webhook serve reads with its own credentials; --as and --as-group do not apply")
+	}
+	if err := cmdutil.RequireFlag("cert-dir", o.CertDir); err != nil {
+		return err
+	}
+	if o.Port < 1 || o.Port > 65535 {
+		return cmdutil.UsageError("--port: %d is not a port (1-65535)", o.Port)
+	}
+	log, err := NewLogger(f.IOStreams.ErrOut, o.LogFormat, o.LogLevel)
+	if err != nil {
+		return err
+	}
+	cfg, err := restConfig(f.Options.Kubeconfig, f.Options.Context)
+	if err != nil {
+		return err
+	}
+	reader, err := webhook.NewReader(cfg)
+	if err != nil {
+		return err
+	}
+	srv, err := webhook.New(webhook.Options{
+		CertDir: o.CertDir, Reader: reader, Logger: log, Audit: o.Audit, ShutdownTimeout: o.ShutdownTimeout,
+	})
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	addr := net.JoinHostPort(o.BindAddress, strconv.Itoa(o.Port))
+	log.Info("starting", "address", addr, "apiServer", cfg.Host, "certDir", o.CertDir)
+	return srv.ListenAndServe(ctx, addr)
+}
+
+// NewLogger is the server's structured logger on w.
+func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, cmdutil.UsageError("--log-level: %q is not one of debug, info, warn, error", level)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch strings.ToLower(format) {
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	}
+	return nil, cmdutil.UsageError("--log-format: %q is not json or text", format)
+}
+
+// restConfig loads the server's credentials: --kubeconfig, else $KUBECONFIG, else
+// ~/.kube/config, else (in a pod) the ServiceAccount; --context picks a context.
+func restConfig(kubeconfig, context string) (*rest.Config, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = kubeconfig
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context})
+	cfg, err := cc.ClientConfig()
+	if err != nil {
+		return nil, cmdutil.UsageError("loading credentials for the API server: %v", err)
+	}
+	return cfg, nil
+}

@@ -1,0 +1,169 @@
+package controlplane
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Change is what `butleradm cluster freeze` or `thaw` asks for.
+type Change struct {
+	// Verb is the command, for messages: "freeze" or "thaw".
+	Verb string
+	// Done is what a change reports: "frozen" or "thawed".
+	Done        string
+	Cluster     string
+	Team        string
+	Permissions stewardv1alpha1.Permissions
+}
+
+// Result is what a change did, as -o json and yaml print it.
+type Result struct {
+	Cluster          string           `json:"cluster"`
+	Namespace        string           `json:"namespace"`
+	Team             string           `json:"team"`
+	ControlPlane     Ref              `json:"controlPlane"`
+	WritePermissions WritePermissions `json:"writePermissions"`
+	Mode             string           `json:"mode"`
+	// Status is the control plane's status as the write left it; Steward changes it to
+	// WriteLimited (or back) when it applies the change.
+	Status string `json:"status"`
+	// Changed is false when the control plane already was in the wanted state.
+	Changed bool `json:"changed"`
+}
+
+// WritePermissions are spec.writePermissions with every field written out.
+type WritePermissions struct {
+	BlockCreation bool `json:"blockCreation"`
+	BlockUpdate   bool `json:"blockUpdate"`
+	BlockDeletion bool `json:"blockDeletion"`
+}
+
+// Apply makes the write permissions of a cluster's control plane ch.Permissions and
+// reports it. The cluster is the one named in the team's namespace; only team admins of
+// that team (the team role of CONTRACT.md §2 being admin) and platform admins may change
+// it, checked before anything is read of the control plane. Live the server's RBAC on
+// tenantcontrolplanes has the last word (exit 4 with its message). Nothing is written
+// when the control plane is already in the wanted state.
+func Apply(ctx context.Context, f *cmdutil.Factory, ch Change) error {
+	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
+		return err
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	cps, err := Store(s)
+	if err != nil {
+		return err
+	}
+	team, err := lookup.Team(ctx, s, ch.Team)
+	if err != nil {
+		return err
+	}
+	ns := team.TeamNamespace()
+	c, err := s.GetCluster(ctx, ns, ch.Cluster)
+	if apierrors.IsNotFound(err) {
+		return cmdutil.NotFoundError("tenant cluster %q not found in namespace %q", ch.Cluster, ns)
+	}
+	if err != nil {
+		return err
+	}
+	actor, err := lookup.WhoAmI(ctx, s)
+	if err != nil {
+		return err
+	}
+	if err := Authorize(team, actor, ch.Verb, c.Name); err != nil {
+		return err
+	}
+	tcp, err := Get(ctx, s, c)
+	if err != nil {
+		return err
+	}
+	ref, _ := RefOf(c)
+	res := store.Result{}
+	changed := tcp.Spec.WritePermissions != ch.Permissions
+	if changed {
+		if tcp, res, err = cps.SetWritePermissions(ctx, ref.Namespace, ref.Name, ch.Permissions); err != nil {
+			return err
+		}
+	}
+	p := tcp.Spec.WritePermissions
+	r := Result{
+		Cluster:          c.Name,
+		Namespace:        c.Namespace,
+		Team:             team.Name,
+		ControlPlane:     ref,
+		WritePermissions: WritePermissions{BlockCreation: p.BlockCreate, BlockUpdate: p.BlockUpdate, BlockDeletion: p.BlockDelete},
+		Mode:             Mode(p),
+		Status:           Status(tcp),
+		Changed:          changed,
+	}
+	return report(f, ch, r, res)
+}
+
+// Authorize refuses (exit 4) anyone who is neither a team admin of team (the team role,
+// CONTRACT.md §2: users[] and groups[] entries, groups normalised) nor a platform admin.
+// An environment's admin grant does not count: write permissions apply to the whole
+// control plane, whatever the environment.
+func Authorize(team *v1alpha1.Team, actor lookup.Actor, verb, cluster string) error {
+	role := policy.TeamRole(team, actor.Identity, actor.PlatformAdmin)
+	if role.Role == policy.RoleAdmin {
+		return nil
+	}
+	has := role.Role.String()
+	if role.Role == policy.RoleNone {
+		has = "none, not a member"
+	}
+	return cmdutil.DeniedError(fmt.Errorf("user %q may not %s tenant cluster %q: only team admins of %q and platform admins may (team role: %s)",
+		actor.Identity.Username, verb, cluster, team.Name, has))
+}
+
+func report(f *cmdutil.Factory, ch Change, r Result, res store.Result) error {
+	out := f.IOStreams.Out
+	name := "tenantcluster.butler.butlerlabs.dev/" + r.Cluster
+	switch f.Options.Output {
+	case "json", "yaml":
+		return printers.Print(out, f.Options.Output, r)
+	case "name":
+		fmt.Fprintln(out, name)
+		return nil
+	}
+	thaw := r.Mode == None
+	switch {
+	case thaw && !r.Changed:
+		fmt.Fprintf(out, "%s unchanged: not frozen\n", name)
+	case thaw:
+		done(out, name+" "+ch.Done, res)
+	case !r.Changed:
+		fmt.Fprintf(out, "%s unchanged: already %s\n", name, r.Mode)
+	default:
+		done(out, name+" "+ch.Done+": "+r.Mode, res)
+	}
+	p := stewardv1alpha1.Permissions{BlockCreate: r.WritePermissions.BlockCreation, BlockUpdate: r.WritePermissions.BlockUpdate, BlockDelete: r.WritePermissions.BlockDeletion}
+	line := fmt.Sprintf("tenantcontrolplane %s blocks %s", r.ControlPlane, Blocked(p))
+	if r.Status != "" {
+		line += "; status " + r.Status
+	}
+	fmt.Fprintln(out, line)
+	return nil
+}
+
+// done prints a write's line with where it went, as the team commands do.
+func done(w io.Writer, msg string, res store.Result) {
+	if res.Location != "" {
+		fmt.Fprintf(w, "%s (%s)\n", msg, res.Location)
+		return
+	}
+	fmt.Fprintln(w, msg)
+}

@@ -1,0 +1,154 @@
+package testenv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
+)
+
+// Option changes how the shared control plane starts. The first Start of a test binary
+// starts it, so every Start in one test binary should pass the same options; a later
+// Start asking for the webhook of a control plane started without it fails.
+type Option func(*options)
+
+type options struct {
+	webhook bool
+}
+
+// WithWebhook registers Butler's validating webhooks (internal/webhook, the
+// ValidatingWebhookConfiguration of `butleradm webhook manifests`) with the control plane,
+// served by an in-process server on 127.0.0.1 that is listening before Start returns. The
+// server reads with credentials of its own (WebhookUser, bound to the ClusterRole of the
+// same manifests), so a missing permission there fails the tests.
+//
+// The webhook starts dormant (audit: every review evaluated and logged, every request
+// allowed), so fixtures that predate the rules load; EnforceWebhook(true) switches it on.
+func WithWebhook() Option { return func(o *options) { o.webhook = true } }
+
+// WebhookInstall is the installation the harness registers: the manifests' defaults, in
+// the platform namespace.
+var WebhookInstall = webhook.Install{Namespace: PlatformNamespace, Service: webhook.DefaultService}
+
+// WebhookUser is the identity the webhook server reads with: its ServiceAccount's name.
+var WebhookUser = webhook.ServiceAccountUsername(WebhookInstall)
+
+// webhookServer is the running in-process server.
+type webhookServer struct {
+	srv    *webhook.Server
+	cancel context.CancelFunc
+	done   chan error
+	log    string
+}
+
+// webhookInstallOptions registers the configuration `butleradm webhook manifests` prints;
+// envtest points its service references at 127.0.0.1 and generates the serving
+// certificate.
+func webhookInstallOptions() envtest.WebhookInstallOptions {
+	return envtest.WebhookInstallOptions{
+		ValidatingWebhooks: []*admissionregistrationv1.ValidatingWebhookConfiguration{webhook.Configuration(WebhookInstall)},
+		LocalServingHost:   "127.0.0.1",
+	}
+}
+
+// startWebhook grants the webhook's identity the manifests' RBAC, and starts the server on
+// the address and certificate envtest prepared.
+func startWebhook(e *Env) error {
+	m := webhook.Build(WebhookInstall)
+	ctx := context.Background()
+	for _, obj := range []client.Object{m.ServiceAccount, m.ClusterRole, m.ClusterRoleBinding} {
+		if err := e.Client.Create(ctx, obj); err != nil {
+			return fmt.Errorf("creating %T %s: %w", obj, obj.GetName(), err)
+		}
+	}
+	au, err := e.env.AddUser(envtest.User{Name: WebhookUser}, &rest.Config{QPS: webhook.ClientQPS, Burst: webhook.ClientBurst})
+	if err != nil {
+		return fmt.Errorf("adding the webhook's user: %w", err)
+	}
+	reader, err := webhook.NewReader(au.Config())
+	if err != nil {
+		return err
+	}
+	logPath := filepath.Join(e.Dir, "webhook.log")
+	lf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	wio := &e.env.WebhookInstallOptions
+	srv, err := webhook.New(webhook.Options{
+		CertDir: wio.LocalServingCertDir,
+		Reader:  reader,
+		Logger:  slog.New(slog.NewJSONHandler(lf, nil)),
+		Audit:   true,
+	})
+	if err != nil {
+		_ = lf.Close()
+		return err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(wio.LocalServingHost, strconv.Itoa(wio.LocalServingPort)))
+	if err != nil {
+		_ = lf.Close()
+		return fmt.Errorf("webhook server: %w", err)
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	ws := &webhookServer{srv: srv, cancel: cancel, done: make(chan error, 1), log: logPath}
+	go func() {
+		err := srv.Serve(sctx, ln)
+		_ = lf.Close()
+		ws.done <- err
+	}()
+	e.webhook = ws
+	return nil
+}
+
+// stopWebhook stops the server, waiting for reviews in flight.
+func (e *Env) stopWebhook() error {
+	if e.webhook == nil {
+		return nil
+	}
+	e.webhook.cancel()
+	select {
+	case err := <-e.webhook.done:
+		e.webhook = nil
+		return err
+	case <-time.After(30 * time.Second):
+		return errors.New("webhook server did not stop within 30s")
+	}
+}
+
+// HasWebhook reports whether the control plane was started WithWebhook.
+func (e *Env) HasWebhook() bool { return e.webhook != nil }
+
+// EnforceWebhook switches the webhook between enforcing (refusals reach the client) and
+// dormant (audit: everything allowed). It panics on a control plane without the webhook.
+func (e *Env) EnforceWebhook(on bool) {
+	if e.webhook == nil {
+		panic("testenv: EnforceWebhook on a control plane started without WithWebhook")
+	}
+	e.webhook.srv.Handler().SetAudit(!on)
+}
+
+// WebhookEnforced reports whether the webhook enforces.
+func (e *Env) WebhookEnforced() bool {
+	return e.webhook != nil && !e.webhook.srv.Handler().Audit()
+}
+
+// WebhookLog is the path of the server's JSON log (one line per review), "" without it.
+func (e *Env) WebhookLog() string {
+	if e.webhook == nil {
+		return ""
+	}
+	return e.webhook.log
+}

@@ -1,0 +1,308 @@
+package webhook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	admissionv1 "k8s.io/api/admission/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// The webhooks, by the names and paths of Butler's own (BACKGROUND.md §3, §4), so a
+// configuration written for the controller's webhooks points at this server unchanged.
+const (
+	NameTenantCluster  = "vtenantcluster.kb.io"
+	NameTeam           = "vteam.kb.io"
+	NameProviderConfig = "vproviderconfig.kb.io"
+
+	PathTenantCluster  = "/validate-butler-butlerlabs-dev-v1alpha1-tenantcluster"
+	PathTeam           = "/validate-butler-butlerlabs-dev-v1alpha1-team"
+	PathProviderConfig = "/validate-butler-butlerlabs-dev-v1alpha1-providerconfig"
+)
+
+// maxBodyBytes bounds a review: the API server's own request limit is 3 MiB, and a review
+// of an update carries the object twice.
+const maxBodyBytes = 8 << 20
+
+// defaultTimeout bounds the reads of one review when the API server does not say (it
+// sends ?timeout=, the webhook's timeoutSeconds).
+const defaultTimeout = 10 * time.Second
+
+// Handler answers AdmissionReviews (admission.k8s.io/v1) at the three paths with the
+// policy library's decisions. It is an http.Handler; Server adds TLS, health and shutdown.
+type Handler struct {
+	reader  Reader
+	log     *slog.Logger
+	decoder runtime.Decoder
+	audit   atomic.Bool
+	routes  map[string]route
+}
+
+type route struct {
+	webhook  string
+	kind     string
+	validate func(ctx context.Context, req *admissionv1.AdmissionRequest) verdict
+}
+
+// NewHandler returns a handler reading through r; log nil discards the logs.
+func NewHandler(r Reader, log *slog.Logger) (*Handler, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	scheme := runtime.NewScheme()
+	if err := admissionv1.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
+	if err := v1alpha1.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
+	h := &Handler{reader: r, log: log, decoder: serializer.NewCodecFactory(scheme).UniversalDeserializer()}
+	h.routes = map[string]route{
+		PathTenantCluster:  {NameTenantCluster, v1alpha1.KindTenantCluster, h.tenantCluster},
+		PathTeam:           {NameTeam, v1alpha1.KindTeam, h.team},
+		PathProviderConfig: {NameProviderConfig, v1alpha1.KindProviderConfig, h.providerConfig},
+	}
+	return h, nil
+}
+
+// SetAudit switches audit mode: every review is still evaluated and a denial logged, but
+// the answer is always allowed (Butler's webhooks "dormant"). Safe to call while serving.
+func (h *Handler) SetAudit(on bool) { h.audit.Store(on) }
+
+// Audit reports whether audit mode is on.
+func (h *Handler) Audit() bool { return h.audit.Load() }
+
+// Handles reports whether p is one of the webhook paths.
+func (h *Handler) Handles(p string) bool {
+	_, ok := h.routes[cleanPath(p)]
+	return ok
+}
+
+// cleanPath tolerates a doubled slash: a configuration whose service path starts with "/"
+// turned into a URL by joining with "/" (as envtest does) asks for "//validate-…".
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return path.Clean("/" + strings.TrimLeft(p, "/"))
+}
+
+// verdict is a handler's answer before it becomes an AdmissionResponse.
+type verdict struct {
+	allowed bool
+	code    int32  // the Status code of a refusal: 403 denied, 400 bad object, 500 internal
+	message string // the refusal's message, exactly as the contract words it
+	rules   []string
+}
+
+func allow() verdict { return verdict{allowed: true} }
+
+// denied is admission.Denied: 403, reason Forbidden, the message as is.
+func denied(msg string, rules ...string) verdict {
+	return verdict{code: http.StatusForbidden, message: msg, rules: rules}
+}
+
+// errored is admission.Errored: the request fails closed with the error as the message.
+func errored(code int32, err error) verdict {
+	return verdict{code: code, message: err.Error()}
+}
+
+// badRequest is an HTTP-level refusal: no review to answer (or none worth trusting).
+type badRequest struct {
+	code int
+	msg  string
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rt, ok := h.routes[cleanPath(r.URL.Path)]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	review, bad := h.readReview(w, r)
+	if bad != nil {
+		h.log.Warn("malformed admission review", "webhook", rt.webhook, "path", r.URL.Path,
+			"remote", r.RemoteAddr, "status", bad.code, "error", bad.msg)
+		writeBadRequest(w, bad)
+		return
+	}
+	req := review.Request
+	timeout := defaultTimeout
+	if t, err := time.ParseDuration(r.URL.Query().Get("timeout")); err == nil && t > 0 {
+		timeout = t
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+
+	var v verdict
+	if req.Kind.Group != v1alpha1.GroupVersion.Group || req.Kind.Kind != rt.kind {
+		v = errored(http.StatusBadRequest, fmt.Errorf("webhook %s validates %s, not %s", rt.webhook, rt.kind, gvkString(req.Kind)))
+	} else {
+		v = h.safeValidate(ctx, rt, req)
+	}
+	enforced := !h.audit.Load()
+	attrs := []any{
+		"webhook", rt.webhook, "uid", string(req.UID), "operation", string(req.Operation),
+		"kind", req.Kind.Kind, "namespace", req.Namespace, "name", req.Name,
+		"user", req.UserInfo.Username, "allowed", v.allowed || !enforced,
+		"duration", time.Since(start).Round(time.Microsecond).String(),
+	}
+	if !v.allowed {
+		attrs = append(attrs, "code", v.code, "message", v.message)
+		if len(v.rules) > 0 {
+			attrs = append(attrs, "rules", v.rules)
+		}
+	}
+	switch {
+	case v.allowed:
+		h.log.Info("admitted", attrs...)
+	case !enforced:
+		h.log.Warn("audit: would refuse", attrs...)
+		v = allow()
+	case v.code >= 500:
+		h.log.Error("refused: internal error", attrs...)
+	default:
+		h.log.Info("refused", attrs...)
+	}
+	writeReview(w, req.UID, v)
+}
+
+// safeValidate runs a validator, turning a panic into a fail-closed answer: a bug in one
+// review must neither crash the server nor let the request through.
+func (h *Handler) safeValidate(ctx context.Context, rt route, req *admissionv1.AdmissionRequest) (v verdict) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("panic in validator", "webhook", rt.webhook, "uid", string(req.UID), "panic", fmt.Sprint(p))
+			v = errored(http.StatusInternalServerError, fmt.Errorf("internal error in webhook %s: %v", rt.webhook, p))
+		}
+	}()
+	return rt.validate(ctx, req)
+}
+
+// readReview decodes the request body as an admission.k8s.io/v1 AdmissionReview with a
+// request; anything else is a bad request, never a panic.
+func (h *Handler) readReview(w http.ResponseWriter, r *http.Request) (*admissionv1.AdmissionReview, *badRequest) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		return nil, &badRequest{http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: an AdmissionReview is POSTed", r.Method)}
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("content type %q: want application/json", ct)}
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, &badRequest{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", maxBodyBytes)}
+		}
+		return nil, &badRequest{http.StatusBadRequest, "reading the request body: " + err.Error()}
+	}
+	if len(body) == 0 {
+		return nil, &badRequest{http.StatusBadRequest, "empty request body: want an AdmissionReview"}
+	}
+	// The decoder would take a body without apiVersion and kind for what it is asked to
+	// decode into; the API server always sends them, so their absence is malformed.
+	var tm metav1.TypeMeta
+	if err := json.Unmarshal(body, &tm); err != nil {
+		return nil, &badRequest{http.StatusBadRequest, "decoding the AdmissionReview: " + err.Error()}
+	}
+	if tm.APIVersion != admissionv1.SchemeGroupVersion.String() || tm.Kind != "AdmissionReview" {
+		gvk := schema.FromAPIVersionAndKind(tm.APIVersion, tm.Kind)
+		return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("got %s: want an AdmissionReview of admission.k8s.io/v1", gvkPtrString(&gvk))}
+	}
+	review := &admissionv1.AdmissionReview{}
+	obj, gvk, err := h.decoder.Decode(body, nil, review)
+	if err != nil {
+		return nil, &badRequest{http.StatusBadRequest, "decoding the AdmissionReview: " + err.Error()}
+	}
+	if obj != review || gvk == nil || *gvk != admissionv1.SchemeGroupVersion.WithKind("AdmissionReview") {
+		return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("got %s: want an AdmissionReview of admission.k8s.io/v1", gvkPtrString(gvk))}
+	}
+	if review.Request == nil {
+		return nil, &badRequest{http.StatusBadRequest, "the AdmissionReview has no request"}
+	}
+	if review.Request.UID == "" {
+		return nil, &badRequest{http.StatusBadRequest, "the AdmissionReview request has no uid"}
+	}
+	return review, nil
+}
+
+func writeBadRequest(w http.ResponseWriter, bad *badRequest) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(bad.code)
+	_ = json.NewEncoder(w).Encode(&metav1.Status{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Status"},
+		Status:   metav1.StatusFailure,
+		Code:     int32(bad.code),
+		Reason:   metav1.StatusReasonBadRequest,
+		Message:  bad.msg,
+	})
+}
+
+func writeReview(w http.ResponseWriter, uid types.UID, v verdict) {
+	resp := &admissionv1.AdmissionResponse{UID: uid, Allowed: v.allowed}
+	if v.allowed {
+		resp.Result = &metav1.Status{Code: http.StatusOK}
+	} else {
+		st := &metav1.Status{Code: v.code, Message: v.message}
+		if v.code == http.StatusForbidden {
+			st.Reason = metav1.StatusReasonForbidden
+		}
+		resp.Result = st
+	}
+	out := admissionv1.AdmissionReview{
+		TypeMeta: metav1.TypeMeta{APIVersion: admissionv1.SchemeGroupVersion.String(), Kind: "AdmissionReview"},
+		Response: resp,
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if err := json.NewEncoder(w).Encode(&out); err != nil {
+		// The client went away; nothing else to do.
+		return
+	}
+}
+
+func gvkString(k metav1.GroupVersionKind) string {
+	return schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}.String()
+}
+
+func gvkPtrString(k *schema.GroupVersionKind) string {
+	if k == nil || k.Empty() {
+		return "an object without apiVersion and kind"
+	}
+	return k.String()
+}
+
+// decodeInto decodes a raw object of a review into a typed one of the expected kind.
+func (h *Handler) decodeInto(raw runtime.RawExtension, into runtime.Object, what string) error {
+	if len(raw.Raw) == 0 {
+		return fmt.Errorf("the request has no %s", what)
+	}
+	obj, gvk, err := h.decoder.Decode(raw.Raw, nil, into)
+	if err != nil {
+		return fmt.Errorf("decoding %s: %w", what, err)
+	}
+	if obj != into {
+		return fmt.Errorf("decoding %s: got %s", what, gvkPtrString(gvk))
+	}
+	return nil
+}

@@ -1,0 +1,237 @@
+package webhook
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	admissionv1 "k8s.io/api/admission/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// userOf is the requesting identity of a review.
+func userOf(req *admissionv1.AdmissionRequest) User {
+	u := User{Username: req.UserInfo.Username, UID: req.UserInfo.UID, Groups: req.UserInfo.Groups}
+	if len(req.UserInfo.Extra) > 0 {
+		u.Extra = make(map[string][]string, len(req.UserInfo.Extra))
+		for k, v := range req.UserInfo.Extra {
+			u.Extra[k] = v
+		}
+	}
+	return u
+}
+
+// tenantCluster is the TenantCluster webhook (BACKGROUND.md §4.1) with policy.AdmitCluster
+// deciding: the request's user, the Team read fresh (NotFound: no env or team checks), the
+// TenantClusters of the namespace, the referenced ProviderConfig (NotFound: the policy's
+// "Not found").
+func (h *Handler) tenantCluster(ctx context.Context, req *admissionv1.AdmissionRequest) verdict {
+	var op policy.Operation
+	switch req.Operation {
+	case admissionv1.Create:
+		op = policy.Create
+	case admissionv1.Update:
+		op = policy.Update
+	default:
+		return allow()
+	}
+	tc := &v1alpha1.TenantCluster{}
+	if err := h.decodeInto(req.Object, tc, "object"); err != nil {
+		return errored(http.StatusBadRequest, err)
+	}
+	if tc.Namespace == "" {
+		tc.Namespace = req.Namespace
+	}
+	var old *v1alpha1.TenantCluster
+	if op == policy.Update {
+		old = &v1alpha1.TenantCluster{}
+		if err := h.decodeInto(req.OldObject, old, "oldObject"); err != nil {
+			return errored(http.StatusBadRequest, err)
+		}
+	}
+	creq := policy.ClusterRequest{Operation: op, Cluster: tc, Old: old, Username: req.UserInfo.Username}
+
+	// The environment label guard runs first and alone on the server, before it reads
+	// anything: answer it without a read.
+	if op == policy.Update {
+		if d := policy.AdmitCluster(creq); len(d.Violations) > 0 && d.Violations[0].Rule == policy.RuleEnvLabelImmutable {
+			return decisionVerdict(d)
+		}
+	}
+
+	if ref := tc.Spec.TeamRef; ref != nil && ref.Name != "" {
+		team, err := h.reader.GetTeam(ctx, ref.Name)
+		switch {
+		case err == nil:
+			creq.Team = team
+		case apierrors.IsNotFound(err):
+			// No such team: the server skips the environment and team checks.
+		default:
+			return errored(http.StatusInternalServerError, fmt.Errorf("fetch team %q: %w", ref.Name, err))
+		}
+	}
+	if creq.Team != nil || tc.Spec.ProviderConfigRef != nil {
+		siblings, err := h.reader.ListClusters(ctx, tc.Namespace)
+		if err != nil {
+			return errored(http.StatusInternalServerError, fmt.Errorf("list TenantClusters in namespace %q: %w", tc.Namespace, err))
+		}
+		creq.Siblings = siblings
+	}
+	if ref := tc.Spec.ProviderConfigRef; ref != nil {
+		ns := ref.Namespace
+		if ns == "" {
+			ns = v1alpha1.DefaultProviderNamespace
+		}
+		pc, err := h.reader.GetProviderConfig(ctx, ns, ref.Name)
+		switch {
+		case err == nil:
+			creq.ProviderConfig = pc
+		case apierrors.IsNotFound(err):
+			// The policy answers `spec.providerConfigRef.name: Not found`.
+		default:
+			return errored(http.StatusInternalServerError, fmt.Errorf("failed to fetch ProviderConfig %s/%s: %w", ns, ref.Name, err))
+		}
+	}
+	if op == policy.Create && creq.Team != nil {
+		creq.Addons = defaultAddons(creq.Team, tc.Labels[v1alpha1.LabelEnvironment])
+	}
+	return decisionVerdict(policy.AdmitCluster(creq))
+}
+
+// defaultAddons are the addons the controller installs on a new cluster by itself (the
+// team's defaultAddons, then its environment's), which the CLI checks against the team's
+// addon restrictions too. Named extras are TenantAddon objects, which this webhook does not
+// see. The version passed only keeps ResolveDefaults from failing on a team whose own
+// default version is malformed: the addons do not depend on it.
+func defaultAddons(team *v1alpha1.Team, env string) []string {
+	d, err := policy.ResolveDefaults(team, env, policy.Explicit{KubernetesVersion: "v0.0.0"})
+	if err != nil {
+		return nil
+	}
+	return d.Addons
+}
+
+func decisionVerdict(d policy.Decision) verdict {
+	if d.Allowed() {
+		return allow()
+	}
+	rules := make([]string, 0, len(d.Violations))
+	for _, v := range d.Violations {
+		rules = append(rules, v.Rule)
+	}
+	return denied(d.Err().Error(), rules...)
+}
+
+// team is the Team webhook (BACKGROUND.md §4.2) with policy.AdmitTeam deciding, for the
+// request's user and groups. Whether the user is a platform admin is asked only when the
+// answer matters (a limits change), as the server does: User objects and IdentityProviders
+// first (CONTRACT.md §2), then a SubjectAccessReview for update on teams.
+func (h *Handler) team(ctx context.Context, req *admissionv1.AdmissionRequest) verdict {
+	var op policy.Operation
+	switch req.Operation {
+	case admissionv1.Create:
+		op = policy.Create
+	case admissionv1.Update:
+		op = policy.Update
+	default:
+		return allow()
+	}
+	team := &v1alpha1.Team{}
+	if err := h.decodeInto(req.Object, team, "object"); err != nil {
+		return errored(http.StatusBadRequest, err)
+	}
+	var old *v1alpha1.Team
+	if op == policy.Update {
+		old = &v1alpha1.Team{}
+		if err := h.decodeInto(req.OldObject, old, "oldObject"); err != nil {
+			return errored(http.StatusBadRequest, err)
+		}
+	}
+	user := userOf(req)
+	id := user.identity()
+	d := policy.AdmitTeam(op, old, team, id, false)
+	if d != nil && (d.Rule == policy.RuleTeamResourceLimits || d.Rule == policy.RuleTeamEnvLimits) {
+		admin, err := h.platformAdmin(ctx, user)
+		if err != nil {
+			return errored(http.StatusInternalServerError, fmt.Errorf("resolve platform admin: %w", err))
+		}
+		if admin {
+			d = policy.AdmitTeam(op, old, team, id, true)
+		}
+	}
+	if d != nil {
+		return denied(d.Message, d.Rule)
+	}
+	return allow()
+}
+
+// platformAdmin is CONTRACT.md §2 as the live CLI applies it: a User object (platformRole
+// admin or isPlatformAdmin) or an IdentityProvider platformRoleGroups entry with role
+// admin; failing both, a SubjectAccessReview for update on teams.butler.butlerlabs.dev
+// with the request's user and groups.
+func (h *Handler) platformAdmin(ctx context.Context, u User) (bool, error) {
+	users, err := h.reader.ListUsers(ctx)
+	if err != nil {
+		return false, fmt.Errorf("list users: %w", err)
+	}
+	idps, err := h.reader.ListIdentityProviders(ctx)
+	if err != nil && !apierrors.IsNotFound(err) && !meta.IsNoMatchError(err) {
+		return false, fmt.Errorf("list identityproviders: %w", err)
+	}
+	if ok, _ := policy.PlatformAdmin(u.identity(), users, idps); ok {
+		return true, nil
+	}
+	ok, err := h.reader.CanUpdateTeams(ctx, u)
+	if err != nil {
+		return false, fmt.Errorf("subjectaccessreview: %w", err)
+	}
+	return ok, nil
+}
+
+// providerConfig is the ProviderConfig webhook (BACKGROUND.md §3): on create and update
+// policy.ValidateProviderConfig, as one aggregate; on delete policy.ProviderDeleteGuard over
+// every TenantCluster in every namespace.
+func (h *Handler) providerConfig(ctx context.Context, req *admissionv1.AdmissionRequest) verdict {
+	switch req.Operation {
+	case admissionv1.Create, admissionv1.Update:
+		pc := &v1alpha1.ProviderConfig{}
+		if err := h.decodeInto(req.Object, pc, "object"); err != nil {
+			return errored(http.StatusBadRequest, err)
+		}
+		if errs := policy.ValidateProviderConfig(pc); len(errs) > 0 {
+			rules := make([]string, 0, len(errs))
+			for _, e := range errs {
+				rules = append(rules, e.Field)
+			}
+			return denied(errs.ToAggregate().Error(), rules...)
+		}
+		return allow()
+	case admissionv1.Delete:
+		pc := &v1alpha1.ProviderConfig{}
+		if len(req.OldObject.Raw) > 0 {
+			if err := h.decodeInto(req.OldObject, pc, "oldObject"); err != nil {
+				return errored(http.StatusBadRequest, err)
+			}
+		}
+		if pc.Name == "" {
+			pc.Name = req.Name
+		}
+		if pc.Namespace == "" {
+			pc.Namespace = req.Namespace
+		}
+		clusters, err := h.reader.ListClusters(ctx, "")
+		if err != nil {
+			return errored(http.StatusInternalServerError, fmt.Errorf("list TenantClusters: %w", err))
+		}
+		if ferr := policy.ProviderDeleteGuard(pc, clusters); ferr != nil {
+			return denied(ferr.Error(), "provider-in-use")
+		}
+		return allow()
+	default:
+		return allow()
+	}
+}
