@@ -79,7 +79,7 @@ func TestLiveScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(root, "testdata", "script", "live"),
 		RequireExplicitExec: true,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode, "webhook": cmdWebhook(env)},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode, "webhook": cmdWebhook(env), "bulkclusters": cmdBulkClusters(env)},
 		Setup: func(e *testscript.Env) error {
 			liveMu.Lock()
 			e.Defer(liveMu.Unlock)
@@ -93,6 +93,8 @@ func TestLiveScripts(t *testing.T) {
 			}
 			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, ".config"))
 			e.Setenv("NO_COLOR", "")
+			// The example as manifests, to read only: offline runs to compare with live ones.
+			e.Setenv("PAYMENTS", payments)
 			// kubectl from the same build, to look at the server independently of the tools.
 			e.Setenv("PATH", testenv.AssetsDir()+string(os.PathListSeparator)+e.Getenv("PATH"))
 			for _, u := range append([]string{"admin"}, testenv.Users...) {

@@ -8,8 +8,8 @@ import (
 
 // The live control plane has Butler's validating webhooks registered (testenv.WithWebhook,
 // served in-process by internal/webhook). Every script starts with them dormant: each
-// review is evaluated and logged but allowed, as on a cluster whose webhooks are switched
-// off, so the payments fixtures load (ledger-legacy predates environments and could not be
+// review is answered allowed without being evaluated, as on a cluster whose webhooks are
+// switched off, so the payments fixtures load (ledger-legacy predates environments and could not be
 // created under the rules) and the other scripts see a permissive server. A script that
 // wants the server to enforce says so:
 //

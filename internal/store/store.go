@@ -8,6 +8,7 @@ import (
 	"errors"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
@@ -137,4 +138,54 @@ type ControlPlanes interface {
 	// writePermissions, as Steward writes it); offline, an in-place edit of its document.
 	// It returns the object as written.
 	SetWritePermissions(ctx context.Context, namespace, name string, p stewardv1alpha1.Permissions) (*stewardv1alpha1.TenantControlPlane, Result, error)
+}
+
+// ---------------------------------------------------------------------------------------
+// TenantCluster lifecycle: scale and delete (both stores), and what only a server can do:
+// server-side dry run, watching a cluster until it is Ready, and reading its admin
+// kubeconfig (butlerctl cluster create --dry-run=server|--wait, cluster scale, cluster
+// delete, cluster kubeconfig; issue 4).
+//
+// Kept out of Store, like Migrator and Providers: the commands that need them assert them,
+// so other Store implementations (test fakes) need not.
+// ---------------------------------------------------------------------------------------
+
+// ErrNoSecretKey is wrapped by SecretValue's error when the Secret exists but holds none
+// of the keys asked for.
+var ErrNoSecretKey = errors.New("the Secret holds none of the keys")
+
+// ClusterWriter is a store that can scale and delete TenantClusters. Both stores
+// implement it.
+type ClusterWriter interface {
+	// ScaleCluster makes spec.workers.replicas of c, as the caller read it, replicas and
+	// changes nothing else. Live it is one JSON merge patch of that field carrying c's
+	// resourceVersion, so a cluster changed since it was read is refused with a Conflict
+	// (the caller reads it again, checks again and retries) instead of overwritten;
+	// offline it is an in-place edit of the cluster's document (only that line changes;
+	// comments, other keys and documents stay), refused with a Conflict when the document
+	// no longer has c's spec. It returns the cluster as written.
+	ScaleCluster(ctx context.Context, c *v1alpha1.TenantCluster, replicas int32) (*v1alpha1.TenantCluster, Result, error)
+	// DeleteCluster deletes c. Live the delete carries c's uid as a precondition, so a
+	// cluster deleted and created again under the same name since it was read is not
+	// deleted (Conflict); offline the cluster's document is removed from its file (and
+	// the file, once nothing else is left in it). TenantAddons are left to the controller
+	// (live) and to the author of the manifests (offline).
+	DeleteCluster(ctx context.Context, c *v1alpha1.TenantCluster) (Result, error)
+}
+
+// ClusterServer is what only a live store does with TenantClusters.
+type ClusterServer interface {
+	// DryRunCreateCluster sends the cluster and then each addon with server-side dry run
+	// (dryRun=All): every admission step runs, webhooks included, and nothing is stored.
+	// It returns the objects as the server answered.
+	DryRunCreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (*v1alpha1.TenantCluster, []v1alpha1.TenantAddon, error)
+	// WatchCluster watches one TenantCluster, from resourceVersion ("" for the current
+	// state first). Event objects are *v1alpha1.TenantCluster, or a *metav1.Status on
+	// watch.Error (410 Gone when resourceVersion is too old).
+	WatchCluster(ctx context.Context, namespace, name, resourceVersion string) (watch.Interface, error)
+	// SecretValue reads one value of a Secret: that of the first of keys the Secret holds
+	// with a non-empty value, and which key it was. NotFound when there is no such Secret;
+	// an error wrapping ErrNoSecretKey when it holds none of keys. The value is returned to
+	// the caller only: it is in no error and no log.
+	SecretValue(ctx context.Context, namespace, name string, keys ...string) (string, []byte, error)
 }

@@ -34,8 +34,9 @@ type options struct {
 // server reads with credentials of its own (WebhookUser, bound to the ClusterRole of the
 // same manifests), so a missing permission there fails the tests.
 //
-// The webhook starts dormant (audit: every review evaluated and logged, every request
-// allowed), so fixtures that predate the rules load; EnforceWebhook(true) switches it on.
+// The webhook starts dormant (every review answered allowed, unevaluated: no reads, so
+// bulk fixtures cost nothing extra), as on a cluster whose webhooks are switched off, so
+// fixtures that predate the rules load; EnforceWebhook(true) switches it on.
 func WithWebhook() Option { return func(o *options) { o.webhook = true } }
 
 // WebhookInstall is the installation the harness registers: the manifests' defaults, in
@@ -91,7 +92,6 @@ func startWebhook(e *Env) error {
 		CertDir: wio.LocalServingCertDir,
 		Reader:  reader,
 		Logger:  slog.New(slog.NewJSONHandler(lf, nil)),
-		Audit:   true,
 	})
 	if err != nil {
 		_ = lf.Close()
@@ -102,6 +102,7 @@ func startWebhook(e *Env) error {
 		_ = lf.Close()
 		return fmt.Errorf("webhook server: %w", err)
 	}
+	srv.Handler().SetMode(webhook.Dormant)
 	sctx, cancel := context.WithCancel(context.Background())
 	ws := &webhookServer{srv: srv, cancel: cancel, done: make(chan error, 1), log: logPath}
 	go func() {
@@ -132,17 +133,22 @@ func (e *Env) stopWebhook() error {
 func (e *Env) HasWebhook() bool { return e.webhook != nil }
 
 // EnforceWebhook switches the webhook between enforcing (refusals reach the client) and
-// dormant (audit: everything allowed). It panics on a control plane without the webhook.
+// dormant (everything allowed, unevaluated). It panics on a control plane without the
+// webhook.
 func (e *Env) EnforceWebhook(on bool) {
 	if e.webhook == nil {
 		panic("testenv: EnforceWebhook on a control plane started without WithWebhook")
 	}
-	e.webhook.srv.Handler().SetAudit(!on)
+	m := webhook.Dormant
+	if on {
+		m = webhook.Enforce
+	}
+	e.webhook.srv.Handler().SetMode(m)
 }
 
 // WebhookEnforced reports whether the webhook enforces.
 func (e *Env) WebhookEnforced() bool {
-	return e.webhook != nil && !e.webhook.srv.Handler().Audit()
+	return e.webhook != nil && e.webhook.srv.Handler().Mode() == webhook.Enforce
 }
 
 // WebhookLog is the path of the server's JSON log (one line per review), "" without it.

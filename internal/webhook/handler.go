@@ -50,7 +50,7 @@ type Handler struct {
 	reader  Reader
 	log     *slog.Logger
 	decoder runtime.Decoder
-	audit   atomic.Bool
+	mode    atomic.Int32
 	routes  map[string]route
 }
 
@@ -81,12 +81,38 @@ func NewHandler(r Reader, log *slog.Logger) (*Handler, error) {
 	return h, nil
 }
 
-// SetAudit switches audit mode: every review is still evaluated and a denial logged, but
-// the answer is always allowed (Butler's webhooks "dormant"). Safe to call while serving.
-func (h *Handler) SetAudit(on bool) { h.audit.Store(on) }
+// Mode is how the handler answers.
+type Mode int32
 
-// Audit reports whether audit mode is on.
-func (h *Handler) Audit() bool { return h.audit.Load() }
+// Modes.
+const (
+	// Enforce: refusals reach the client (the default).
+	Enforce Mode = iota
+	// Audit: every review is evaluated and a refusal logged, but the answer is allowed.
+	Audit
+	// Dormant: every review is answered allowed without being evaluated or read for, as
+	// when Butler's webhooks are switched off; for a registration that must cost nothing
+	// until it is switched on.
+	Dormant
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Enforce:
+		return "enforce"
+	case Audit:
+		return "audit"
+	case Dormant:
+		return "dormant"
+	}
+	return fmt.Sprintf("Mode(%d)", int32(m))
+}
+
+// SetMode switches the mode; safe to call while serving.
+func (h *Handler) SetMode(m Mode) { h.mode.Store(int32(m)) }
+
+// Mode reports the mode.
+func (h *Handler) Mode() Mode { return Mode(h.mode.Load()) }
 
 // Handles reports whether p is one of the webhook paths.
 func (h *Handler) Handles(p string) bool {
@@ -151,13 +177,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
 
+	mode := h.Mode()
+	if mode == Dormant {
+		h.log.Debug("dormant: allowed unevaluated", "webhook", rt.webhook, "uid", string(req.UID), "operation", string(req.Operation),
+			"namespace", req.Namespace, "name", req.Name, "user", req.UserInfo.Username)
+		writeReview(w, req.UID, allow())
+		return
+	}
 	var v verdict
 	if req.Kind.Group != v1alpha1.GroupVersion.Group || req.Kind.Kind != rt.kind {
 		v = errored(http.StatusBadRequest, fmt.Errorf("webhook %s validates %s, not %s", rt.webhook, rt.kind, gvkString(req.Kind)))
 	} else {
 		v = h.safeValidate(ctx, rt, req)
 	}
-	enforced := !h.audit.Load()
+	enforced := mode == Enforce
 	attrs := []any{
 		"webhook", rt.webhook, "uid", string(req.UID), "operation", string(req.Operation),
 		"kind", req.Kind.Kind, "namespace", req.Namespace, "name", req.Name,

@@ -552,7 +552,7 @@ func TestAuditAllowsWhatItWouldRefuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.SetAudit(true)
+	h.SetMode(Audit)
 	body := reviewBody(t, admissionv1.Create, "TenantCluster", tc("sandbox-3", "dev", "carol@example.com", 2), nil, "carol@example.com")
 	if _, resp := post(t, h, PathTenantCluster, body); !resp.Allowed {
 		t.Fatalf("audit refused: %+v", resp.Result)
@@ -560,7 +560,7 @@ func TestAuditAllowsWhatItWouldRefuse(t *testing.T) {
 	if !strings.Contains(logs.String(), `"msg":"audit: would refuse"`) || !strings.Contains(logs.String(), `already owns 2 cluster(s)`) {
 		t.Errorf("log: %s", logs.String())
 	}
-	h.SetAudit(false)
+	h.SetMode(Enforce)
 	if _, resp := post(t, h, PathTenantCluster, body); resp.Allowed {
 		t.Fatal("enforcing again, allowed")
 	}
@@ -570,3 +570,75 @@ func TestAuditAllowsWhatItWouldRefuse(t *testing.T) {
 }
 
 func newLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewJSONHandler(w, nil)) }
+
+// An update that leaves the spec alone passes even when the spec breaks a rule (it may
+// predate the webhook): otherwise removing a finalizer could be refused forever.
+func TestProviderConfigUpdateWithoutSpecChange(t *testing.T) {
+	h := newTestHandler(t, payments(t))
+	bad := &v1alpha1.ProviderConfig{
+		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindProviderConfig},
+		ObjectMeta: metav1.ObjectMeta{Name: "aws", Namespace: "butler-system", Finalizers: []string{"butler.butlerlabs.dev/providerconfig"}},
+		Spec: v1alpha1.ProviderConfigSpec{Provider: "aws", CredentialsRef: v1alpha1.SecretReference{Name: "c"},
+			AWS: &v1alpha1.AWSConfig{Region: "us-east-1"}, Network: &v1alpha1.ProviderNetwork{Mode: "ipam"}},
+	}
+	unfinalized := bad.DeepCopy()
+	unfinalized.Finalizers = nil
+	if _, resp := post(t, h, PathProviderConfig, reviewBody(t, admissionv1.Update, "ProviderConfig", unfinalized, bad, "system:serviceaccount:butler-system:butler-controller")); !resp.Allowed {
+		t.Fatalf("finalizer removal refused: %+v", resp.Result)
+	}
+	changed := bad.DeepCopy()
+	changed.Spec.AWS.Region = "eu-west-1"
+	if _, resp := post(t, h, PathProviderConfig, reviewBody(t, admissionv1.Update, "ProviderConfig", changed, bad, "olivia@example.com")); resp.Allowed {
+		t.Fatal("a spec change of a broken ProviderConfig allowed")
+	}
+}
+
+func TestUpdatesChangingNothingTheRulesReadPass(t *testing.T) {
+	r := payments(t)
+	r.fail = map[string]error{"GetTeam": errors.New("down"), "ListClusters": errors.New("down"), "GetProviderConfig": errors.New("down"), "ListUsers": errors.New("down")}
+	h := newTestHandler(t, r)
+	// A cluster over a per-cluster node limit lowered after it was made: its finalizer
+	// can still be removed.
+	old := tc("big", "dev", "carol@example.com", 9)
+	old.Finalizers = []string{"butler.butlerlabs.dev/tenantcluster"}
+	cur := old.DeepCopy()
+	cur.Finalizers = nil
+	if _, resp := post(t, h, PathTenantCluster, reviewBody(t, admissionv1.Update, "TenantCluster", cur, old, "system:serviceaccount:butler-system:butler-controller")); !resp.Allowed {
+		t.Fatalf("finalizer removal: %+v", resp.Result)
+	}
+	// A label change is not "nothing".
+	cur.Labels[v1alpha1.LabelEnvironment] = "prod"
+	if _, resp := post(t, h, PathTenantCluster, reviewBody(t, admissionv1.Update, "TenantCluster", cur, old, "carol@example.com")); resp.Allowed {
+		t.Fatal("label change allowed")
+	}
+	// A Team whose environment access names a stranger (from before the webhook).
+	team := r.teams["payments"].DeepCopy()
+	team.Spec.Environments[1].Access.Users = append(team.Spec.Environments[1].Access.Users, v1alpha1.TeamUser{Name: "mallory@example.com", Role: "admin"})
+	team.Finalizers = []string{"butler.butlerlabs.dev/team"}
+	unfinalized := team.DeepCopy()
+	unfinalized.Finalizers = nil
+	if _, resp := post(t, h, PathTeam, reviewBody(t, admissionv1.Update, "Team", unfinalized, team, "system:serviceaccount:butler-system:butler-controller")); !resp.Allowed {
+		t.Fatalf("team finalizer removal: %+v", resp.Result)
+	}
+	if n := len(r.calls); n != 0 {
+		t.Errorf("reads: %v", r.calls)
+	}
+}
+
+func TestDormantReadsNothing(t *testing.T) {
+	r := payments(t)
+	r.panicOn = "GetTeam"
+	h := newTestHandler(t, r)
+	h.SetMode(Dormant)
+	body := reviewBody(t, admissionv1.Create, "TenantCluster", tc("sandbox-3", "dev", "carol@example.com", 2), nil, "carol@example.com")
+	if _, resp := post(t, h, PathTenantCluster, body); !resp.Allowed {
+		t.Fatalf("dormant refused: %+v", resp.Result)
+	}
+	if len(r.calls) != 0 {
+		t.Errorf("dormant read: %v", r.calls)
+	}
+	// Malformed is still malformed.
+	if code, _ := post(t, h, PathTenantCluster, []byte("{")); code != 400 {
+		t.Errorf("malformed while dormant: HTTP %d", code)
+	}
+}

@@ -78,7 +78,9 @@ func TestLoadTwentyClients(t *testing.T) {
 			want: `spec.workers.replicas: Forbidden: worker replicas (6) exceeds team "load" per-cluster node limit (5)`},
 		{name: "move b to prod without the annotation", do: update("b", func(tc *v1alpha1.TenantCluster) { tc.Labels[v1alpha1.LabelEnvironment] = "prod" }),
 			want: "metadata.labels[butler.butlerlabs.dev/environment]: Forbidden: env label changes require the \"butler.butlerlabs.dev/migration-operation\" annotation set to \"true\"; use `butleradm env migrate`"},
-		{name: "change b's creator", do: update("b", func(tc *v1alpha1.TenantCluster) { tc.Annotations[v1alpha1.AnnotationCreatorEmail] = "someone@example.com" }),
+		{name: "change b's creator", do: update("b", func(tc *v1alpha1.TenantCluster) {
+			tc.Annotations[v1alpha1.AnnotationCreatorEmail] = "someone@example.com"
+		}),
 			want: `metadata.annotations[butler.butlerlabs.dev/creator-email]: Forbidden: butler.butlerlabs.dev/creator-email is immutable; cannot change from "{me}" to "someone@example.com"`},
 		{name: "move b to prod with the annotation", do: update("b", func(tc *v1alpha1.TenantCluster) {
 			tc.Labels[v1alpha1.LabelEnvironment] = "prod"

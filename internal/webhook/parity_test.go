@@ -38,9 +38,9 @@ type parityCase struct {
 	// payments Team, creating Teams); empty: the user's own credentials.
 	groups []string
 	op     policy.Operation
-	obj    client.Object                      // create: the object; update and delete: its kind, name and namespace
+	obj    client.Object                     // create: the object; update and delete: its kind, name and namespace
 	mutate func(client.Object) client.Object // update: the change, applied to a fresh copy
-	want   string                             // the contract's message; "" allowed
+	want   string                            // the contract's message; "" allowed
 }
 
 // preps are the fixtures, each applied as the admin (webhook dormant) on top of

@@ -67,7 +67,9 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.SetAudit(o.Audit)
+	if o.Audit {
+		h.SetMode(Audit)
+	}
 	s := &Server{handler: h, certs: certs, log: log, shutdown: o.ShutdownTimeout}
 	if s.shutdown <= 0 {
 		s.shutdown = 10 * time.Second
@@ -75,7 +77,7 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
-// Handler is the admission handler, for switching audit mode while serving.
+// Handler is the admission handler, for switching its mode while serving.
 func (s *Server) Handler() *Handler { return s.handler }
 
 // ServeHTTP routes the webhook paths, /healthz (the process answers) and /readyz (serving
@@ -120,7 +122,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ServeTLS(ln, "", "") }()
 	s.ready.Store(true)
-	s.log.Info("serving", "address", ln.Addr().String(), "audit", s.handler.Audit())
+	s.log.Info("serving", "address", ln.Addr().String(), "mode", s.handler.Mode().String())
 
 	select {
 	case err := <-errc:

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	admissionv1 "k8s.io/api/admission/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 
@@ -52,6 +53,9 @@ func (h *Handler) tenantCluster(ctx context.Context, req *admissionv1.AdmissionR
 		if err := h.decodeInto(req.OldObject, old, "oldObject"); err != nil {
 			return errored(http.StatusBadRequest, err)
 		}
+	}
+	if op == policy.Update && unchangedCluster(old, tc) {
+		return allow()
 	}
 	creq := policy.ClusterRequest{Operation: op, Cluster: tc, Old: old, Username: req.UserInfo.Username}
 
@@ -100,6 +104,18 @@ func (h *Handler) tenantCluster(ctx context.Context, req *admissionv1.AdmissionR
 		creq.Addons = defaultAddons(creq.Team, tc.Labels[v1alpha1.LabelEnvironment])
 	}
 	return decisionVerdict(policy.AdmitCluster(creq))
+}
+
+// unchangedCluster is true for an update that changes nothing the rules read: not the
+// spec, the labels or the annotations (a finalizer removed, for example). Such an update
+// is allowed without reads: it cannot break a rule that the object did not break already,
+// and refusing it could keep a cluster that breaks a limit lowered later (or one created
+// before the webhook) from ever finishing its deletion. Team updates that leave the spec
+// alone, and ProviderConfig updates likewise, are allowed for the same reason.
+func unchangedCluster(old, cur *v1alpha1.TenantCluster) bool {
+	return equality.Semantic.DeepEqual(old.Spec, cur.Spec) &&
+		equality.Semantic.DeepEqual(old.Labels, cur.Labels) &&
+		equality.Semantic.DeepEqual(old.Annotations, cur.Annotations)
 }
 
 // defaultAddons are the addons the controller installs on a new cluster by itself (the
@@ -151,6 +167,9 @@ func (h *Handler) team(ctx context.Context, req *admissionv1.AdmissionRequest) v
 			return errored(http.StatusBadRequest, err)
 		}
 	}
+	if op == policy.Update && equality.Semantic.DeepEqual(old.Spec, team.Spec) {
+		return allow() // see unchangedCluster
+	}
 	user := userOf(req)
 	id := user.identity()
 	d := policy.AdmitTeam(op, old, team, id, false)
@@ -193,14 +212,28 @@ func (h *Handler) platformAdmin(ctx context.Context, u User) (bool, error) {
 }
 
 // providerConfig is the ProviderConfig webhook (BACKGROUND.md §3): on create and update
-// policy.ValidateProviderConfig, as one aggregate; on delete policy.ProviderDeleteGuard over
-// every TenantCluster in every namespace.
+// policy.ValidateProviderConfig, as one aggregate (an update that does not change the spec
+// is allowed); on delete policy.ProviderDeleteGuard over every TenantCluster in every
+// namespace.
 func (h *Handler) providerConfig(ctx context.Context, req *admissionv1.AdmissionRequest) verdict {
 	switch req.Operation {
 	case admissionv1.Create, admissionv1.Update:
 		pc := &v1alpha1.ProviderConfig{}
 		if err := h.decodeInto(req.Object, pc, "object"); err != nil {
 			return errored(http.StatusBadRequest, err)
+		}
+		if req.Operation == admissionv1.Update {
+			// An update that leaves the spec alone (a finalizer removed, labels, status
+			// through the main resource) is not held to rules the spec may have broken
+			// before the webhook was installed: refusing it could leave a ProviderConfig
+			// that cannot finish being deleted.
+			old := &v1alpha1.ProviderConfig{}
+			if err := h.decodeInto(req.OldObject, old, "oldObject"); err != nil {
+				return errored(http.StatusBadRequest, err)
+			}
+			if equality.Semantic.DeepEqual(old.Spec, pc.Spec) {
+				return allow()
+			}
 		}
 		if errs := policy.ValidateProviderConfig(pc); len(errs) > 0 {
 			rules := make([]string, 0, len(errs))

@@ -237,11 +237,18 @@ func TeamQuota(team *v1alpha1.Team, clusters []v1alpha1.TenantCluster) QuotaRepo
 		lim = team.Spec.ResourceLimits
 	}
 	rep := QuotaReport{Lines: make([]QuotaLine, 0, 5), Status: QuotaOK}
+	// Counts (clusters, nodes) print as integers: 2000 clusters, not the quantity "2k".
+	text := func(name string, q resource.Quantity) string {
+		if name == ResourceClusters || name == ResourceNodes {
+			return strconv.FormatInt(q.Value(), 10)
+		}
+		return q.String()
+	}
 	add := func(name string, used resource.Quantity, limit *resource.Quantity) {
-		line := QuotaLine{Resource: name, Used: used.String()}
+		line := QuotaLine{Resource: name, Used: text(name, used)}
 		if limit != nil {
 			l := limit.DeepCopy()
-			line.Limit = l.String()
+			line.Limit = text(name, l)
 			pct := Utilization(used, l)
 			if !(l.Sign() == 0 && used.Sign() > 0) {
 				p := pct

@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -223,5 +224,16 @@ func TestTeamQuota(t *testing.T) {
 	rep = policy.TeamQuota(nil, nil)
 	if len(rep.Lines) != 5 || rep.Status != "OK" || rep.Lines[2].Used != "0" || rep.Lines[2].Limit != "" {
 		t.Fatalf("no team: %+v", rep)
+	}
+	// Counts stay integers in the thousands (a quantity would print 2000 as "2k").
+	many := make([]v1alpha1.TenantCluster, 2000)
+	for i := range many {
+		many[i] = acUsageCluster(fmt.Sprintf("c-%d", i), "", "", "", 1, 4, "1Gi", "10Gi")
+	}
+	team.Spec.ResourceLimits.MaxClusters = acI32(3000)
+	team.Spec.ResourceLimits.MaxTotalNodes = acI32(5000)
+	rep = policy.TeamQuota(team, many)
+	if c, n := rep.Lines[0], rep.Lines[1]; c.Used != "2000" || c.Limit != "3000" || n.Used != "2000" || n.Limit != "5000" {
+		t.Fatalf("counts in the thousands: %+v %+v", c, n)
 	}
 }

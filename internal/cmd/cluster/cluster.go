@@ -6,9 +6,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/create"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/freeze"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/get"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/kubeconfig"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/scale"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/thaw"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 )
@@ -19,13 +22,13 @@ func NewCmd(f *cmdutil.Factory, adm bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "cluster",
 		Aliases: []string{"clusters", "tc"},
-		Short:   "Create, list and inspect tenant clusters",
+		Short:   "Create, list, inspect, scale and delete tenant clusters",
 	}
 	if adm {
 		cmd.Short = "Inspect tenant clusters and limit their writes: freeze, thaw"
 		cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), freeze.NewCmd(f), thaw.NewCmd(f))
 		return cmd
 	}
-	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f))
+	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f), delete.NewCmd(f), kubeconfig.NewCmd(f))
 	return cmd
 }

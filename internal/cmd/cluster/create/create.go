@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -35,6 +36,11 @@ type Options struct {
 	Addons      []string
 	Write       bool
 	Explain     bool
+	// DryRun is "none" (create), "client" (print the rendering, send nothing) or
+	// "server" (send with server-side dry run, print the server's answer).
+	DryRun  string
+	Wait    bool
+	Timeout time.Duration
 
 	explicit policy.Explicit
 	extras   []addon
@@ -52,10 +58,19 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 against every admission rule the server applies (environment, per-member, provider and team
 quotas, team restrictions), then print it, write it into the manifests (--write), or create it.
 
-A denial prints the server's own message and exits 4.`,
+A denial prints the server's own message and exits 4.
+
+Live, the cluster is created once the checks pass. --dry-run (or --dry-run=client) prints it
+and sends nothing; --dry-run=server sends it with the server's dry run, so RBAC, admission
+webhooks and the schema have their say too, and prints the object as the server returned it:
+nothing is stored. --wait waits until the cluster's phase is Ready, showing progress on
+stderr, for at most --timeout (15m); a timeout or a Failed phase is exit 1, and the cluster
+stays.`,
 		Example: `  butlerctl cluster create web --team payments --environment prod --manifests examples/payments --as bob@example.com
   butlerctl cluster create web --team payments --environment dev --explain
-  butlerctl cluster create web --team payments --environment dev --workers 3 --memory 8Gi -o json`,
+  butlerctl cluster create web --team payments --environment dev --workers 3 --memory 8Gi -o json
+  butlerctl cluster create web --team payments --environment prod --dry-run=server -o yaml
+  butlerctl cluster create web --team payments --environment prod --wait --timeout 20m`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
@@ -77,6 +92,11 @@ A denial prints the server's own message and exits 4.`,
 	fl.StringArrayVar(&o.Addons, "addon", nil, "Extra addon as NAME@VERSION (repeatable)")
 	fl.BoolVar(&o.Write, "write", false, "With --manifests: add the cluster to the manifests")
 	fl.BoolVar(&o.Explain, "explain", false, "Explain each value's source and each quota before and after")
+	fl.StringVar(&o.DryRun, "dry-run", "none", `"client": print the cluster, send nothing; "server": send it with server-side dry run and print the server's answer`)
+	fl.Lookup("dry-run").NoOptDefVal = "client"
+	_ = cmd.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]cobra.Completion{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
+	fl.BoolVar(&o.Wait, "wait", false, "Live: wait until the cluster's phase is Ready")
+	fl.DurationVar(&o.Timeout, "timeout", DefaultTimeout, "With --wait: how long to wait for Ready")
 	return cmd
 }
 
@@ -120,6 +140,23 @@ func (o *Options) complete(cmd *cobra.Command) error {
 		}
 		o.explicit.KubernetesVersion = v
 	}
+	switch o.DryRun {
+	case "none", "client", "server":
+	default:
+		return cmdutil.UsageError("--dry-run: %q is not one of none, client, server", o.DryRun)
+	}
+	if cmd.Flags().Changed("timeout") && !o.Wait {
+		return cmdutil.UsageError("--timeout goes with --wait")
+	}
+	if o.Wait && o.Timeout <= 0 {
+		return cmdutil.UsageError("--timeout must be positive, got %s", o.Timeout)
+	}
+	if o.Wait && o.DryRun != "none" {
+		return cmdutil.UsageError("--wait waits for a created cluster: it does not go with --dry-run")
+	}
+	if o.Wait && (o.Explain || o.Write) {
+		return cmdutil.UsageError("--wait waits for a created cluster: it does not go with --explain or --write")
+	}
 	for _, a := range o.Addons {
 		name, version, ok := strings.Cut(a, "@")
 		if !ok || name == "" || version == "" {
@@ -149,6 +186,15 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	if o.Write && f.Options.Manifests[0] == "-" {
 		return cmdutil.UsageError("cannot --write: the manifests come from stdin; pass --manifests DIR or FILE")
+	}
+	if f.Offline() && o.DryRun == "server" {
+		return cmdutil.UsageError("--dry-run=server needs a live cluster to send to; on manifests, cluster create already prints without writing")
+	}
+	if f.Offline() && o.Wait {
+		return cmdutil.UsageError("--wait needs a live cluster: on manifests nothing provisions the cluster")
+	}
+	if o.Write && o.DryRun != "none" {
+		return cmdutil.UsageError("--write and --dry-run are opposites: pass one of them")
 	}
 	s, err := f.Store(ctx)
 	if err != nil {
@@ -218,17 +264,26 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created (%s)\n", p.cluster.Name, res.Location)
 		return nil
 	}
-	if !f.Offline() {
+	if !f.Offline() && o.DryRun == "server" {
+		return serverDryRun(ctx, f, s, p)
+	}
+	if !f.Offline() && o.DryRun == "none" {
 		// Live: the preflight passed, so create for real; the server still has the last word.
 		if _, err := s.CreateCluster(ctx, p.cluster, p.addons); err != nil {
 			return err
 		}
 		if f.Options.Output != "table" {
-			return printPlan(f.IOStreams.Out, f.Options.Output, p)
+			if err := printPlan(f.IOStreams.Out, f.Options.Output, p); err != nil {
+				return err
+			}
+		} else {
+			fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created\n", p.cluster.Name)
+			for _, a := range p.addons {
+				fmt.Fprintf(f.IOStreams.Out, "tenantaddon.butler.butlerlabs.dev/%s created\n", a.Name)
+			}
 		}
-		fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created\n", p.cluster.Name)
-		for _, a := range p.addons {
-			fmt.Fprintf(f.IOStreams.Out, "tenantaddon.butler.butlerlabs.dev/%s created\n", a.Name)
+		if o.Wait {
+			return waitReady(ctx, f, s, p.cluster, o.Timeout)
 		}
 		return nil
 	}

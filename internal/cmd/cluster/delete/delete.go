@@ -1,0 +1,135 @@
+// Package delete is `butlerctl cluster delete`: delete a tenant cluster after a
+// confirmation.
+package delete
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// Options are the flags and arguments of cluster delete.
+type Options struct {
+	Name string
+	Team string
+	Yes  bool
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:     "delete NAME --team TEAM [--yes]",
+		Aliases: []string{"rm"},
+		Short:   "Delete a tenant cluster",
+		Long: `Delete a tenant cluster: its control plane, its workers and what runs on them go with it.
+
+On a terminal you are asked to type the cluster's name to confirm; without one (scripts,
+CI) pass --yes (exit 2 otherwise).
+
+Deleting needs operator or admin in the cluster's environment (exit 4 otherwise). Live, the
+delete carries the uid that was read, so a cluster deleted and created again under the same
+name meanwhile is left alone. On manifests the cluster's document is removed from its file
+(and the file, once nothing else is left in it); TenantAddon documents are left as they are.`,
+		Example: `  butlerctl cluster delete carol-sandbox-2 --team payments
+  butlerctl cluster delete carol-sandbox-2 --team payments --yes`,
+		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if o.Team == "" {
+				return cmdutil.UsageError("--team is required")
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
+	fl.BoolVar(&o.Yes, "force", false, "Same as --yes (butler-cli's name)")
+	return cmd
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput("table", "name"); err != nil {
+		return err
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	w, ok := s.(store.ClusterWriter)
+	if !ok {
+		return fmt.Errorf("the %s store cannot delete clusters", s.Mode())
+	}
+	team, err := lookup.Team(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	actor, err := lookup.WhoAmI(ctx, s)
+	if err != nil {
+		return err
+	}
+	c, err := lookup.Cluster(ctx, s, team, o.Name)
+	if err != nil {
+		return err
+	}
+	if _, err := lookup.RequireOperator(team, c, actor, "delete"); err != nil {
+		return err
+	}
+	if !o.Yes {
+		if !f.IOStreams.CanPrompt() {
+			return cmdutil.UsageError("deleting tenant cluster %q needs confirmation: pass --yes (there is no terminal to ask on)", c.Name)
+		}
+		if err := confirm(f.IOStreams.In, f.IOStreams.ErrOut, c); err != nil {
+			return err
+		}
+	}
+	res, err := w.DeleteCluster(ctx, c)
+	if err != nil {
+		return err
+	}
+	name := "tenantcluster.butler.butlerlabs.dev/" + c.Name
+	if f.Options.Output == "name" {
+		fmt.Fprintln(f.IOStreams.Out, name)
+		return nil
+	}
+	if f.Offline() && res.Location != "" {
+		fmt.Fprintf(f.IOStreams.Out, "%s deleted (%s)\n", name, res.Location)
+		return nil
+	}
+	fmt.Fprintf(f.IOStreams.Out, "%s deleted\n", name)
+	return nil
+}
+
+// confirm asks for the cluster's name.
+func confirm(in io.Reader, out io.Writer, c *v1alpha1.TenantCluster) error {
+	env := c.Labels[v1alpha1.LabelEnvironment]
+	if env == "" {
+		env = "no environment"
+	} else {
+		env = "environment " + env
+	}
+	fmt.Fprintf(out, "Delete TenantCluster %s/%s (%s, %d worker(s))? Its control plane and workers go with it. Type its name to confirm: ",
+		c.Namespace, c.Name, env, c.Spec.Workers.Replicas)
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	if errors.Is(err, io.EOF) {
+		fmt.Fprintln(out)
+	}
+	if typed := strings.TrimSpace(line); typed != c.Name {
+		return fmt.Errorf("deletion cancelled: you typed %q, expected %q", typed, c.Name)
+	}
+	return nil
+}

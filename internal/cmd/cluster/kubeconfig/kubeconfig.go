@@ -1,0 +1,149 @@
+// Package kubeconfig is `butlerctl cluster kubeconfig`: the admin kubeconfig of a tenant
+// cluster, from its Secret on the management cluster.
+package kubeconfig
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// Keys are the Secret keys tried, in order (the controller writes admin.conf; older
+// Secrets have value).
+var Keys = []string{"admin.conf", "value"}
+
+// FileMode is the mode of a kubeconfig written with --file: it holds credentials.
+const FileMode os.FileMode = 0o600
+
+// Options are the flags and arguments of cluster kubeconfig.
+type Options struct {
+	Name string
+	Team string
+	File string
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "kubeconfig NAME --team TEAM [--file PATH]",
+		Short: "Print or save the admin kubeconfig of a tenant cluster",
+		Long: `Print the admin kubeconfig of a tenant cluster, or write it to a file with --file (mode
+0600, replacing what is there). It comes from the Secret the cluster's status names
+(status.kubeconfigSecretRef), else <name>-admin-kubeconfig, in the cluster's tenant
+namespace (status.tenantNamespace); key admin.conf, else value.
+
+The kubeconfig holds credentials: it is written where you say and nowhere else, never into
+a message or a log. Reading the Secret is up to the server's RBAC (exit 4 when refused). A
+cluster without a tenant namespace yet (still provisioning), a missing Secret or a Secret
+without either key is exit 3.
+
+It needs a live management cluster: the Secret is not in the manifests (--manifests is a
+usage error).`,
+		Example: `  butlerctl cluster kubeconfig bob-checkout --team payments > bob-checkout.kubeconfig
+  butlerctl cluster kubeconfig bob-checkout --team payments --file ~/.kube/bob-checkout`,
+		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if o.Team == "" {
+				return cmdutil.UsageError("--team is required")
+			}
+			if cmd.Flags().Changed("file") && o.File == "" {
+				return cmdutil.UsageError("--file needs a PATH")
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	cmd.Flags().StringVar(&o.File, "file", "", "Write the kubeconfig to this file (mode 0600) instead of stdout")
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	return cmd
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput("table", "yaml"); err != nil {
+		return err
+	}
+	if f.Offline() {
+		return cmdutil.UsageError("cluster kubeconfig needs a live management cluster: the admin kubeconfig is a Secret there, not in the manifests")
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	cs, ok := s.(store.ClusterServer)
+	if !ok {
+		return cmdutil.UsageError("cluster kubeconfig needs a live management cluster (the %s store has no Secrets)", s.Mode())
+	}
+	team, err := lookup.Team(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	c, err := lookup.Cluster(ctx, s, team, o.Name)
+	if err != nil {
+		return err
+	}
+	ns, name := SecretRef(c)
+	if ns == "" {
+		msg := fmt.Sprintf("TenantCluster %s/%s has no tenant namespace yet", c.Namespace, c.Name)
+		if c.Status.Phase != "" {
+			msg += fmt.Sprintf(" (phase %s)", c.Status.Phase)
+		}
+		return cmdutil.NotFoundError("%s", msg)
+	}
+	_, value, err := cs.SecretValue(ctx, ns, name, Keys...)
+	switch {
+	case apierrors.IsNotFound(err):
+		return cmdutil.NotFoundError("the admin kubeconfig of TenantCluster %s/%s is not there: Secret %s/%s not found", c.Namespace, c.Name, ns, name)
+	case errors.Is(err, store.ErrNoSecretKey):
+		return cmdutil.NotFoundError("the admin kubeconfig of TenantCluster %s/%s is not there: Secret %s/%s has no key admin.conf or value", c.Namespace, c.Name, ns, name)
+	case err != nil:
+		return err
+	}
+	if o.File == "" {
+		_, err := f.IOStreams.Out.Write(value)
+		return err
+	}
+	if err := writeFile(o.File, value); err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IOStreams.ErrOut, "Wrote the admin kubeconfig of TenantCluster %s/%s to %s\n", c.Namespace, c.Name, o.File)
+	return nil
+}
+
+// SecretRef is where a cluster's admin kubeconfig is: the namespace (empty while the
+// cluster has no tenant namespace) and the Secret's name.
+func SecretRef(c *v1alpha1.TenantCluster) (namespace, name string) {
+	name = c.Name + "-admin-kubeconfig"
+	if r := c.Status.KubeconfigSecretRef; r != nil && r.Name != "" {
+		name = r.Name
+	}
+	return c.Status.TenantNamespace, name
+}
+
+// writeFile writes data to path with FileMode, also when the file exists with a wider
+// mode: the mode is set before any byte is written.
+func writeFile(path string, data []byte) (err error) {
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, FileMode)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	if err := fh.Chmod(FileMode); err != nil {
+		return err
+	}
+	_, err = fh.Write(data)
+	return err
+}

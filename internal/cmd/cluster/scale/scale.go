@@ -1,0 +1,210 @@
+// Package scale is `butlerctl cluster scale`: check a new worker count against the
+// server's rules, then change that one field.
+package scale
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Attempts is how often the command reads, checks and patches before it gives up on a
+// cluster that keeps changing under it (each Conflict starts again from a fresh read).
+var Attempts = 4
+
+// Options are the flags and arguments of cluster scale.
+type Options struct {
+	Name    string
+	Team    string
+	Workers int32
+}
+
+// NewCmd returns the command.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "scale NAME --team TEAM --workers N",
+		Short: "Change a tenant cluster's worker count, with every quota checked first",
+		Long: `Change the number of worker nodes of a tenant cluster. The new count is checked first
+against the rules the server applies to an update: the team's maxNodesPerCluster, and on a
+scale up the team's CPU, memory and storage quotas. A denial prints the server's own message
+and exits 4, and nothing is sent.
+
+Only spec.workers.replicas changes: live, one JSON merge patch of that field, carrying the
+resourceVersion that was read, so a cluster changed meanwhile is read and checked again
+(a few times) rather than overwritten; on manifests, an in-place edit of the cluster's
+document that keeps comments and everything else.
+
+Scaling needs operator or admin in the cluster's environment (exit 4 otherwise).`,
+		Example: `  butlerctl cluster scale bob-checkout --team payments --workers 5
+  butlerctl cluster scale carol-sandbox-1 --team payments --workers 1 --manifests examples/payments --as carol@example.com`,
+		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if err := o.complete(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	fl.Int32VarP(&o.Workers, "workers", "w", 0, "Worker nodes wanted (required, at least 1)")
+	return cmd
+}
+
+func (o *Options) complete(cmd *cobra.Command) error {
+	if o.Team == "" {
+		return cmdutil.UsageError("--team is required")
+	}
+	if !cmd.Flags().Changed("workers") {
+		return cmdutil.UsageError("--workers is required")
+	}
+	if o.Workers < 1 {
+		return cmdutil.UsageError("--workers must be at least 1, got %d", o.Workers)
+	}
+	return nil
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
+		return err
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	w, ok := s.(store.ClusterWriter)
+	if !ok {
+		return fmt.Errorf("the %s store cannot scale clusters", s.Mode())
+	}
+	team, err := lookup.Team(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	actor, err := lookup.WhoAmI(ctx, s)
+	if err != nil {
+		return err
+	}
+	for attempt := 1; ; attempt++ {
+		cur, err := lookup.Cluster(ctx, s, team, o.Name)
+		if err != nil {
+			return err
+		}
+		if _, err := lookup.RequireOperator(team, cur, actor, "scale"); err != nil {
+			return err
+		}
+		from := cur.Spec.Workers.Replicas
+		if from == o.Workers {
+			return printResult(f, cur, from, false, "")
+		}
+		decision, err := preflight(ctx, s, team, cur, o.Workers, actor)
+		if err != nil {
+			return err
+		}
+		if !decision.Allowed() {
+			return deny(f, decision)
+		}
+		updated, written, err := w.ScaleCluster(ctx, cur, o.Workers)
+		if apierrors.IsConflict(err) && attempt < Attempts {
+			continue // changed since it was read: read, check and try again
+		}
+		if err != nil {
+			return err
+		}
+		return printResult(f, updated, from, true, written.Location)
+	}
+}
+
+// preflight runs the server's update rules on the cluster with its new worker count.
+func preflight(ctx context.Context, s store.Store, team *v1alpha1.Team, cur *v1alpha1.TenantCluster, workers int32, actor lookup.Actor) (policy.Decision, error) {
+	siblings, err := s.ListClusters(ctx, cur.Namespace)
+	if err != nil {
+		return policy.Decision{}, err
+	}
+	var pc *v1alpha1.ProviderConfig
+	if ref := cur.Spec.ProviderConfigRef; ref != nil {
+		ns := ref.Namespace
+		if ns == "" {
+			ns = v1alpha1.DefaultProviderNamespace
+		}
+		pc, err = s.GetProviderConfig(ctx, ns, ref.Name)
+		if apierrors.IsNotFound(err) {
+			pc, err = nil, nil // the preflight says so, in the server's words
+		}
+		if err != nil {
+			return policy.Decision{}, err
+		}
+	}
+	updated := cur.DeepCopy()
+	updated.Spec.Workers.Replicas = workers
+	return policy.AdmitCluster(policy.ClusterRequest{
+		Operation:      policy.Update,
+		Cluster:        updated,
+		Old:            cur,
+		Team:           team,
+		Siblings:       siblings,
+		ProviderConfig: pc,
+		Username:       actor.Identity.Username,
+	}), nil
+}
+
+// printResult prints the cluster as written (-o json|yaml), its name (-o name), or what
+// changed; offline it says which file.
+func printResult(f *cmdutil.Factory, c *v1alpha1.TenantCluster, from int32, changed bool, location string) error {
+	out := f.IOStreams.Out
+	name := "tenantcluster.butler.butlerlabs.dev/" + c.Name
+	switch f.Options.Output {
+	case "name":
+		fmt.Fprintln(out, name)
+		return nil
+	case "json", "yaml":
+		m, err := printers.Clean(c)
+		if err != nil {
+			return err
+		}
+		return printers.Print(out, f.Options.Output, m)
+	}
+	where := ""
+	if f.Offline() && location != "" {
+		where = " (" + location + ")"
+	}
+	if !changed {
+		fmt.Fprintf(out, "%s unchanged: already %d worker(s)\n", name, c.Spec.Workers.Replicas)
+		return nil
+	}
+	fmt.Fprintf(out, "%s scaled: %d -> %d worker(s)%s\n", name, from, c.Spec.Workers.Replicas, where)
+	return nil
+}
+
+// Violation is one denial in -o json|yaml form, as cluster create prints it.
+type Violation struct {
+	Field   string `json:"field"`
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Rule    string `json:"rule"`
+}
+
+// deny reports a preflight denial: the server's aggregate message on stderr, and with
+// -o json|yaml the violations on stdout. Exit 4.
+func deny(f *cmdutil.Factory, d policy.Decision) error {
+	if f.Options.Output == "json" || f.Options.Output == "yaml" {
+		vs := make([]Violation, 0, len(d.Violations))
+		for _, v := range d.Violations {
+			vs = append(vs, Violation{Field: v.Error.Field, Type: string(v.Error.Type), Message: v.Error.Error(), Rule: v.Rule})
+		}
+		if err := printers.Print(f.IOStreams.Out, f.Options.Output, vs); err != nil {
+			return err
+		}
+	}
+	return cmdutil.DeniedError(d.Err())
+}
