@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/butlerctl"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
@@ -34,14 +36,23 @@ var serverFields = map[string]bool{
 	"uid": true, "resourceVersion": true, "creationTimestamp": true, "generation": true, "managedFields": true,
 }
 
-// normalize makes JSON output comparable across modes: the server's own metadata goes,
-// and so do the groups a server adds to every identity (system:authenticated); other
-// output is compared as it is.
+// normalize makes JSON and YAML output comparable across modes: the server's own
+// metadata goes, and so do the groups a server adds to every identity
+// (system:authenticated); other output is compared as it is.
 func normalize(t *testing.T, s string) string {
 	t.Helper()
 	trimmed := strings.TrimSpace(s)
 	if !strings.HasPrefix(trimmed, "{") && !strings.HasPrefix(trimmed, "[") {
-		return s
+		// YAML documents (objects only; a table would read as one string)
+		var docs []string
+		for _, doc := range strings.Split(s, "\n---\n") {
+			j, err := yaml.YAMLToJSON([]byte(doc))
+			if err != nil || !strings.HasPrefix(string(j), "{") {
+				return s
+			}
+			docs = append(docs, normalize(t, string(j)))
+		}
+		return strings.Join(docs, "\n---\n")
 	}
 	var v any
 	if err := json.Unmarshal([]byte(trimmed), &v); err != nil {

@@ -19,9 +19,11 @@ import (
 
 // NewCmd returns the butleradm command tree.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := root.New(f, "butleradm", "Manage Butler teams, environments and providers",
-		`butleradm manages teams and their environments (limits, access, cluster defaults). Every
-change is checked against the server's Team rules before it is written.
+	cmd := root.New(f, "butleradm", "Manage Butler teams, environments, providers and cluster write permissions",
+		`butleradm manages teams and their environments (limits, access, cluster defaults), moves
+existing clusters into environments, registers infrastructure providers with their
+credentials, freezes a cluster's control plane, and serves Butler's admission rules as a
+webhook. Every change is checked against the server's rules before it is written.
 
 Work on a live cluster (your kubeconfig) or on manifests on disk with --manifests.
 
