@@ -5,6 +5,7 @@
 #
 #   bench/migrate.sh            # 1,000 clusters
 #   BUTLER_BENCH_CLUSTERS=200 bench/migrate.sh
+#   BUTLER_BENCH_CONCURRENCY=16 bench/migrate.sh   # passes --concurrency to the tool
 #
 # Needs the control plane binaries (`make testbin`).
 set -euo pipefail

@@ -69,8 +69,12 @@ func TestMigrate1000(t *testing.T) {
 
 	// The tool: plan, then two patches per cluster, 8 at a time.
 	start = time.Now()
-	cmd := exec.Command(bin, "env", "migrate", "--team", "bench-tool", "--environment", "prod", "-l", selector,
-		"--yes", "-o", "json", "--kubeconfig", kubeconfig)
+	args := []string{"env", "migrate", "--team", "bench-tool", "--environment", "prod", "-l", selector,
+		"--yes", "-o", "json", "--kubeconfig", kubeconfig}
+	if c := os.Getenv("BUTLER_BENCH_CONCURRENCY"); c != "" {
+		args = append(args, "--concurrency", c)
+	}
+	cmd := exec.Command(bin, args...)
 	out, err := cmd.Output()
 	toolTime := time.Since(start)
 	if err != nil {

@@ -245,7 +245,8 @@ type progress struct {
 	printed string // the state last printed (plain mode)
 	lastOut time.Time
 	frame   int
-	stopped bool
+	stopped bool // no more lines or frames
+	once    sync.Once
 
 	quit chan struct{}
 	done chan struct{}
@@ -280,7 +281,11 @@ func (p *progress) update(c *v1alpha1.TenantCluster) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.state = state
-	if !p.tty && state != p.printed && c.Status.Phase != PhaseReady {
+	if c.Status.Phase == PhaseReady {
+		p.stopped = true // the caller says so itself; no more progress
+		return
+	}
+	if !p.tty && state != p.printed {
 		p.line("")
 	}
 }
@@ -295,7 +300,8 @@ func (p *progress) loop() {
 	defer close(p.done)
 	every := SpinnerInterval
 	if !p.tty {
-		every = ProgressInterval
+		// Checked a few times per interval, so a line comes ProgressInterval after the last.
+		every = max(ProgressInterval/6, time.Millisecond)
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -305,10 +311,12 @@ func (p *progress) loop() {
 			return
 		case <-t.C:
 			p.mu.Lock()
-			if p.tty {
+			switch {
+			case p.stopped: // nothing more to show
+			case p.tty:
 				p.frame = (p.frame + 1) % len(spinner)
 				fmt.Fprintf(p.w, "\r\x1b[K%s Waiting for %s to be Ready: %s (%s)", spinner[p.frame], p.what, p.state, p.elapsed())
-			} else if p.now().Sub(p.lastOut) >= ProgressInterval {
+			case p.now().Sub(p.lastOut) >= ProgressInterval:
 				p.line("still ")
 			}
 			p.mu.Unlock()
@@ -318,16 +326,14 @@ func (p *progress) loop() {
 
 // stop ends the progress display, clearing the spinner's line.
 func (p *progress) stop() {
-	p.mu.Lock()
-	if p.stopped {
+	p.once.Do(func() {
+		p.mu.Lock()
+		p.stopped = true
 		p.mu.Unlock()
-		return
-	}
-	p.stopped = true
-	p.mu.Unlock()
-	close(p.quit)
-	<-p.done
-	if p.tty {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
+		close(p.quit)
+		<-p.done
+		if p.tty {
+			fmt.Fprint(p.w, "\r\x1b[K")
+		}
+	})
 }
