@@ -22,13 +22,13 @@ import (
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
-	authenticationclient "k8s.io/client-go/kubernetes/typed/authentication/v1"
-	authorizationclient "k8s.io/client-go/kubernetes/typed/authorization/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -67,8 +67,9 @@ type Store struct {
 	config *rest.Config
 	butler rest.Interface
 	params runtime.ParameterCodec
-	authn  authenticationclient.AuthenticationV1Interface
-	authz  authorizationclient.AuthorizationV1Interface
+	authn  rest.Interface
+	authz  rest.Interface
+	core   rest.Interface
 
 	mu       sync.Mutex
 	identity *policy.Identity
@@ -135,11 +136,15 @@ func NewForConfig(base *rest.Config, userAgent string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	authn, err := authenticationclient.NewForConfig(cfg)
+	core, err := restFor(cfg, corev1.SchemeGroupVersion, "/api", corev1.AddToScheme)
 	if err != nil {
 		return nil, err
 	}
-	authz, err := authorizationclient.NewForConfig(cfg)
+	authn, err := restFor(cfg, authenticationv1.SchemeGroupVersion, "/apis", authenticationv1.AddToScheme)
+	if err != nil {
+		return nil, err
+	}
+	authz, err := restFor(cfg, authorizationv1.SchemeGroupVersion, "/apis", authorizationv1.AddToScheme)
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +154,7 @@ func NewForConfig(base *rest.Config, userAgent string) (*Store, error) {
 		params: runtime.NewParameterCodec(scheme),
 		authn:  authn,
 		authz:  authz,
+		core:   core,
 	}, nil
 }
 
@@ -166,7 +172,8 @@ func (s *Store) Identity(ctx context.Context) (policy.Identity, error) {
 	if s.identity != nil {
 		return *s.identity, nil
 	}
-	r, err := s.authn.SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+	r := &authenticationv1.SelfSubjectReview{}
+	err := s.authn.Post().Resource("selfsubjectreviews").Body(&authenticationv1.SelfSubjectReview{}).Do(ctx).Into(r)
 	if apierrors.IsNotFound(err) {
 		// Not "not found" (exit 3): the API is missing, which is a server too old to ask.
 		return policy.Identity{}, fmt.Errorf("the API server at %s cannot say who you are: it does not serve SelfSubjectReview (authentication.k8s.io/v1, Kubernetes 1.28 and later)", s.config.Host)
@@ -194,7 +201,8 @@ func (s *Store) PlatformAdmin(ctx context.Context, id policy.Identity) (bool, st
 	if ok, why := policy.PlatformAdmin(id, users, idps); ok {
 		return true, why, nil
 	}
-	r, err := s.authz.SelfSubjectAccessReviews().Create(ctx, &authorizationv1.SelfSubjectAccessReview{
+	r := &authorizationv1.SelfSubjectAccessReview{}
+	err = s.authz.Post().Resource("selfsubjectaccessreviews").Body(&authorizationv1.SelfSubjectAccessReview{
 		Spec: authorizationv1.SelfSubjectAccessReviewSpec{
 			ResourceAttributes: &authorizationv1.ResourceAttributes{
 				Group:    v1alpha1.GroupVersion.Group,
@@ -202,7 +210,7 @@ func (s *Store) PlatformAdmin(ctx context.Context, id policy.Identity) (bool, st
 				Verb:     "update",
 			},
 		},
-	}, metav1.CreateOptions{})
+	}).Do(ctx).Into(r)
 	if err != nil {
 		return false, "", err
 	}
@@ -450,3 +458,16 @@ func inCluster() bool {
 }
 
 var _ store.Store = (*Store)(nil)
+
+func restFor(base *rest.Config, gv schema.GroupVersion, apiPath string, add func(*runtime.Scheme) error) (rest.Interface, error) {
+	scheme := runtime.NewScheme()
+	if err := add(scheme); err != nil {
+		return nil, err
+	}
+	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
+	c := rest.CopyConfig(base)
+	c.GroupVersion = &gv
+	c.APIPath = apiPath
+	c.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
+	return rest.RESTClientFor(c)
+}

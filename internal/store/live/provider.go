@@ -6,7 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -19,12 +19,32 @@ import (
 
 // secrets is the core client's Secrets in a namespace. The client is built per call: the
 // provider commands make a handful of requests, and client-go shares the transport.
-func (s *Store) secrets(namespace string) (corev1client.SecretInterface, error) {
-	c, err := corev1client.NewForConfig(s.config)
-	if err != nil {
-		return nil, err
-	}
-	return c.Secrets(namespace), nil
+type secretClient struct {
+	c  rest.Interface
+	ns string
+}
+
+func (s *Store) secrets(namespace string) (*secretClient, error) {
+	return &secretClient{c: s.core, ns: namespace}, nil
+}
+
+func (c *secretClient) Create(ctx context.Context, sec *corev1.Secret, _ metav1.CreateOptions) (*corev1.Secret, error) {
+	out := &corev1.Secret{}
+	return out, c.c.Post().Namespace(c.ns).Resource("secrets").Body(sec).Do(ctx).Into(out)
+}
+
+func (c *secretClient) Update(ctx context.Context, sec *corev1.Secret, _ metav1.UpdateOptions) (*corev1.Secret, error) {
+	out := &corev1.Secret{}
+	return out, c.c.Put().Namespace(c.ns).Resource("secrets").Name(sec.Name).Body(sec).Do(ctx).Into(out)
+}
+
+func (c *secretClient) Get(ctx context.Context, name string, _ metav1.GetOptions) (*corev1.Secret, error) {
+	out := &corev1.Secret{}
+	return out, c.c.Get().Namespace(c.ns).Resource("secrets").Name(name).Do(ctx).Into(out)
+}
+
+func (c *secretClient) Delete(ctx context.Context, name string, _ metav1.DeleteOptions) error {
+	return c.c.Delete().Namespace(c.ns).Resource("secrets").Name(name).Do(ctx).Error()
 }
 
 // CreateSecret implements store.Providers.
