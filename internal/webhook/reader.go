@@ -4,13 +4,13 @@ import (
 	"context"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	authorizationclient "k8s.io/client-go/kubernetes/typed/authorization/v1"
 	"k8s.io/client-go/rest"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/apipager"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -135,35 +135,7 @@ func (r *apiReader) CanUpdateTeams(ctx context.Context, u User) (bool, error) {
 	return sar.Status.Allowed, nil
 }
 
-// list is what every generated *XList is: a runtime.Object with a continue token.
-type list[L any] interface {
-	*L
-	runtime.Object
-	GetContinue() string
-}
-
-// listAll lists every object of a resource, pageSize at a time; when the continue token
-// expires mid-way it starts again with one unpaginated list, so the answer is always one
-// consistent view.
-func listAll[T any, L any, PL list[L]](ctx context.Context, r *apiReader, namespace, resource string, items func(PL) []T) ([]T, error) {
-	opts := metav1.ListOptions{Limit: pageSize}
-	var out []T
-	for {
-		l := PL(new(L))
-		err := r.butler.Get().NamespaceIfScoped(namespace, namespace != "").Resource(resource).
-			VersionedParams(&opts, r.params).Do(ctx).Into(l)
-		if err != nil && apierrors.IsResourceExpired(err) && opts.Continue != "" {
-			out, opts = nil, metav1.ListOptions{}
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, items(l)...)
-		next := l.GetContinue()
-		if next == "" {
-			return out, nil
-		}
-		opts.Continue = next
-	}
+// listAll pages through a resource with the shared pager.
+func listAll[T any, L any, PL apipager.List[L]](ctx context.Context, r *apiReader, namespace, resource string, items func(PL) []T) ([]T, error) {
+	return apipager.ListAll(ctx, r.butler, r.params, pageSize, namespace, resource, items)
 }

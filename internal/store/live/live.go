@@ -33,6 +33,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/apipager"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -382,38 +383,9 @@ func (s *Store) create(ctx context.Context, namespace, resource string, obj runt
 	return apiError(s.butler.Post().NamespaceIfScoped(namespace, namespace != "").Resource(resource).Body(obj).Do(ctx).Into(out))
 }
 
-// list is what every generated *XList has: a runtime.Object with a continue token.
-type list[L any] interface {
-	*L
-	runtime.Object
-	GetContinue() string
-}
-
-// listAll lists every object of a resource in namespace ("" for all namespaces or a
-// cluster-scoped resource), PageSize at a time. If the continue token expires before the
-// last page (the server compacted past the list's snapshot, on a very large or slow list),
-// it starts again with one unpaginated list, so the result is always one consistent view.
-func listAll[T any, L any, PL list[L]](ctx context.Context, s *Store, namespace, resource string, items func(PL) []T) ([]T, error) {
-	opts := metav1.ListOptions{Limit: PageSize}
-	var out []T
-	for {
-		l := PL(new(L))
-		err := s.butler.Get().NamespaceIfScoped(namespace, namespace != "").Resource(resource).
-			VersionedParams(&opts, s.params).Do(ctx).Into(l)
-		if err != nil && apierrors.IsResourceExpired(err) && opts.Continue != "" {
-			out, opts = nil, metav1.ListOptions{}
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, items(l)...)
-		next := l.GetContinue()
-		if next == "" {
-			return out, nil
-		}
-		opts.Continue = next
-	}
+// listAll pages through a resource with the shared pager.
+func listAll[T any, L any, PL apipager.List[L]](ctx context.Context, s *Store, namespace, resource string, items func(PL) []T) ([]T, error) {
+	return apipager.ListAll(ctx, s.butler, s.params, PageSize, namespace, resource, items)
 }
 
 // clean makes a server object look like one read from a manifest: its kind set (the
