@@ -244,6 +244,10 @@ func start(o options) (*Env, error) {
 	if o.webhook {
 		te.WebhookInstallOptions = webhookInstallOptions()
 	}
+	if os.Getenv("BUTLER_BENCH_PPROF") != "" {
+		// bench/migrate.sh records the API server's CPU profiles.
+		te.ControlPlane.GetAPIServer().Configure().Set("profiling", "true").Set("contention-profiling", "true")
+	}
 	// controller-runtime prints a stack trace if nothing ever sets its logger; envtest's
 	// failures come back as errors anyway.
 	logf.SetLogger(logr.Discard())

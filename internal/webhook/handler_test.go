@@ -395,6 +395,30 @@ func TestTenantClusterReads(t *testing.T) {
 			t.Errorf("%d reads for a label guard", n)
 		}
 	})
+	t.Run("a migration patch lists no clusters; a scale up does", func(t *testing.T) {
+		r := payments(t)
+		h := newTestHandler(t, r)
+		old := tc("ledger-legacy", "", "bob@example.com", 2)
+		cur := tc("ledger-legacy", "prod", "bob@example.com", 2)
+		cur.Annotations[v1alpha1.AnnotationMigration] = v1alpha1.MigrationAnnotationValue
+		for _, c := range []*v1alpha1.TenantCluster{old, cur} {
+			c.Spec.Workers.MachineTemplate.CPU = 4
+		}
+		_, resp := post(t, h, PathTenantCluster, reviewBody(t, admissionv1.Update, "TenantCluster", cur, old, "olivia@example.com"))
+		if !resp.Allowed {
+			t.Fatalf("migration patch refused: %+v", resp.Result)
+		}
+		if r.count("GetTeam") != 1 || r.count("ListClusters") != 0 {
+			t.Errorf("reads for a migration patch: %v", r.calls)
+		}
+		r.calls = nil
+		bigger := cur.DeepCopy()
+		bigger.Spec.Workers.Replicas = 3 // more CPU
+		post(t, h, PathTenantCluster, reviewBody(t, admissionv1.Update, "TenantCluster", bigger, cur, "olivia@example.com"))
+		if r.count("ListClusters") != 1 {
+			t.Errorf("reads for a scale up: %v", r.calls)
+		}
+	})
 	t.Run("team read fails closed", func(t *testing.T) {
 		r := payments(t)
 		r.fail = map[string]error{"GetTeam": apierrors.NewServiceUnavailable("etcd is away")}

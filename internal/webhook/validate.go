@@ -78,7 +78,9 @@ func (h *Handler) tenantCluster(ctx context.Context, req *admissionv1.AdmissionR
 			return errored(http.StatusInternalServerError, fmt.Errorf("fetch team %q: %w", ref.Name, err))
 		}
 	}
-	if creq.Team != nil || tc.Spec.ProviderConfigRef != nil {
+	// The namespace's clusters are read only when a rule can count them: every create, and
+	// updates that grow the cluster. A label or annotation patch (a migration's) reads none.
+	if (creq.Team != nil || tc.Spec.ProviderConfigRef != nil) && creq.NeedsSiblings() {
 		siblings, err := h.reader.ListClusters(ctx, tc.Namespace)
 		if err != nil {
 			return errored(http.StatusInternalServerError, fmt.Errorf("list TenantClusters in namespace %q: %w", tc.Namespace, err))

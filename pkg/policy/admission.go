@@ -469,26 +469,67 @@ func (a *clusterAdmission) teamLimits(replicas int64) {
 		}
 	}
 	// d-f. CPU, memory, storage: create, and updates that grow this cluster's share
-	mt, omt := &a.c.Spec.Workers.MachineTemplate, &a.old.Spec.Workers.MachineTemplate
-	oldReplicas := int64(a.old.Spec.Workers.Replicas)
 	if computeLimitSet(lim.MaxCPUCores) {
-		req, old := newQuantitySum(resource.DecimalSI), newQuantitySum(resource.DecimalSI)
-		req.addInt(int64(mt.CPU)*replicas, resource.DecimalSI, 1)
-		old.addInt(int64(omt.CPU)*oldReplicas, resource.DecimalSI, 1)
+		req, old := cpuDemand(a.c), cpuDemand(a.old)
 		a.computeQuota(RuleTeamMaxCPU, "CPU", &a.siblings().cpu, &req, &old, lim.MaxCPUCores)
 	}
 	if computeLimitSet(lim.MaxMemory) {
-		req, old := newQuantitySum(resource.BinarySI), newQuantitySum(resource.BinarySI)
-		req.addQuantity(mt.Memory, replicas)
-		old.addQuantity(omt.Memory, oldReplicas)
+		req, old := memoryDemand(a.c), memoryDemand(a.old)
 		a.computeQuota(RuleTeamMaxMemory, "memory", &a.siblings().mem, &req, &old, lim.MaxMemory)
 	}
 	if computeLimitSet(lim.MaxStorage) {
-		req, old := newQuantitySum(resource.BinarySI), newQuantitySum(resource.BinarySI)
-		req.addQuantity(mt.DiskSize, replicas)
-		old.addQuantity(omt.DiskSize, oldReplicas)
+		req, old := storageDemand(a.c), storageDemand(a.old)
 		a.computeQuota(RuleTeamMaxStorage, "storage", &a.siblings().disk, &req, &old, lim.MaxStorage)
 	}
+}
+
+// cpuDemand, memoryDemand and storageDemand are a cluster's own share of the team's
+// compute quotas: worker replicas × the machine template's CPU, memory, disk.
+func cpuDemand(c *v1alpha1.TenantCluster) quantitySum {
+	s := newQuantitySum(resource.DecimalSI)
+	s.addInt(int64(c.Spec.Workers.MachineTemplate.CPU)*int64(c.Spec.Workers.Replicas), resource.DecimalSI, 1)
+	return s
+}
+
+func memoryDemand(c *v1alpha1.TenantCluster) quantitySum {
+	s := newQuantitySum(resource.BinarySI)
+	s.addQuantity(c.Spec.Workers.MachineTemplate.Memory, int64(c.Spec.Workers.Replicas))
+	return s
+}
+
+func storageDemand(c *v1alpha1.TenantCluster) quantitySum {
+	s := newQuantitySum(resource.BinarySI)
+	s.addQuantity(c.Spec.Workers.MachineTemplate.DiskSize, int64(c.Spec.Workers.Replicas))
+	return s
+}
+
+// NeedsSiblings reports whether AdmitCluster can read Siblings for this request: on
+// create, and on an update that raises the cluster's own CPU, memory or storage (the
+// compute quotas are the only update checks that count the other clusters). When it is
+// false the decision is the same with Siblings nil, so a caller that lists them from the
+// API server (the webhook) can skip the list: a migration's label and annotation patches
+// then cost no list of the namespace.
+func (r ClusterRequest) NeedsSiblings() bool {
+	switch r.Operation {
+	case Create, "":
+		return true
+	case Update:
+	default:
+		return false
+	}
+	c, old := r.Cluster, r.Old
+	if c == nil {
+		c = &v1alpha1.TenantCluster{}
+	}
+	if old == nil {
+		return false // taken to be unchanged
+	}
+	grows := func(cur, prev quantitySum) bool {
+		cq, pq := cur.quantity(), prev.quantity()
+		return cq.Cmp(pq) > 0
+	}
+	return grows(cpuDemand(c), cpuDemand(old)) || grows(memoryDemand(c), memoryDemand(old)) ||
+		grows(storageDemand(c), storageDemand(old))
 }
 
 // computeLimitSet is the webhook's "set and not zero" test for a compute quota.

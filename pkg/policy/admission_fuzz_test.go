@@ -3,6 +3,7 @@ package policy_test
 import (
 	"encoding/binary"
 	"math/rand"
+	"reflect"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -311,5 +312,83 @@ func TestAdmitClusterMatchesWebhookTranscription(t *testing.T) {
 	}
 	if denied < n/10 {
 		t.Fatalf("generator too permissive: only %d denials", denied)
+	}
+}
+
+// TestNeedsSiblings: whenever a request says it does not need the siblings, its decision
+// (violations and checks) is the same without them. The generator must produce enough
+// such requests with siblings, and enough growing updates that do need them, for the test
+// to mean something.
+func TestNeedsSiblings(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	skipped, needed := 0, 0
+	for i := 0; i < 20000; i++ {
+		b := make([]byte, 256)
+		rng.Read(b)
+		req, _ := acFuzzRequest(b, "16Gi", "100Gi", "480Gi")
+		if req.NeedsSiblings() {
+			if req.Operation == policy.Update {
+				needed++
+			}
+			continue
+		}
+		if len(req.Siblings) == 0 {
+			continue
+		}
+		with := policy.AdmitCluster(req)
+		req.Siblings = nil
+		without := policy.AdmitCluster(req)
+		if !reflect.DeepEqual(with, without) {
+			t.Fatalf("case %d: NeedsSiblings is false but the siblings change the decision\nwith:    %+v\nwithout: %+v", i, with, without)
+		}
+		skipped++
+	}
+	if skipped < 1000 || needed < 100 {
+		t.Fatalf("generator too narrow: %d requests compared without siblings, %d growing updates", skipped, needed)
+	}
+}
+
+func TestNeedsSiblingsCases(t *testing.T) {
+	base := &v1alpha1.TenantCluster{}
+	base.Spec.Workers.Replicas = 3
+	base.Spec.Workers.MachineTemplate.CPU = 4
+	base.Spec.Workers.MachineTemplate.Memory = resource.MustParse("16Gi")
+	base.Spec.Workers.MachineTemplate.DiskSize = resource.MustParse("100Gi")
+	with := func(f func(c *v1alpha1.TenantCluster)) *v1alpha1.TenantCluster {
+		c := base.DeepCopy()
+		f(c)
+		return c
+	}
+	for _, tc := range []struct {
+		name string
+		req  policy.ClusterRequest
+		want bool
+	}{
+		{"create", policy.ClusterRequest{Operation: policy.Create, Cluster: base}, true},
+		{"create by default", policy.ClusterRequest{Cluster: base}, true},
+		{"delete", policy.ClusterRequest{Operation: policy.Delete, Cluster: base}, false},
+		{"migration label and annotation", policy.ClusterRequest{Operation: policy.Update, Old: base, Cluster: with(func(c *v1alpha1.TenantCluster) {
+			c.Labels = map[string]string{v1alpha1.LabelEnvironment: "prod"}
+			c.Annotations = map[string]string{v1alpha1.AnnotationMigration: "true"}
+		})}, false},
+		{"scale down", policy.ClusterRequest{Operation: policy.Update, Old: base, Cluster: with(func(c *v1alpha1.TenantCluster) { c.Spec.Workers.Replicas = 2 })}, false},
+		{"scale up", policy.ClusterRequest{Operation: policy.Update, Old: base, Cluster: with(func(c *v1alpha1.TenantCluster) { c.Spec.Workers.Replicas = 4 })}, true},
+		{"more CPU", policy.ClusterRequest{Operation: policy.Update, Old: base, Cluster: with(func(c *v1alpha1.TenantCluster) { c.Spec.Workers.MachineTemplate.CPU = 8 })}, true},
+		{"more memory", policy.ClusterRequest{Operation: policy.Update, Old: base, Cluster: with(func(c *v1alpha1.TenantCluster) {
+			c.Spec.Workers.MachineTemplate.Memory = resource.MustParse("32Gi")
+		})}, true},
+		{"bigger disk", policy.ClusterRequest{Operation: policy.Update, Old: base, Cluster: with(func(c *v1alpha1.TenantCluster) {
+			c.Spec.Workers.MachineTemplate.DiskSize = resource.MustParse("200Gi")
+		})}, true},
+		{"fewer but bigger workers, same CPU", policy.ClusterRequest{Operation: policy.Update, Old: base, Cluster: with(func(c *v1alpha1.TenantCluster) {
+			c.Spec.Workers.Replicas, c.Spec.Workers.MachineTemplate.CPU = 1, 12
+			c.Spec.Workers.MachineTemplate.Memory = resource.MustParse("48Gi")
+			c.Spec.Workers.MachineTemplate.DiskSize = resource.MustParse("300Gi")
+		})}, false},
+		{"update without old", policy.ClusterRequest{Operation: policy.Update, Cluster: base}, false},
+	} {
+		if got := tc.req.NeedsSiblings(); got != tc.want {
+			t.Errorf("%s: NeedsSiblings() = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
