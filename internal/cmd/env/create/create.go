@@ -80,30 +80,29 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	old, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
+	team, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
 	if err != nil {
 		return err
 	}
-	// The server compares names case-insensitively (409 Conflict); so does this check, so
-	// that "Prod" next to "prod" fails here rather than there.
-	if i := teamedit.FindEnvironment(old, o.Name); i >= 0 {
-		if existing := old.Spec.Environments[i].Name; existing != o.Name {
-			return fmt.Errorf("environment %q already exists on team %s as %q (environment names are compared case-insensitively)", o.Name, old.Name, existing)
-		}
-		return fmt.Errorf("environment %q already exists on team %s", o.Name, old.Name)
-	}
-
 	env := v1alpha1.EnvironmentSpec{Name: o.Name}
 	o.patch.ApplyTo(&env)
-	updated := old.DeepCopy()
-	updated.Spec.Environments = append(updated.Spec.Environments, env)
-	if _, err := teamedit.Admit(ctx, s, policy.Update, old, updated); err != nil {
-		return err
-	}
-	res, err := s.UpdateTeam(ctx, old, updated)
+	a, err := teamedit.Apply(ctx, s, team, func(old *v1alpha1.Team) (*v1alpha1.Team, error) {
+		// The server compares names case-insensitively (409 Conflict); so does this check,
+		// so that "Prod" next to "prod" fails here rather than there.
+		if i := teamedit.FindEnvironment(old, o.Name); i >= 0 {
+			if existing := old.Spec.Environments[i].Name; existing != o.Name {
+				return nil, fmt.Errorf("environment %q already exists on team %s as %q (environment names are compared case-insensitively)", o.Name, old.Name, existing)
+			}
+			return nil, fmt.Errorf("environment %q already exists on team %s", o.Name, old.Name)
+		}
+		updated := old.DeepCopy()
+		updated.Spec.Environments = append(updated.Spec.Environments, env)
+		return updated, nil
+	})
 	if err != nil {
 		return err
 	}
+	old, res := a.Old, a.Result
 
 	if len(old.Spec.Environments) == 0 {
 		if n := unlabelled(clusters); n > 0 {

@@ -161,3 +161,35 @@ func TestJSONOutput(t *testing.T) {
 		t.Errorf("stdout %q", r.Stdout)
 	}
 }
+
+// Someone else adds an environment between the read and the write: both are kept.
+func TestConcurrentEditIsKept(t *testing.T) {
+	s := teamedittest.Payments(t, "alice@example.com")
+	s.Interfere = func(team *v1alpha1.Team) {
+		team.Spec.Environments = append(team.Spec.Environments, v1alpha1.EnvironmentSpec{Name: "qa"})
+	}
+	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "staging", "--team", "payments")
+	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 1 {
+		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
+	}
+	var names []string
+	for _, e := range s.Updated[0].Spec.Environments {
+		names = append(names, e.Name)
+	}
+	if strings.Join(names, ",") != "dev,prod,qa,staging" {
+		t.Errorf("environments %v", names)
+	}
+}
+
+// Someone else creates the same environment meanwhile: the retry sees it and refuses.
+func TestConcurrentSameNameRefused(t *testing.T) {
+	s := teamedittest.Payments(t, "alice@example.com")
+	s.Interfere = func(team *v1alpha1.Team) {
+		team.Spec.Environments = append(team.Spec.Environments, v1alpha1.EnvironmentSpec{Name: "Staging"})
+	}
+	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "staging", "--team", "payments")
+	if r.Code != cmdutil.ExitFailure || s.Writes() != 0 ||
+		r.Msg() != `environment "staging" already exists on team payments as "Staging" (environment names are compared case-insensitively)` {
+		t.Errorf("exit %d, %q, %d writes", r.Code, r.Msg(), s.Writes())
+	}
+}

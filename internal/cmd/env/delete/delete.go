@@ -84,12 +84,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	name := old.Spec.Environments[i].Name
 
-	updated := old.DeepCopy()
-	envs := updated.Spec.Environments
-	updated.Spec.Environments = append(envs[:i:i], envs[i+1:]...)
-	if len(updated.Spec.Environments) == 0 {
-		updated.Spec.Environments = nil
-	}
+	updated := withoutEnvironment(old, i)
 	// Check before asking: no point confirming what the server would refuse.
 	if _, err := teamedit.Admit(ctx, s, policy.Update, old, updated); err != nil {
 		return err
@@ -108,12 +103,32 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		}
 	}
 
-	res, err := s.UpdateTeam(ctx, old, updated)
+	// Confirmed: write it, on a fresh read if someone changed the team meanwhile.
+	a, err := teamedit.Apply(ctx, s, old, func(cur *v1alpha1.Team) (*v1alpha1.Team, error) {
+		i := teamedit.FindEnvironment(cur, name)
+		if i < 0 {
+			return nil, nil // someone else deleted it
+		}
+		return withoutEnvironment(cur, i), nil
+	})
 	if err != nil {
 		return err
 	}
+	res := a.Result
 	teamedit.Done(f.IOStreams.Out, fmt.Sprintf("environment %q deleted from team %s", name, old.Name), res)
 	return nil
+}
+
+// withoutEnvironment is a copy of t without its environment i (no list when it was the
+// last one).
+func withoutEnvironment(t *v1alpha1.Team, i int) *v1alpha1.Team {
+	updated := t.DeepCopy()
+	envs := updated.Spec.Environments
+	updated.Spec.Environments = append(envs[:i:i], envs[i+1:]...)
+	if len(updated.Spec.Environments) == 0 {
+		updated.Spec.Environments = nil
+	}
+	return updated
 }
 
 // labelled counts the clusters whose environment label is env.

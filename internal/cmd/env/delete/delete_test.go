@@ -129,3 +129,31 @@ func TestNotFoundAndBadName(t *testing.T) {
 		t.Errorf("exit %d, %q", r.Code, r.Msg())
 	}
 }
+
+// Someone else edits the team after the confirmation and before the write: the delete is
+// applied to a fresh read, without asking again, and their edit is kept.
+func TestConcurrentEditIsKept(t *testing.T) {
+	s := teamedittest.Payments(t, "alice@example.com")
+	s.Interfere = func(team *v1alpha1.Team) { team.Environment("prod").Description = "edited meanwhile" }
+	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
+	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 1 {
+		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
+	}
+	envs := s.Updated[0].Spec.Environments
+	if len(envs) != 1 || envs[0].Name != "prod" || envs[0].Description != "edited meanwhile" {
+		t.Errorf("environments %+v", envs)
+	}
+}
+
+// Someone else deleted the same environment meanwhile: nothing is left to write.
+func TestConcurrentDeleteIsDone(t *testing.T) {
+	s := teamedittest.Payments(t, "alice@example.com")
+	s.Interfere = func(team *v1alpha1.Team) { team.Spec.Environments = team.Spec.Environments[1:] } // prod only
+	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
+	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 0 {
+		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
+	}
+	if envs := s.Teams[0].Spec.Environments; len(envs) != 1 || envs[0].Name != "prod" {
+		t.Errorf("environments %+v", envs)
+	}
+}

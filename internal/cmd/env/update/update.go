@@ -12,7 +12,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -102,43 +102,44 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	old, err := lookup.Team(ctx, s, o.Team)
+	team, err := lookup.Team(ctx, s, o.Team)
 	if err != nil {
 		return err
 	}
-	i := teamedit.FindEnvironment(old, o.Name)
-	if i < 0 {
-		return cmdutil.NotFoundError("environment %q not found on team %s", o.Name, old.Name)
-	}
-
-	updated := old.DeepCopy()
-	env := &updated.Spec.Environments[i]
-	if o.ClearLimits {
-		env.Limits = nil
-	}
-	if o.ClearClusterDefaults {
-		env.ClusterDefaults = nil
-	}
-	if o.ClearAccess {
-		env.Access = nil
-	}
-	o.patch.ApplyTo(env)
-
-	msg := fmt.Sprintf("environment %q on team %s unchanged", env.Name, old.Name)
-	var res store.Result
-	if !equality.Semantic.DeepEqualWithNilDifferentFromEmpty(old.Spec.Environments[i], *env) {
-		if _, err := teamedit.Admit(ctx, s, policy.Update, old, updated); err != nil {
-			return err
+	var env *v1alpha1.EnvironmentSpec
+	a, err := teamedit.Apply(ctx, s, team, func(old *v1alpha1.Team) (*v1alpha1.Team, error) {
+		i := teamedit.FindEnvironment(old, o.Name)
+		if i < 0 {
+			return nil, cmdutil.NotFoundError("environment %q not found on team %s", o.Name, old.Name)
 		}
-		if res, err = s.UpdateTeam(ctx, old, updated); err != nil {
-			return err
+		updated := old.DeepCopy()
+		env = &updated.Spec.Environments[i]
+		if o.ClearLimits {
+			env.Limits = nil
 		}
-		msg = fmt.Sprintf("environment %q updated on team %s", env.Name, old.Name)
+		if o.ClearClusterDefaults {
+			env.ClusterDefaults = nil
+		}
+		if o.ClearAccess {
+			env.Access = nil
+		}
+		o.patch.ApplyTo(env)
+		if equality.Semantic.DeepEqualWithNilDifferentFromEmpty(old.Spec.Environments[i], *env) {
+			return nil, nil
+		}
+		return updated, nil
+	})
+	if err != nil {
+		return err
+	}
+	msg := fmt.Sprintf("environment %q on team %s unchanged", env.Name, a.Old.Name)
+	if a.Updated != nil {
+		msg = fmt.Sprintf("environment %q updated on team %s", env.Name, a.Old.Name)
 	}
 	switch f.Options.Output {
 	case "json", "yaml":
 		return teamedit.PrintObject(f.IOStreams.Out, f.Options.Output, env)
 	}
-	teamedit.Done(f.IOStreams.Out, msg, res)
+	teamedit.Done(f.IOStreams.Out, msg, a.Result)
 	return nil
 }

@@ -181,3 +181,35 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// Someone else changes the team between the read and the write: the patch answers
+// Conflict, the command reads the team again and applies its change to that, so both
+// edits are kept.
+func TestConcurrentEditIsKept(t *testing.T) {
+	s := teamedittest.Payments(t, "alice@example.com")
+	s.Interfere = func(team *v1alpha1.Team) { team.Environment("dev").Description = "edited meanwhile" }
+	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "prod", "--team", "payments", "--max-clusters", "8")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %v", r.Code, r.Err)
+	}
+	if s.Conflicts != 1 || len(s.Updated) != 1 {
+		t.Fatalf("%d conflicts, %d updates; want 1, 1", s.Conflicts, len(s.Updated))
+	}
+	team := s.Updated[0]
+	if team.Environment("dev").Description != "edited meanwhile" {
+		t.Error("the other edit was overwritten")
+	}
+	if l := team.Environment("prod").Limits; l == nil || l.MaxClusters == nil || *l.MaxClusters != 8 {
+		t.Errorf("this edit was lost: %+v", l)
+	}
+}
+
+// The other edit removed the environment: the retry reports it missing.
+func TestConcurrentDeleteIsNotFound(t *testing.T) {
+	s := teamedittest.Payments(t, "alice@example.com")
+	s.Interfere = func(team *v1alpha1.Team) { team.Spec.Environments = team.Spec.Environments[:1] } // dev only
+	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "prod", "--team", "payments", "--max-clusters", "8")
+	if r.Code != cmdutil.ExitNotFound || r.Msg() != `environment "prod" not found on team payments` || s.Writes() != 0 {
+		t.Errorf("exit %d, %q, %d writes", r.Code, r.Msg(), s.Writes())
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -90,30 +89,38 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	old, err := lookup.Team(ctx, s, o.Team)
+	team, err := lookup.Team(ctx, s, o.Team)
 	if err != nil {
 		return err
 	}
-	updated := old.DeepCopy()
-	if o.Clear {
-		updated.Spec.ResourceLimits = nil
-	} else {
-		if updated.Spec.ResourceLimits == nil {
-			updated.Spec.ResourceLimits = &v1alpha1.TeamResourceLimits{}
+	a, err := teamedit.Apply(ctx, s, team, func(old *v1alpha1.Team) (*v1alpha1.Team, error) {
+		updated := old.DeepCopy()
+		if o.Clear {
+			updated.Spec.ResourceLimits = nil
+		} else {
+			if updated.Spec.ResourceLimits == nil {
+				updated.Spec.ResourceLimits = &v1alpha1.TeamResourceLimits{}
+			}
+			o.limits.ApplyTo(updated.Spec.ResourceLimits)
 		}
-		o.limits.ApplyTo(updated.Spec.ResourceLimits)
-	}
-	if _, err := teamedit.Admit(ctx, s, policy.Update, old, updated); err != nil {
+		if equality.Semantic.DeepEqualWithNilDifferentFromEmpty(old.Spec.ResourceLimits, updated.Spec.ResourceLimits) {
+			// Nothing to write; the rules are still checked, as the command always did.
+			if _, err := teamedit.Admit(ctx, s, policy.Update, old, updated); err != nil {
+				return nil, err
+			}
+			return nil, nil
+		}
+		return updated, nil
+	})
+	if err != nil {
 		return err
 	}
-
-	what := teamedit.ResourceName(old.Name)
-	verb, res := "unchanged", store.Result{}
-	if !equality.Semantic.DeepEqualWithNilDifferentFromEmpty(old.Spec.ResourceLimits, updated.Spec.ResourceLimits) {
-		if res, err = s.UpdateTeam(ctx, old, updated); err != nil {
-			return err
-		}
+	what := teamedit.ResourceName(a.Old.Name)
+	verb, res, updated := "unchanged", a.Result, a.Updated
+	if updated != nil {
 		verb = "limits updated"
+	} else {
+		updated = a.Old
 	}
 	switch f.Options.Output {
 	case "json", "yaml":

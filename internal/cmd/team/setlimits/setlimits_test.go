@@ -105,3 +105,24 @@ func TestUnknownTeam(t *testing.T) {
 }
 
 func equalTeams(a, b v1alpha1.Team) bool { return equality.Semantic.DeepEqual(a, b) }
+
+// Someone else changes another limit between the read and the write: the command applies
+// its own to a fresh read, so both are kept.
+func TestConcurrentEditIsKept(t *testing.T) {
+	s := teamedittest.Payments(t, "olivia@example.com")
+	s.Interfere = func(team *v1alpha1.Team) {
+		if team.Spec.ResourceLimits == nil {
+			team.Spec.ResourceLimits = &v1alpha1.TeamResourceLimits{}
+		}
+		n := int32(42)
+		team.Spec.ResourceLimits.MaxTotalNodes = &n
+	}
+	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "payments", "--max-nodes-per-cluster", "5")
+	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 1 {
+		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
+	}
+	l := s.Updated[0].Spec.ResourceLimits
+	if l == nil || l.MaxTotalNodes == nil || *l.MaxTotalNodes != 42 || l.MaxNodesPerCluster == nil || *l.MaxNodesPerCluster != 5 {
+		t.Errorf("limits %+v", l)
+	}
+}

@@ -5,9 +5,11 @@ package teamedittest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +35,13 @@ type Store struct {
 
 	Created []v1alpha1.Team
 	Updated []v1alpha1.Team
+
+	// Interfere, when set, is someone else's edit of the stored team, made once, just
+	// before the first UpdateTeam: that write then answers 409 Conflict, as the API server
+	// does for a patch whose resourceVersion precondition is stale.
+	Interfere func(t *v1alpha1.Team)
+	// Conflicts counts the updates answered 409 Conflict.
+	Conflicts int
 }
 
 var _ store.Store = (*Store)(nil)
@@ -136,11 +145,28 @@ func (s *Store) CreateTeam(ctx context.Context, t *v1alpha1.Team) (store.Result,
 	return store.Result{Location: "teams/" + t.Name + ".yaml"}, nil
 }
 
-// UpdateTeam implements store.Store.
+// bump is the next resourceVersion.
+func bump(rv string) string {
+	n, _ := strconv.Atoi(rv)
+	return strconv.Itoa(n + 1)
+}
+
+// UpdateTeam implements store.Store, with the resourceVersion precondition of the live
+// store's patch: old must have been read from the current version.
 func (s *Store) UpdateTeam(_ context.Context, old, updated *v1alpha1.Team) (store.Result, error) {
 	for i := range s.Teams {
 		if s.Teams[i].Name == old.Name {
+			if f := s.Interfere; f != nil {
+				s.Interfere = nil
+				f(&s.Teams[i])
+				s.Teams[i].ResourceVersion = bump(s.Teams[i].ResourceVersion)
+			}
+			if old.ResourceVersion != s.Teams[i].ResourceVersion {
+				s.Conflicts++
+				return store.Result{}, apierrors.NewConflict(v1alpha1.Resource("teams"), old.Name, errors.New("the object has been modified; please apply your changes to the latest version and try again"))
+			}
 			s.Teams[i] = *updated.DeepCopy()
+			s.Teams[i].ResourceVersion = bump(old.ResourceVersion)
 			s.Updated = append(s.Updated, *updated.DeepCopy())
 			return store.Result{Location: "team.yaml"}, nil
 		}
