@@ -42,11 +42,14 @@ func (u User) identity() policy.Identity {
 	return policy.Identity{Username: u.Username, Groups: u.Groups}
 }
 
-// QPS and Burst of the server's own client. client-go's defaults (5/10) are sized for a
-// controller; every admission costs up to three reads and a busy API server sends many.
+// ClientQPS turns off client-go's client-side rate limiter for the server's own reads
+// (a negative QPS builds no limiter). Every read answers an admission review that the API
+// server has already let through its own flow control (API Priority and Fairness), and a
+// limiter here only queues reviews behind each other: at the 200 per second this once
+// was, every TenantCluster write in the cluster, a migration's included, waited its turn.
 const (
-	ClientQPS   = 200
-	ClientBurst = 400
+	ClientQPS   = -1
+	ClientBurst = 0
 )
 
 // pageSize is the number of objects asked for per list request.
