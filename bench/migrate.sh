@@ -10,6 +10,7 @@
 #   BUTLER_BENCH_CONCURRENCY=16 bench/migrate.sh   # passes --concurrency to the tool
 #   BUTLER_BENCH_WEBHOOK=1 bench/migrate.sh        # Butler's webhook registered and enforcing
 #   BUTLER_BENCH_PPROF=/tmp/prof bench/migrate.sh  # API server CPU profiles of each phase
+#   BUTLER_BENCH_RTT=2ms bench/migrate.sh          # clients a 2 ms round trip from the server
 #   taskset -c 0 bench/migrate.sh                  # everything on one core
 #
 # Needs the control plane binaries (`make testbin`).
