@@ -16,7 +16,9 @@ type latencyProxy struct {
 	ln       net.Listener
 	upstream string
 	oneWay   time.Duration
-	wg       sync.WaitGroup
+
+	mu    sync.Mutex
+	conns map[net.Conn]struct{} // open client connections, closed at the end
 }
 
 func startLatencyProxy(t *testing.T, upstream string, oneWay time.Duration) *latencyProxy {
@@ -25,12 +27,16 @@ func startLatencyProxy(t *testing.T, upstream string, oneWay time.Duration) *lat
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &latencyProxy{ln: ln, upstream: upstream, oneWay: oneWay}
-	p.wg.Add(1)
+	p := &latencyProxy{ln: ln, upstream: upstream, oneWay: oneWay, conns: map[net.Conn]struct{}{}}
 	go p.serve()
+	// Clients keep idle connections open: close them rather than wait for them.
 	t.Cleanup(func() {
 		ln.Close()
-		p.wg.Wait()
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for c := range p.conns {
+			c.Close()
+		}
 	})
 	return p
 }
@@ -39,24 +45,25 @@ func startLatencyProxy(t *testing.T, upstream string, oneWay time.Duration) *lat
 func (p *latencyProxy) Addr() string { return p.ln.Addr().String() }
 
 func (p *latencyProxy) serve() {
-	defer p.wg.Done()
-	var conns sync.WaitGroup
-	defer conns.Wait()
 	for {
 		c, err := p.ln.Accept()
 		if err != nil {
 			return // closed
 		}
-		conns.Add(1)
-		go func() {
-			defer conns.Done()
-			p.handle(c)
-		}()
+		p.mu.Lock()
+		p.conns[c] = struct{}{}
+		p.mu.Unlock()
+		go p.handle(c)
 	}
 }
 
 func (p *latencyProxy) handle(client net.Conn) {
-	defer client.Close()
+	defer func() {
+		p.mu.Lock()
+		delete(p.conns, client)
+		p.mu.Unlock()
+		client.Close()
+	}()
 	server, err := net.Dial("tcp", p.upstream)
 	if err != nil {
 		return

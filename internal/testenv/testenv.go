@@ -30,6 +30,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -459,6 +460,22 @@ func (e *Env) Reset(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// ResetToExample empties the control plane (Reset) and loads the worked example,
+// examples/payments, as the admin: the starting point of most live tests.
+func (e *Env) ResetToExample(ctx context.Context) error {
+	if err := e.Reset(ctx); err != nil {
+		return err
+	}
+	return e.LoadManifests(ctx, ExampleDir())
+}
+
+// ExampleDir is the worked example's folder, examples/payments, found from this source
+// file, so it is right whatever the test's working directory.
+func ExampleDir() string {
+	_, file, _, _ := goruntime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "examples", "payments")
 }
 
 // LoadManifests creates the objects of every YAML file under path (a file or a directory,

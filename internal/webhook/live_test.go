@@ -36,10 +36,7 @@ func loadPayments(t testing.TB, env *testenv.Env, prep func(ctx context.Context,
 	t.Helper()
 	ctx := context.Background()
 	env.EnforceWebhook(false)
-	if err := env.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := env.LoadManifests(ctx, filepath.Join(repoRoot(t), "examples", "payments")); err != nil {
+	if err := env.ResetToExample(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if prep != nil {

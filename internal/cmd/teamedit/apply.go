@@ -49,11 +49,14 @@ func Apply(ctx context.Context, s store.Store, team *v1alpha1.Team, change Chang
 			return err
 		}
 		res, err := s.UpdateTeam(ctx, old, updated)
-		if apierrors.IsConflict(err) {
-			old = nil // read again
+		if err != nil {
+			if apierrors.IsConflict(err) {
+				old = nil // read again
+			}
+			return err
 		}
 		a.Updated, a.Result = updated, res
-		return err
+		return nil
 	})
 	return a, err
 }

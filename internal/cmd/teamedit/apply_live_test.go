@@ -3,7 +3,6 @@ package teamedit_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,10 +22,7 @@ func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
 func TestApplyRetriesOnConflictLive(t *testing.T) {
 	env := testenv.Start(t)
 	ctx := context.Background()
-	if err := env.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := env.LoadManifests(ctx, filepath.Join("..", "..", "..", "examples", "payments")); err != nil {
+	if err := env.ResetToExample(ctx); err != nil {
 		t.Fatal(err)
 	}
 	s, err := live.New(live.Options{Kubeconfig: env.Kubeconfig(testenv.Olivia)})

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -74,6 +75,18 @@ type Store struct {
 
 	mu       sync.Mutex
 	identity *policy.Identity
+
+	// The platform-admin answer for the identity it was asked about last: commands that
+	// check a change before asking for confirmation and again when writing it (or once per
+	// retry) ask the server once.
+	adminMu sync.Mutex
+	admin   *adminAnswer
+}
+
+type adminAnswer struct {
+	id  policy.Identity
+	ok  bool
+	why string
 }
 
 // New loads the kubeconfig through the standard loading rules (--kubeconfig, else
@@ -189,8 +202,21 @@ func (s *Store) Identity(ctx context.Context) (policy.Identity, error) {
 
 // PlatformAdmin reads User and IdentityProvider objects (CONTRACT.md §2); when they do not
 // make id a platform admin, or id may not read them, a SelfSubjectAccessReview for update
-// on teams.butler.butlerlabs.dev decides.
+// on teams.butler.butlerlabs.dev decides. The answer is kept for the rest of the process.
 func (s *Store) PlatformAdmin(ctx context.Context, id policy.Identity) (bool, string, error) {
+	s.adminMu.Lock()
+	defer s.adminMu.Unlock()
+	if a := s.admin; a != nil && a.id.Username == id.Username && slices.Equal(a.id.Groups, id.Groups) {
+		return a.ok, a.why, nil
+	}
+	ok, why, err := s.platformAdmin(ctx, id)
+	if err == nil {
+		s.admin = &adminAnswer{id: id, ok: ok, why: why}
+	}
+	return ok, why, err
+}
+
+func (s *Store) platformAdmin(ctx context.Context, id policy.Identity) (bool, string, error) {
 	users, err := s.ListUsers(ctx)
 	if err != nil && !apierrors.IsForbidden(err) {
 		return false, "", err

@@ -30,10 +30,7 @@ func setup(t *testing.T) *testenv.Env {
 	t.Helper()
 	env := testenv.Start(t)
 	ctx := context.Background()
-	if err := env.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := env.LoadManifests(ctx, filepath.Join("..", "..", "..", "examples", "payments")); err != nil {
+	if err := env.ResetToExample(ctx); err != nil {
 		t.Fatal(err)
 	}
 	return env
@@ -80,6 +77,50 @@ func TestIdentityFromServer(t *testing.T) {
 			}
 			if admin != tc.admin || !strings.Contains(why, tc.reasonHas) {
 				t.Errorf("PlatformAdmin = %v, %q; want %v, containing %q", admin, why, tc.admin, tc.reasonHas)
+			}
+		})
+	}
+}
+
+// The platform-admin answer is asked of the server once per identity: a command that
+// checks before its confirmation prompt and again when it writes sends no second set of
+// requests.
+func TestPlatformAdminAskedOnce(t *testing.T) {
+	env := setup(t)
+	ctx := context.Background()
+	for _, user := range []string{testenv.Olivia, "admin"} { // a User object; RBAC only
+		t.Run(user, func(t *testing.T) {
+			var requests atomic.Int32
+			cfg := env.UserConfig(user)
+			cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
+				return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
+					requests.Add(1)
+					return rt.RoundTrip(r)
+				})
+			}
+			s, err := live.NewForConfig(cfg, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			id, err := s.Identity(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := requests.Load()
+			ok1, why1, err := s.PlatformAdmin(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			asked := requests.Load() - first
+			ok2, why2, err := s.PlatformAdmin(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok1 || ok2 != ok1 || why2 != why1 {
+				t.Errorf("answers %v %q, then %v %q", ok1, why1, ok2, why2)
+			}
+			if asked == 0 || requests.Load()-first != asked {
+				t.Errorf("%d requests for the first answer, %d for the second; want some, then none", asked, requests.Load()-first-asked)
 			}
 		})
 	}

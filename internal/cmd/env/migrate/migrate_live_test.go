@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -44,10 +43,7 @@ spec: {kubernetesVersion: v1.31.0, teamRef: {name: payments}, workers: {replicas
 func TestLiveConcurrentChanges(t *testing.T) {
 	env := testenv.Start(t)
 	ctx := context.Background()
-	if err := env.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := env.LoadManifests(ctx, filepath.Join("..", "..", "..", "..", "examples", "payments")); err != nil {
+	if err := env.ResetToExample(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := env.CreateYAML(ctx, []byte(liveLegacy)); err != nil {
