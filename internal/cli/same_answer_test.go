@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/butlerctl"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cli/wiring"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/testenv"
@@ -24,7 +24,7 @@ type run struct {
 
 // butlerctlIn runs butlerctl in this process with args, on buffers (no terminal).
 func butlerctlIn(args ...string) run {
-	f := factory.New()
+	f := wiring.NewFactory()
 	streams, _, out, errOut := iostreams.Test()
 	f.IOStreams = streams
 	code := root.Run(f, butlerctl.NewCmd(f), args)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -17,7 +17,7 @@ import (
 // Print writes clusters per -o; withNamespace adds a NAMESPACE column. writes, when not
 // nil, adds a last column WRITES to the tables: each cluster's write state by
 // controlplane.Key (the commands read it, controlplane.States).
-func Print(f *cmdutil.Factory, clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[string]string) error {
+func Print(f *factory.Factory, clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[string]string) error {
 	out := f.IOStreams.Out
 	switch f.Options.Output {
 	case "json", "yaml":
@@ -67,7 +67,7 @@ func Print(f *cmdutil.Factory, clusters []v1alpha1.TenantCluster, withNamespace 
 }
 
 // PrintOne writes a single cluster: the object itself for json/yaml.
-func PrintOne(f *cmdutil.Factory, c *v1alpha1.TenantCluster, writes map[string]string) error {
+func PrintOne(f *factory.Factory, c *v1alpha1.TenantCluster, writes map[string]string) error {
 	switch f.Options.Output {
 	case "json", "yaml":
 		m, err := printers.Clean(withTypeMeta(*c))

@@ -24,6 +24,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -37,13 +38,13 @@ const NoFile = cobra.ShellCompDirectiveNoFileComp
 
 // completer reads names through the factory's store.
 type completer struct {
-	f *cmdutil.Factory
+	f *factory.Factory
 }
 
 // Register makes sure root has cobra's default `completion` command (documented, so the
 // generated reference and man pages include it) and attaches the dynamic completions to
 // every command and flag of the tree. Call it once the tree is complete.
-func Register(root *cobra.Command, f *cmdutil.Factory) {
+func Register(root *cobra.Command, f *factory.Factory) {
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
@@ -247,8 +248,8 @@ func outputFormats() []cobra.Completion {
 		"yaml":  "YAML",
 		"name":  "names only, one a line",
 	}
-	out := make([]cobra.Completion, 0, len(cmdutil.OutputFormats))
-	for _, o := range cmdutil.OutputFormats {
+	out := make([]cobra.Completion, 0, len(factory.OutputFormats))
+	for _, o := range factory.OutputFormats {
 		out = append(out, cobra.CompletionWithDesc(o, desc[o]))
 	}
 	return out

@@ -14,7 +14,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/butleradm"
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/butlerctl"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/completion"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -24,17 +24,17 @@ import (
 
 var payments = filepath.Join("..", "..", "examples", "payments")
 
-func factory(newStore func(context.Context, *cmdutil.Factory) (store.Store, error)) *cmdutil.Factory {
+func newFactory(newStore func(context.Context, *factory.Factory) (store.Store, error)) *factory.Factory {
 	streams, _, _, _ := iostreams.Test()
-	return &cmdutil.Factory{IOStreams: streams, Options: &cmdutil.GlobalOptions{}, Now: time.Now, NewStore: newStore}
+	return &factory.Factory{IOStreams: streams, Options: &factory.GlobalOptions{}, Now: time.Now, NewStore: newStore}
 }
 
-func offlineStore(context.Context, *cmdutil.Factory) (store.Store, error) {
+func offlineStore(context.Context, *factory.Factory) (store.Store, error) {
 	return offline.Load([]string{payments}, nil, "", nil)
 }
 
 // complete runs `__complete args...` on a fresh tree and returns stdout.
-func complete(t *testing.T, newCmd func(*cmdutil.Factory) *cobra.Command, f *cmdutil.Factory, args ...string) string {
+func complete(t *testing.T, newCmd func(*factory.Factory) *cobra.Command, f *factory.Factory, args ...string) string {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
@@ -50,12 +50,12 @@ func complete(t *testing.T, newCmd func(*cmdutil.Factory) *cobra.Command, f *cmd
 }
 
 func TestNamesFromStore(t *testing.T) {
-	f := factory(offlineStore)
+	f := newFactory(offlineStore)
 	got := complete(t, butlerctl.NewCmd, f, "cluster", "get", "--team", "payments", "bob")
 	if want := "bob-checkout\tteam payments, environment prod\n:4\n"; got != want {
 		t.Errorf("cluster get bob: %q, want %q", got, want)
 	}
-	got = complete(t, butlerctl.NewCmd, factory(offlineStore), "env", "get", "--team", "payments", "")
+	got = complete(t, butlerctl.NewCmd, newFactory(offlineStore), "env", "get", "--team", "payments", "")
 	if !strings.HasPrefix(got, "dev\t") || !strings.Contains(got, "\nprod\t") {
 		t.Errorf("env get: %q", got)
 	}
@@ -74,7 +74,7 @@ func TestSlowStoreIsCutShort(t *testing.T) {
 	completion.Timeout = 200 * time.Millisecond
 	t.Cleanup(func() { completion.Timeout = old })
 	start := time.Now()
-	got := complete(t, butlerctl.NewCmd, factory(func(context.Context, *cmdutil.Factory) (store.Store, error) {
+	got := complete(t, butlerctl.NewCmd, newFactory(func(context.Context, *factory.Factory) (store.Store, error) {
 		return slowStore{}, nil
 	}), "team", "get", "")
 	if took := time.Since(start); took > 2*time.Second {
@@ -86,7 +86,7 @@ func TestSlowStoreIsCutShort(t *testing.T) {
 }
 
 func TestStoreErrorsAreSilent(t *testing.T) {
-	f := factory(func(context.Context, *cmdutil.Factory) (store.Store, error) {
+	f := newFactory(func(context.Context, *factory.Factory) (store.Store, error) {
 		return nil, errors.New("dial tcp 10.0.0.1:6443: i/o timeout")
 	})
 	for _, args := range [][]string{
@@ -104,8 +104,8 @@ func TestStoreErrorsAreSilent(t *testing.T) {
 // TestFlagsHaveCompletion: every flag of both trees that names something or takes a
 // fixed value has a completion; so has every value flag (no file names for a quantity).
 func TestFlagsHaveCompletion(t *testing.T) {
-	for name, newCmd := range map[string]func(*cmdutil.Factory) *cobra.Command{"butlerctl": butlerctl.NewCmd, "butleradm": butleradm.NewCmd} {
-		root := newCmd(factory(offlineStore))
+	for name, newCmd := range map[string]func(*factory.Factory) *cobra.Command{"butlerctl": butlerctl.NewCmd, "butleradm": butleradm.NewCmd} {
+		root := newCmd(newFactory(offlineStore))
 		var walk func(*cobra.Command)
 		walk = func(c *cobra.Command) {
 			check := func(fl *pflag.Flag) {
@@ -134,7 +134,7 @@ func TestFlagsHaveCompletion(t *testing.T) {
 }
 
 func TestRoles(t *testing.T) {
-	got := complete(t, butleradm.NewCmd, factory(offlineStore), "env", "create", "qa", "--team", "payments", "--access-group", "devs:o")
+	got := complete(t, butleradm.NewCmd, newFactory(offlineStore), "env", "create", "qa", "--team", "payments", "--access-group", "devs:o")
 	if got != "devs:operator\tcreate, scale and delete clusters\n:4\n" {
 		t.Errorf("access-group devs:o: %q", got)
 	}

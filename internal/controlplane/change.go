@@ -7,6 +7,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
@@ -55,7 +56,7 @@ type WritePermissions struct {
 // it, checked before anything is read of the control plane. Live the server's RBAC on
 // tenantcontrolplanes has the last word (exit 4 with its message). Nothing is written
 // when the control plane is already in the wanted state.
-func Apply(ctx context.Context, f *cmdutil.Factory, ch Change) error {
+func Apply(ctx context.Context, f *factory.Factory, ch Change) error {
 	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
 		return err
 	}
@@ -129,7 +130,7 @@ func Authorize(team *v1alpha1.Team, actor lookup.Actor, verb, cluster string) er
 		actor.Identity.Username, verb, cluster, team.Name, has))
 }
 
-func report(f *cmdutil.Factory, ch Change, r Result, res store.Result) error {
+func report(f *factory.Factory, ch Change, r Result, res store.Result) error {
 	out := f.IOStreams.Out
 	name := "tenantcluster.butler.butlerlabs.dev/" + r.Cluster
 	switch f.Options.Output {

@@ -14,6 +14,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -253,7 +254,7 @@ func tolerated(err error) bool {
 
 // StatesForTable is States for a table: its error is a warning on stderr, the listing
 // itself never fails for it.
-func StatesForTable(ctx context.Context, f *cmdutil.Factory, s store.Store, clusters []v1alpha1.TenantCluster) map[string]string {
+func StatesForTable(ctx context.Context, f *factory.Factory, s store.Store, clusters []v1alpha1.TenantCluster) map[string]string {
 	states, err := States(ctx, s, clusters)
 	if err != nil {
 		f.Errorf("Warning: cannot read the write state of every control plane (WRITES shows %s): %v\n", Unknown, err)

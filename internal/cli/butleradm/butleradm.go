@@ -4,6 +4,7 @@ package butleradm
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cli/wiring"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
@@ -13,12 +14,11 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/version"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/completion"
 )
 
 // NewCmd returns the butleradm command tree.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	cmd := root.New(f, "butleradm", "Manage Butler teams, environments, providers and cluster write permissions",
 		`butleradm manages teams and their environments (limits, access, cluster defaults), moves
 existing clusters into environments, registers infrastructure providers with their
@@ -39,6 +39,6 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 
 // Main runs butleradm and returns its exit code.
 func Main() int {
-	f := factory.New()
+	f := wiring.NewFactory()
 	return root.Run(f, NewCmd(f), osArgs())
 }

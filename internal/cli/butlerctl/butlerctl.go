@@ -4,6 +4,7 @@ package butlerctl
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cli/wiring"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
@@ -11,12 +12,11 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/version"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/completion"
 )
 
 // NewCmd returns the butlerctl command tree.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	cmd := root.New(f, "butlerctl", "Create and inspect tenant clusters on Butler",
 		`butlerctl creates, lists and inspects tenant clusters, and shows your teams, environments,
 roles and quota. Every request is checked against the server's rules first, so you learn the
@@ -32,6 +32,6 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 
 // Main runs butlerctl and returns its exit code.
 func Main() int {
-	f := factory.New()
+	f := wiring.NewFactory()
 	return root.Run(f, NewCmd(f), osArgs())
 }

@@ -6,11 +6,11 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth/cani"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth/whoami"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 )
 
 // NewCmd returns `auth`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "auth",
 		Short: "Who you are, and what you may do",

@@ -13,12 +13,12 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/list"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/scale"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/thaw"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 )
 
 // NewCmd returns `cluster`; adm gives butleradm's verbs: list and get, to see write
 // states, and freeze and thaw, to change them (creating clusters stays with butlerctl).
-func NewCmd(f *cmdutil.Factory, adm bool) *cobra.Command {
+func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "cluster",
 		Aliases: []string{"clusters", "tc"},

@@ -10,11 +10,11 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/list"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/migrate"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/update"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 )
 
 // NewCmd returns `env`; adm adds the verbs of butleradm.
-func NewCmd(f *cmdutil.Factory, adm bool) *cobra.Command {
+func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "env",
 		Aliases: []string{"environment", "environments"},

@@ -1,38 +1,79 @@
-// Package factory wires the real dependencies: the process's streams and the store that
-// --manifests (offline) or the kubeconfig (live) selects.
+// Package factory holds what a command is handed: its I/O streams, the global options,
+// the clock and the store, built once; tests replace the fields.
 package factory
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
-	"github.com/butlerdotdev/butler-toolkit/internal/store/live"
-	"github.com/butlerdotdev/butler-toolkit/internal/store/offline"
 )
 
-// New returns a factory over the process's streams.
-func New() *cmdutil.Factory {
-	return &cmdutil.Factory{
-		IOStreams: iostreams.System(),
-		Options:   &cmdutil.GlobalOptions{},
-		Now:       time.Now,
-		NewStore:  newStore,
-	}
+// Output formats accepted by -o.
+var OutputFormats = []string{"table", "wide", "json", "yaml", "name"}
+
+// GlobalOptions are the flags every command of both binaries takes.
+type GlobalOptions struct {
+	Kubeconfig     string
+	Context        string
+	Namespace      string
+	As             string
+	AsGroups       []string
+	RequestTimeout string
+	Manifests      []string
+	Output         string
+	NoColor        bool
+	Config         string
 }
 
-func newStore(ctx context.Context, f *cmdutil.Factory) (store.Store, error) {
-	o := f.Options
-	if len(o.Manifests) > 0 {
-		return offline.Load(o.Manifests, f.IOStreams.In, o.As, o.AsGroups)
+// Factory hands commands their dependencies; tests replace the fields.
+type Factory struct {
+	IOStreams *iostreams.IOStreams
+	Options   *GlobalOptions
+	// Now is the clock, so ages in golden output can be fixed.
+	Now func() time.Time
+	// NewStore builds the store for the current options: manifests when --manifests is
+	// given, else a live cluster.
+	NewStore func(ctx context.Context, f *Factory) (store.Store, error)
+
+	store store.Store
+}
+
+// Store returns the store, building it once.
+func (f *Factory) Store(ctx context.Context) (store.Store, error) {
+	if f.store != nil {
+		return f.store, nil
 	}
-	return live.New(live.Options{
-		Kubeconfig:     o.Kubeconfig,
-		Context:        o.Context,
-		As:             o.As,
-		AsGroups:       o.AsGroups,
-		RequestTimeout: o.RequestTimeout,
-	})
+	s, err := f.NewStore(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	f.store = s
+	return s, nil
+}
+
+// ValidateOutput checks -o against the formats a command supports.
+func (f *Factory) ValidateOutput(allowed ...string) error {
+	if len(allowed) == 0 {
+		allowed = OutputFormats
+	}
+	o := f.Options.Output
+	for _, a := range allowed {
+		if o == a {
+			return nil
+		}
+	}
+	return cmdutil.UsageError("unknown output format %q (valid: %s)", o, strings.Join(allowed, ", "))
+}
+
+// Offline reports whether the command works on manifests.
+func (f *Factory) Offline() bool { return len(f.Options.Manifests) > 0 }
+
+// Errorf prints a message to stderr.
+func (f *Factory) Errorf(format string, a ...any) {
+	fmt.Fprintf(f.IOStreams.ErrOut, format, a...)
 }

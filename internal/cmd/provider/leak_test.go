@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/butleradm"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/offline"
@@ -164,11 +164,11 @@ func TestNoCommandShowsACredential(t *testing.T) {
 	for _, r := range runs {
 		ios, in, out, errOut := iostreams.Test()
 		in.WriteString(r.stdin)
-		f := &cmdutil.Factory{
+		f := &factory.Factory{
 			IOStreams: ios,
-			Options:   &cmdutil.GlobalOptions{},
+			Options:   &factory.GlobalOptions{},
 			Now:       func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
-			NewStore: func(_ context.Context, f *cmdutil.Factory) (store.Store, error) {
+			NewStore: func(_ context.Context, f *factory.Factory) (store.Store, error) {
 				return offline.Load(f.Options.Manifests, f.IOStreams.In, f.Options.As, f.Options.AsGroups)
 			},
 		}

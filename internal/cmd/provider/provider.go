@@ -5,6 +5,7 @@ package provider
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/create"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/get"
@@ -12,11 +13,10 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/rotatecredentials"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/validate"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 )
 
 // NewCmd returns `provider`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "provider",
 		Aliases: []string{"providers", "providerconfig", "providerconfigs"},

@@ -10,11 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 )
 
 // New returns a root command with the global flags of both binaries.
-func New(f *cmdutil.Factory, use, short, long string) *cobra.Command {
+func New(f *factory.Factory, use, short, long string) *cobra.Command {
 	o := f.Options
 	cmd := &cobra.Command{
 		Use:           use,
@@ -48,7 +49,7 @@ func New(f *cmdutil.Factory, use, short, long string) *cobra.Command {
 }
 
 // Run executes cmd with args and returns the process exit code; errors go to stderr.
-func Run(f *cmdutil.Factory, cmd *cobra.Command, args []string) int {
+func Run(f *factory.Factory, cmd *cobra.Command, args []string) int {
 	cmd.SetArgs(args)
 	cmd.SetIn(f.IOStreams.In)
 	cmd.SetOut(f.IOStreams.Out)

@@ -4,16 +4,16 @@ package team
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/access"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/create"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/list"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/setlimits"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 )
 
 // NewCmd returns `team`; adm adds the verbs of butleradm.
-func NewCmd(f *cmdutil.Factory, adm bool) *cobra.Command {
+func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "team",
 		Aliases: []string{"teams", "tm"},

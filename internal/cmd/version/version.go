@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/buildinfo"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 )
@@ -19,7 +20,7 @@ type View struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit and build date",

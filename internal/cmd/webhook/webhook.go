@@ -5,13 +5,13 @@ package webhook
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/manifests"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/serve"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 )
 
 // NewCmd returns `webhook`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "webhook",
 		Short: "Serve Butler's admission rules as a validating webhook, and print its manifests",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
@@ -27,7 +28,7 @@ type Answer struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	var team, env string
 	cmd := &cobra.Command{
 		Use:   "can-i (create|scale|delete) cluster --team TEAM [--environment ENV]",
@@ -56,7 +57,7 @@ counted too. Prints yes or no; exits 0 for yes and 4 for no.`,
 	return cmd
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, verb, team, env string) error {
+func run(ctx context.Context, f *factory.Factory, verb, team, env string) error {
 	if err := f.ValidateOutput("table", "wide", "json", "yaml"); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
@@ -32,7 +33,7 @@ type Membership struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "whoami",
 		Short:   "Show who you are, whether you are a platform admin, and your roles",
@@ -42,7 +43,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	}
 }
 
-func run(ctx context.Context, f *cmdutil.Factory) error {
+func run(ctx context.Context, f *factory.Factory) error {
 	if err := f.ValidateOutput("table", "wide", "json", "yaml"); err != nil {
 		return err
 	}

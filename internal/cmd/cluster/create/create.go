@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
@@ -49,7 +50,7 @@ type Options struct {
 type addon struct{ name, version string }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "create NAME --team TEAM [--environment ENV]",
@@ -177,7 +178,7 @@ type plan struct {
 	actor    lookup.Actor
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
 		return err
 	}
@@ -389,7 +390,7 @@ type Violation struct {
 
 // deny reports a preflight denial: the server's aggregate message on stderr, and with
 // -o json the violations on stdout. Exit 4.
-func deny(f *cmdutil.Factory, p *plan) error {
+func deny(f *factory.Factory, p *plan) error {
 	if f.Options.Output == "json" || f.Options.Output == "yaml" {
 		vs := make([]Violation, 0, len(p.decision.Violations))
 		for _, v := range p.decision.Violations {

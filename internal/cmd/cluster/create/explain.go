@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -60,7 +60,7 @@ func sourceText(s policy.Source) string {
 	return "from " + string(s)
 }
 
-func explain(f *cmdutil.Factory, p *plan, o *Options) error {
+func explain(f *factory.Factory, p *plan, o *Options) error {
 	out := f.IOStreams.Out
 	vals := values(p.defaults)
 	if f.Options.Output == "json" || f.Options.Output == "yaml" {

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -45,7 +46,7 @@ var (
 
 // serverDryRun sends the cluster and its addons with server-side dry run and prints what
 // the server returned, as the rendering is printed (YAML unless -o says otherwise).
-func serverDryRun(ctx context.Context, f *cmdutil.Factory, s store.Store, p *plan) error {
+func serverDryRun(ctx context.Context, f *factory.Factory, s store.Store, p *plan) error {
 	cs, ok := s.(store.ClusterServer)
 	if !ok {
 		return cmdutil.UsageError("--dry-run=server needs a live cluster (the %s store has no server)", s.Mode())
@@ -60,7 +61,7 @@ func serverDryRun(ctx context.Context, f *cmdutil.Factory, s store.Store, p *pla
 }
 
 // waitReady waits for the cluster just created, with progress on stderr.
-func waitReady(ctx context.Context, f *cmdutil.Factory, s store.Store, c *v1alpha1.TenantCluster, timeout time.Duration) error {
+func waitReady(ctx context.Context, f *factory.Factory, s store.Store, c *v1alpha1.TenantCluster, timeout time.Duration) error {
 	cs, ok := s.(store.ClusterServer)
 	if !ok {
 		return fmt.Errorf("the %s store cannot wait for a cluster", s.Mode())

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/delete"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -48,10 +49,10 @@ func runDeleteAs(t *testing.T, as, dir, stdin string, args ...string) (string, s
 	streams, in, out, errOut := iostreams.Test()
 	streams.SetTTY(true, false, true)
 	in.WriteString(stdin)
-	f := &cmdutil.Factory{
+	f := &factory.Factory{
 		IOStreams: streams,
-		Options:   &cmdutil.GlobalOptions{Manifests: []string{dir}, As: as, Output: "table"},
-		NewStore: func(context.Context, *cmdutil.Factory) (store.Store, error) {
+		Options:   &factory.GlobalOptions{Manifests: []string{dir}, As: as, Output: "table"},
+		NewStore: func(context.Context, *factory.Factory) (store.Store, error) {
 			return offline.Load([]string{dir}, nil, as, nil)
 		},
 	}

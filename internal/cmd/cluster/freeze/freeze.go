@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
@@ -29,7 +30,7 @@ type Options struct {
 var blockFlags = []string{"block-create", "block-update", "block-delete"}
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "freeze NAME --team TEAM [--read-only | --quota-mode | --block-create --block-update --block-delete]",
@@ -110,7 +111,7 @@ func (o *Options) complete(cmd *cobra.Command) error {
 	return nil
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	return controlplane.Apply(ctx, f, controlplane.Change{
 		Verb:        "freeze",
 		Done:        "frozen",

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -54,10 +55,10 @@ func TestSecretRef(t *testing.T) {
 
 func TestOfflineIsAUsageError(t *testing.T) {
 	streams, _, _, _ := iostreams.Test()
-	f := &cmdutil.Factory{
+	f := &factory.Factory{
 		IOStreams: streams,
-		Options:   &cmdutil.GlobalOptions{Manifests: []string{"."}, Output: "table"},
-		NewStore: func(context.Context, *cmdutil.Factory) (store.Store, error) {
+		Options:   &factory.GlobalOptions{Manifests: []string{"."}, Output: "table"},
+		NewStore: func(context.Context, *factory.Factory) (store.Store, error) {
 			t.Fatal("the store is not needed to refuse")
 			return nil, nil
 		},

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
@@ -29,7 +30,7 @@ type Options struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "scale NAME --team TEAM --workers N",
@@ -75,7 +76,7 @@ func (o *Options) complete(cmd *cobra.Command) error {
 	return nil
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
 		return err
 	}
@@ -160,7 +161,7 @@ func preflight(ctx context.Context, s store.Store, team *v1alpha1.Team, cur *v1a
 
 // printResult prints the cluster as written (-o json|yaml), its name (-o name), or what
 // changed; offline it says which file.
-func printResult(f *cmdutil.Factory, c *v1alpha1.TenantCluster, from int32, changed bool, location string) error {
+func printResult(f *factory.Factory, c *v1alpha1.TenantCluster, from int32, changed bool, location string) error {
 	out := f.IOStreams.Out
 	name := "tenantcluster.butler.butlerlabs.dev/" + c.Name
 	switch f.Options.Output {
@@ -196,7 +197,7 @@ type Violation struct {
 
 // deny reports a preflight denial: the server's aggregate message on stderr, and with
 // -o json|yaml the violations on stdout. Exit 4.
-func deny(f *cmdutil.Factory, d policy.Decision) error {
+func deny(f *factory.Factory, d policy.Decision) error {
 	if f.Options.Output == "json" || f.Options.Output == "yaml" {
 		vs := make([]Violation, 0, len(d.Violations))
 		for _, v := range d.Violations {

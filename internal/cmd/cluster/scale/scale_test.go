@@ -11,7 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/scale"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/offline"
@@ -61,10 +61,10 @@ func (c *conflicting) ScaleCluster(ctx context.Context, tc *v1alpha1.TenantClust
 func runScale(t *testing.T, dir string, wrap func(*offline.Store) store.Store, args ...string) (string, string, error) {
 	t.Helper()
 	streams, _, out, errOut := iostreams.Test()
-	f := &cmdutil.Factory{
+	f := &factory.Factory{
 		IOStreams: streams,
-		Options:   &cmdutil.GlobalOptions{Manifests: []string{dir}, As: "bob@example.com", Output: "table"},
-		NewStore: func(context.Context, *cmdutil.Factory) (store.Store, error) {
+		Options:   &factory.GlobalOptions{Manifests: []string{dir}, As: "bob@example.com", Output: "table"},
+		NewStore: func(context.Context, *factory.Factory) (store.Store, error) {
 			s, err := offline.Load([]string{dir}, nil, "bob@example.com", nil)
 			if err != nil {
 				return nil, err

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -13,7 +14,7 @@ import (
 func exec(t *testing.T, as string, args ...string) (*teamedittest.Store, teamedittest.Result) {
 	t.Helper()
 	s := teamedittest.Payments(t, as)
-	return s, teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, args...)
+	return s, teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, args...)
 }
 
 func i32(v int32) *int32 { return &v }
@@ -141,7 +142,7 @@ func TestUnknownTeam(t *testing.T) {
 func TestFirstEnvironmentNotesUnlabelledClusters(t *testing.T) {
 	s := teamedittest.Payments(t, "alice@example.com")
 	s.Teams[0].Spec.Environments = nil
-	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "dev", "--team", "payments")
+	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "dev", "--team", "payments")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -152,7 +153,7 @@ func TestFirstEnvironmentNotesUnlabelledClusters(t *testing.T) {
 
 func TestJSONOutput(t *testing.T) {
 	s := teamedittest.Payments(t, "alice@example.com")
-	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{Output: "json"}, "", false, "qa", "--team", "payments", "--max-clusters", "2")
+	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{Output: "json"}, "", false, "qa", "--team", "payments", "--max-clusters", "2")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -168,7 +169,7 @@ func TestConcurrentEditIsKept(t *testing.T) {
 	s.Interfere = func(team *v1alpha1.Team) {
 		team.Spec.Environments = append(team.Spec.Environments, v1alpha1.EnvironmentSpec{Name: "qa"})
 	}
-	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "staging", "--team", "payments")
+	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "staging", "--team", "payments")
 	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 1 {
 		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
 	}
@@ -187,7 +188,7 @@ func TestConcurrentSameNameRefused(t *testing.T) {
 	s.Interfere = func(team *v1alpha1.Team) {
 		team.Spec.Environments = append(team.Spec.Environments, v1alpha1.EnvironmentSpec{Name: "Staging"})
 	}
-	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "staging", "--team", "payments")
+	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "staging", "--team", "payments")
 	if r.Code != cmdutil.ExitFailure || s.Writes() != 0 ||
 		r.Msg() != `environment "staging" already exists on team payments as "Staging" (environment names are compared case-insensitively)` {
 		t.Errorf("exit %d, %q, %d writes", r.Code, r.Msg(), s.Writes())

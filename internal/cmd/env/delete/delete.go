@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -27,7 +28,7 @@ type Options struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "delete NAME --team TEAM [--yes]",
@@ -66,7 +67,7 @@ working on manifests, the team's file is edited in place.`,
 	return cmd
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := f.ValidateOutput("table"); err != nil {
 		return err
 	}

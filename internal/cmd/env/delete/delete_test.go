@@ -3,6 +3,7 @@ package delete
 import (
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -11,7 +12,7 @@ import (
 func exec(t *testing.T, as, stdin string, tty bool, args ...string) (*teamedittest.Store, teamedittest.Result) {
 	t.Helper()
 	s := teamedittest.Payments(t, as)
-	return s, teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, stdin, tty, args...)
+	return s, teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, stdin, tty, args...)
 }
 
 func TestDeleteWithYes(t *testing.T) {
@@ -35,7 +36,7 @@ func TestDeleteLastRemovesEnvironments(t *testing.T) {
 	s := teamedittest.Payments(t, "alice@example.com")
 	s.Teams[0].Spec.Environments = s.Teams[0].Spec.Environments[1:]
 	s.Clusters = nil
-	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "prod", "--team", "payments", "-y")
+	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "prod", "--team", "payments", "-y")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -109,7 +110,7 @@ func TestOperatorDeletingCappedEnvDenied(t *testing.T) {
 func TestOperatorDeletingUncappedEnv(t *testing.T) {
 	s := teamedittest.Payments(t, "bob@example.com")
 	s.Teams[0].Spec.Environments = append(s.Teams[0].Spec.Environments, v1alpha1.EnvironmentSpec{Name: "scratch"})
-	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "scratch", "--team", "payments", "--force")
+	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "scratch", "--team", "payments", "--force")
 	if r.Code != 0 || s.Writes() != 1 || len(s.Updated[0].Spec.Environments) != 2 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -135,7 +136,7 @@ func TestNotFoundAndBadName(t *testing.T) {
 func TestConcurrentEditIsKept(t *testing.T) {
 	s := teamedittest.Payments(t, "alice@example.com")
 	s.Interfere = func(team *v1alpha1.Team) { team.Environment("prod").Description = "edited meanwhile" }
-	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
+	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
 	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 1 {
 		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
 	}
@@ -149,7 +150,7 @@ func TestConcurrentEditIsKept(t *testing.T) {
 func TestConcurrentDeleteIsDone(t *testing.T) {
 	s := teamedittest.Payments(t, "alice@example.com")
 	s.Interfere = func(team *v1alpha1.Team) { team.Spec.Environments = team.Spec.Environments[1:] } // prod only
-	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
+	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
 	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 0 {
 		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
 	}

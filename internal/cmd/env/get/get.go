@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
@@ -44,7 +45,7 @@ type Caps struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	var team string
 	cmd := &cobra.Command{
 		Use:     "get ENV --team TEAM",
@@ -85,7 +86,7 @@ func gi(b int64) any {
 	return b
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, team, env string) error {
+func run(ctx context.Context, f *factory.Factory, team, env string) error {
 	if err := f.ValidateOutput("table", "wide", "json", "yaml"); err != nil {
 		return err
 	}

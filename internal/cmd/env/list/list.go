@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
@@ -25,7 +26,7 @@ type Row struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	var team string
 	cmd := &cobra.Command{
 		Use:     "list --team TEAM",
@@ -41,7 +42,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, team string) error {
+func run(ctx context.Context, f *factory.Factory, team string) error {
 	if err := f.ValidateOutput("table", "wide", "json", "yaml", "name"); err != nil {
 		return err
 	}

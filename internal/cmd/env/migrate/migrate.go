@@ -36,6 +36,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -72,7 +73,7 @@ type Options struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "migrate --team TEAM --environment ENV (NAME... | --all | -l SELECTOR)",
@@ -227,7 +228,7 @@ type Output struct {
 	Summary Summary              `json:"summary"`
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := f.ValidateOutput("table", "json", "yaml"); err != nil {
 		return err
 	}
@@ -442,7 +443,7 @@ func printPlan(w io.Writer, p *policy.MigrationPlan) {
 }
 
 // confirm asks on a terminal, or requires --yes without one.
-func confirm(f *cmdutil.Factory, o *Options, p *policy.MigrationPlan) error {
+func confirm(f *factory.Factory, o *Options, p *policy.MigrationPlan) error {
 	st := f.IOStreams
 	relabels := p.Relabels()
 	if !st.CanPrompt() {
@@ -496,7 +497,7 @@ func ask(in *bufio.Reader, out io.Writer, question string, ok func(string) bool)
 
 // printResults prints each cluster's outcome in plan order (successes on stdout, failures
 // on stderr with the server's message) and the summary.
-func printResults(f *cmdutil.Factory, out *Output, results []Result, interrupted bool) {
+func printResults(f *factory.Factory, out *Output, results []Result, interrupted bool) {
 	w := f.IOStreams.Out
 	for _, r := range results {
 		name := "tenantcluster.butler.butlerlabs.dev/" + r.Cluster
@@ -536,7 +537,7 @@ func printResults(f *cmdutil.Factory, out *Output, results []Result, interrupted
 
 // runner migrates the planned clusters, concurrency at a time.
 type runner struct {
-	f           *cmdutil.Factory
+	f           *factory.Factory
 	s           store.Store
 	m           store.Migrator
 	req         policy.MigrationRequest
@@ -689,7 +690,7 @@ type progress struct {
 	finished bool
 }
 
-func newProgress(f *cmdutil.Factory, env string, total int, structured bool) *progress {
+func newProgress(f *factory.Factory, env string, total int, structured bool) *progress {
 	p := &progress{w: f.IOStreams.ErrOut, env: env, total: total}
 	if f.IOStreams.IsStderrTTY() {
 		p.bar = true

@@ -10,7 +10,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/live"
@@ -87,11 +87,11 @@ func TestLiveConcurrentChanges(t *testing.T) {
 		return store.MigrateResult{}, nil, false
 	}
 	ios, _, out, errOut := iostreams.Test()
-	f := &cmdutil.Factory{
+	f := &factory.Factory{
 		IOStreams: ios,
-		Options:   &cmdutil.GlobalOptions{Output: "json"},
+		Options:   &factory.GlobalOptions{Output: "json"},
 		Now:       time.Now,
-		NewStore: func(context.Context, *cmdutil.Factory) (store.Store, error) {
+		NewStore: func(context.Context, *factory.Factory) (store.Store, error) {
 			s, err := live.New(live.Options{Kubeconfig: env.Kubeconfig(testenv.Alice)})
 			if err != nil {
 				return nil, err

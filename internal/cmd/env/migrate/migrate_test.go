@@ -16,6 +16,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -111,11 +112,11 @@ func runCmd(t *testing.T, o runOpts, args ...string) result {
 	if o.as == "" {
 		o.as = "alice@example.com"
 	}
-	f := &cmdutil.Factory{
+	f := &factory.Factory{
 		IOStreams: ios,
-		Options:   &cmdutil.GlobalOptions{Manifests: []string{o.dir}, As: o.as, Output: o.out},
+		Options:   &factory.GlobalOptions{Manifests: []string{o.dir}, As: o.as, Output: o.out},
 		Now:       time.Now,
-		NewStore: func(ctx context.Context, f *cmdutil.Factory) (store.Store, error) {
+		NewStore: func(ctx context.Context, f *factory.Factory) (store.Store, error) {
 			s, err := offline.Load(f.Options.Manifests, f.IOStreams.In, f.Options.As, nil)
 			if err != nil {
 				return nil, err
@@ -232,11 +233,11 @@ func TestConflictRereadsAndReplans(t *testing.T) {
 		return store.MigrateResult{}, nil, false
 	}
 	ios, _, out, _ := iostreams.Test()
-	f := &cmdutil.Factory{
+	f := &factory.Factory{
 		IOStreams: ios,
-		Options:   &cmdutil.GlobalOptions{Manifests: []string{dir}, As: "alice@example.com", Output: "json"},
+		Options:   &factory.GlobalOptions{Manifests: []string{dir}, As: "alice@example.com", Output: "json"},
 		Now:       time.Now,
-		NewStore: func(ctx context.Context, f *cmdutil.Factory) (store.Store, error) {
+		NewStore: func(ctx context.Context, f *factory.Factory) (store.Store, error) {
 			s, err := offline.Load(f.Options.Manifests, nil, f.Options.As, nil)
 			if err != nil {
 				return nil, err

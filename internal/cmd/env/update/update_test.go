@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -13,7 +14,7 @@ import (
 func exec(t *testing.T, as string, args ...string) (*teamedittest.Store, teamedittest.Result) {
 	t.Helper()
 	s := teamedittest.Payments(t, as)
-	return s, teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, args...)
+	return s, teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, args...)
 }
 
 func i32(v int32) *int32 { return &v }
@@ -188,7 +189,7 @@ func TestUsageErrors(t *testing.T) {
 func TestConcurrentEditIsKept(t *testing.T) {
 	s := teamedittest.Payments(t, "alice@example.com")
 	s.Interfere = func(team *v1alpha1.Team) { team.Environment("dev").Description = "edited meanwhile" }
-	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "prod", "--team", "payments", "--max-clusters", "8")
+	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "prod", "--team", "payments", "--max-clusters", "8")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -208,7 +209,7 @@ func TestConcurrentEditIsKept(t *testing.T) {
 func TestConcurrentDeleteIsNotFound(t *testing.T) {
 	s := teamedittest.Payments(t, "alice@example.com")
 	s.Interfere = func(team *v1alpha1.Team) { team.Spec.Environments = team.Spec.Environments[:1] } // dev only
-	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "prod", "--team", "payments", "--max-clusters", "8")
+	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "prod", "--team", "payments", "--max-clusters", "8")
 	if r.Code != cmdutil.ExitNotFound || r.Msg() != `environment "prod" not found on team payments` || s.Writes() != 0 {
 		t.Errorf("exit %d, %q, %d writes", r.Code, r.Msg(), s.Writes())
 	}

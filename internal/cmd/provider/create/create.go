@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -147,7 +148,7 @@ var specFlags = []string{
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "create NAME --provider TYPE [SETTINGS] (--credentials-file FILE | --credentials-env-file FILE | --credentials-stdin)",
@@ -274,7 +275,7 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 
 // complete builds the ProviderConfig from the flags or the file. Bad flags are usage
 // errors (exit 2); problems with the ProviderConfig itself are reported by run, all at once.
-func (o *Options) complete(cmd *cobra.Command, f *cmdutil.Factory) error {
+func (o *Options) complete(cmd *cobra.Command, f *factory.Factory) error {
 	if err := o.Creds.Check(); err != nil {
 		return err
 	}
@@ -456,7 +457,7 @@ func (o *Options) network(fs *pflag.FlagSet) (*v1alpha1.ProviderNetwork, error) 
 }
 
 // completeFile reads the ProviderConfig of -f: exactly one, decoded strictly.
-func (o *Options) completeFile(cmd *cobra.Command, f *cmdutil.Factory) error {
+func (o *Options) completeFile(cmd *cobra.Command, f *factory.Factory) error {
 	for _, name := range specFlags {
 		if providerutil.OnCommandLine(cmd, name) {
 			return cmdutil.UsageError("--%s cannot be combined with -f: the file describes the ProviderConfig", name)
@@ -497,7 +498,7 @@ func (o *Options) completeFile(cmd *cobra.Command, f *cmdutil.Factory) error {
 }
 
 // report prints the problems of a file, one a line, and fails with exit 2.
-func report(f *cmdutil.Factory, file string, probs []*manifest.DecodeError) error {
+func report(f *factory.Factory, file string, probs []*manifest.DecodeError) error {
 	providerutil.SortProblems(probs)
 	for _, p := range probs {
 		f.Errorf("%s\n", p.Error())
@@ -509,7 +510,7 @@ func report(f *cmdutil.Factory, file string, probs []*manifest.DecodeError) erro
 	return cmdutil.UsageError("%s: %d %s: nothing was created", file, len(probs), noun)
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
 		return err
 	}
@@ -650,7 +651,7 @@ func placeIn(pc *v1alpha1.ProviderConfig, home string, team *v1alpha1.Team) erro
 
 // printObjects prints the ProviderConfig and the Secret, its values redacted: YAML by
 // default (a dry run), -o json as a List, -o name as names.
-func printObjects(f *cmdutil.Factory, pc *v1alpha1.ProviderConfig, secret *corev1.Secret, dryRun bool) error {
+func printObjects(f *factory.Factory, pc *v1alpha1.ProviderConfig, secret *corev1.Secret, dryRun bool) error {
 	out := f.IOStreams.Out
 	format := f.Options.Output
 	if format == "name" {

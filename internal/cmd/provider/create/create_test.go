@@ -15,6 +15,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
@@ -100,11 +101,11 @@ type result struct {
 func exec(t *testing.T, s store.Store, args ...string) result {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
-	f := &cmdutil.Factory{
+	f := &factory.Factory{
 		IOStreams: ios,
-		Options:   &cmdutil.GlobalOptions{Output: "table", As: "olivia@example.com"},
+		Options:   &factory.GlobalOptions{Output: "table", As: "olivia@example.com"},
 		Now:       func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
-		NewStore:  func(context.Context, *cmdutil.Factory) (store.Store, error) { return s, nil },
+		NewStore:  func(context.Context, *factory.Factory) (store.Store, error) { return s, nil },
 	}
 	cmd := NewCmd(f)
 	cmd.SetArgs(args)

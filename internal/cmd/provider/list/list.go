@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -24,7 +25,7 @@ type Options struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "list [--team TEAM | -n NAMESPACE]",
@@ -54,7 +55,7 @@ the list: only --team on the command line does.`,
 	return cmd
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := f.ValidateOutput(); err != nil {
 		return err
 	}

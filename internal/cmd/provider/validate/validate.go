@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
@@ -23,7 +24,7 @@ type Options struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "validate -f FILE [FILE...]",
@@ -88,7 +89,7 @@ type Report struct {
 	Problems        []Problem `json:"problems"`
 }
 
-func run(f *cmdutil.Factory, o *Options) error {
+func run(f *factory.Factory, o *Options) error {
 	if err := f.ValidateOutput("table", "json", "yaml"); err != nil {
 		return err
 	}

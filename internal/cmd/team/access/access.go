@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
@@ -13,7 +14,7 @@ import (
 )
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	var env string
 	cmd := &cobra.Command{
 		Use:   "access TEAM",
@@ -31,7 +32,7 @@ can only raise a member's team role, never lower it; team admins are admin every
 	return cmd
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, name, env string) error {
+func run(ctx context.Context, f *factory.Factory, name, env string) error {
 	if err := f.ValidateOutput("table", "wide", "json", "yaml"); err != nil {
 		return err
 	}

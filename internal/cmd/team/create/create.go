@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -36,7 +37,7 @@ type Options struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "create NAME",
@@ -116,7 +117,7 @@ func (o *Options) build() *v1alpha1.Team {
 	return t
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
 		return err
 	}
@@ -164,7 +165,7 @@ func run(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 
 // warnMissingProvider warns when the named ProviderConfig is neither in butler-system nor
 // in the team's namespace: the team may be created first, but its clusters need it.
-func warnMissingProvider(ctx context.Context, f *cmdutil.Factory, s store.Store, team *v1alpha1.Team) {
+func warnMissingProvider(ctx context.Context, f *factory.Factory, s store.Store, team *v1alpha1.Team) {
 	name := team.Spec.ProviderConfigRef.Name
 	for _, ns := range []string{v1alpha1.PlatformNamespace, team.TeamNamespace()} {
 		if _, err := s.GetProviderConfig(ctx, ns, name); err == nil || !apierrors.IsNotFound(err) {

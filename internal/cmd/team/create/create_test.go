@@ -4,19 +4,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-func exec(t *testing.T, as string, opts cmdutil.GlobalOptions, args ...string) (*teamedittest.Store, teamedittest.Result) {
+func exec(t *testing.T, as string, opts factory.GlobalOptions, args ...string) (*teamedittest.Store, teamedittest.Result) {
 	t.Helper()
 	s := teamedittest.Payments(t, as)
 	return s, teamedittest.Run(t, s, NewCmd, opts, "", false, args...)
 }
 
 func TestCreateByPlatformAdmin(t *testing.T) {
-	s, r := exec(t, "olivia@example.com", cmdutil.GlobalOptions{},
+	s, r := exec(t, "olivia@example.com", factory.GlobalOptions{},
 		"checkout", "--display-name", "Checkout", "--description", "Checkout services",
 		"--access-user", "Alice@Example.com:admin", "--access-user", "bob@example.com:operator",
 		"--access-group", "checkout-devs:viewer:okta", "--provider", "harvester-prod",
@@ -54,7 +55,7 @@ func TestCreateByPlatformAdmin(t *testing.T) {
 }
 
 func TestLimitsByNonAdminDenied(t *testing.T) {
-	s, r := exec(t, "alice@example.com", cmdutil.GlobalOptions{}, "checkout", "--access-user", "alice@example.com:admin", "--max-clusters", "3")
+	s, r := exec(t, "alice@example.com", factory.GlobalOptions{}, "checkout", "--access-user", "alice@example.com:admin", "--max-clusters", "3")
 	if r.Code != cmdutil.ExitDenied {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -67,7 +68,7 @@ func TestLimitsByNonAdminDenied(t *testing.T) {
 }
 
 func TestWithoutLimitsAnyoneMayCreate(t *testing.T) {
-	s, r := exec(t, "alice@example.com", cmdutil.GlobalOptions{}, "checkout", "--access-user", "alice@example.com:admin")
+	s, r := exec(t, "alice@example.com", factory.GlobalOptions{}, "checkout", "--access-user", "alice@example.com:admin")
 	if r.Code != 0 || len(s.Created) != 1 || s.Created[0].Spec.ResourceLimits != nil {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -90,7 +91,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"x", "--provider", "Bad_Name"}, `--provider "Bad_Name"`},
 		{[]string{}, "requires a team NAME"},
 	} {
-		s, r := exec(t, "olivia@example.com", cmdutil.GlobalOptions{}, c.args...)
+		s, r := exec(t, "olivia@example.com", factory.GlobalOptions{}, c.args...)
 		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Msg(), c.want) {
 			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, r.Code, r.Msg(), c.want)
 		}
@@ -101,7 +102,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestNoIdentity(t *testing.T) {
-	_, r := exec(t, "", cmdutil.GlobalOptions{}, "checkout")
+	_, r := exec(t, "", factory.GlobalOptions{}, "checkout")
 	if r.Code != cmdutil.ExitUsage {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -113,7 +114,7 @@ func TestAlreadyExists(t *testing.T) {
 		if dry {
 			args = append(args, "--dry-run")
 		}
-		s, r := exec(t, "olivia@example.com", cmdutil.GlobalOptions{}, args...)
+		s, r := exec(t, "olivia@example.com", factory.GlobalOptions{}, args...)
 		if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Msg(), `"payments" already exists`) {
 			t.Errorf("dry-run %v: exit %d, %v", dry, r.Code, r.Err)
 		}
@@ -124,7 +125,7 @@ func TestAlreadyExists(t *testing.T) {
 }
 
 func TestDryRunPrintsWithoutWriting(t *testing.T) {
-	s, r := exec(t, "olivia@example.com", cmdutil.GlobalOptions{Output: "yaml"},
+	s, r := exec(t, "olivia@example.com", factory.GlobalOptions{Output: "yaml"},
 		"checkout", "--access-user", "alice@example.com:admin", "--max-cpu", "64", "--dry-run")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
@@ -147,22 +148,22 @@ spec:
 	if s.Writes() != 0 {
 		t.Error("dry run wrote")
 	}
-	_, r = exec(t, "olivia@example.com", cmdutil.GlobalOptions{}, "checkout", "--dry-run")
+	_, r = exec(t, "olivia@example.com", factory.GlobalOptions{}, "checkout", "--dry-run")
 	if r.Stdout != "team.butler.butlerlabs.dev/checkout created (dry run)\n" {
 		t.Errorf("stdout %q", r.Stdout)
 	}
-	_, r = exec(t, "olivia@example.com", cmdutil.GlobalOptions{Output: "name"}, "checkout")
+	_, r = exec(t, "olivia@example.com", factory.GlobalOptions{Output: "name"}, "checkout")
 	if r.Stdout != "team.butler.butlerlabs.dev/checkout\n" {
 		t.Errorf("stdout %q", r.Stdout)
 	}
-	_, r = exec(t, "olivia@example.com", cmdutil.GlobalOptions{Output: "wide"}, "checkout")
+	_, r = exec(t, "olivia@example.com", factory.GlobalOptions{Output: "wide"}, "checkout")
 	if r.Code != cmdutil.ExitUsage {
 		t.Errorf("-o wide: exit %d", r.Code)
 	}
 }
 
 func TestMissingProviderWarns(t *testing.T) {
-	s, r := exec(t, "olivia@example.com", cmdutil.GlobalOptions{}, "checkout", "--provider", "nutanix-lab")
+	s, r := exec(t, "olivia@example.com", factory.GlobalOptions{}, "checkout", "--provider", "nutanix-lab")
 	if r.Code != 0 || len(s.Created) != 1 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}

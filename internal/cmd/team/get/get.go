@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
@@ -35,7 +36,7 @@ type EnvironmentSummary struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "get TEAM",
 		Short:   "Show a team's limits, usage, quota status and environments",
@@ -58,7 +59,7 @@ func Summaries(t *v1alpha1.Team, clusters []v1alpha1.TenantCluster) []Environmen
 	return out
 }
 
-func run(ctx context.Context, f *cmdutil.Factory, name string) error {
+func run(ctx context.Context, f *factory.Factory, name string) error {
 	if err := f.ValidateOutput("table", "wide", "json", "yaml", "name"); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -24,7 +25,7 @@ type Row struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -36,7 +37,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	}
 }
 
-func run(ctx context.Context, f *cmdutil.Factory) error {
+func run(ctx context.Context, f *factory.Factory) error {
 	if err := f.ValidateOutput(); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -14,7 +15,7 @@ import (
 func exec(t *testing.T, as string, args ...string) (*teamedittest.Store, teamedittest.Result) {
 	t.Helper()
 	s := teamedittest.Payments(t, as)
-	return s, teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, args...)
+	return s, teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, args...)
 }
 
 func TestSetLimitsAsPlatformAdmin(t *testing.T) {
@@ -62,7 +63,7 @@ func TestClear(t *testing.T) {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
 	// Clearing twice: nothing to write.
-	r = teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "payments", "--clear")
+	r = teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "payments", "--clear")
 	if r.Code != 0 || len(s.Updated) != 1 || r.Stdout != "team.butler.butlerlabs.dev/payments unchanged\n" {
 		t.Errorf("second clear: exit %d, %q, %d updates", r.Code, r.Stdout, len(s.Updated))
 	}
@@ -117,7 +118,7 @@ func TestConcurrentEditIsKept(t *testing.T) {
 		n := int32(42)
 		team.Spec.ResourceLimits.MaxTotalNodes = &n
 	}
-	r := teamedittest.Run(t, s, NewCmd, cmdutil.GlobalOptions{}, "", false, "payments", "--max-nodes-per-cluster", "5")
+	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "payments", "--max-nodes-per-cluster", "5")
 	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 1 {
 		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
 	}

@@ -18,6 +18,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/yaml"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -232,7 +233,7 @@ type Result struct {
 
 // Run builds a command with newCmd over s and runs it with args; output is "table"
 // unless -o is set through opts. stdin feeds prompts; tty makes the streams terminals.
-func Run(t testing.TB, s *Store, newCmd func(*cmdutil.Factory) *cobra.Command, opts cmdutil.GlobalOptions, stdin string, tty bool, args ...string) Result {
+func Run(t testing.TB, s *Store, newCmd func(*factory.Factory) *cobra.Command, opts factory.GlobalOptions, stdin string, tty bool, args ...string) Result {
 	t.Helper()
 	ios, in, out, errOut := iostreams.Test()
 	in.WriteString(stdin)
@@ -240,11 +241,11 @@ func Run(t testing.TB, s *Store, newCmd func(*cmdutil.Factory) *cobra.Command, o
 	if opts.Output == "" {
 		opts.Output = "table"
 	}
-	f := &cmdutil.Factory{
+	f := &factory.Factory{
 		IOStreams: ios,
 		Options:   &opts,
 		Now:       func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
-		NewStore:  func(context.Context, *cmdutil.Factory) (store.Store, error) { return s, nil },
+		NewStore:  func(context.Context, *factory.Factory) (store.Store, error) { return s, nil },
 	}
 	cmd := newCmd(f)
 	cmd.SetArgs(args)

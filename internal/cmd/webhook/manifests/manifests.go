@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
@@ -23,7 +24,7 @@ type Options struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "manifests",
@@ -56,7 +57,7 @@ or a v1 List with -o json. Apply with: butleradm webhook manifests ... | kubectl
 	return cmd
 }
 
-func run(f *cmdutil.Factory, o *Options) error {
+func run(f *factory.Factory, o *Options) error {
 	if err := f.ValidateOutput("table", "yaml", "json"); err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 )
@@ -32,7 +33,7 @@ type Options struct {
 }
 
 // NewCmd returns the command.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "serve --cert-dir DIR",
@@ -83,7 +84,7 @@ for switching enforcement on in a cluster whose existing objects may not pass.`,
 	return cmd
 }
 
-func run(cmd *cobra.Command, f *cmdutil.Factory, o *Options) error {
+func run(cmd *cobra.Command, f *factory.Factory, o *Options) error {
 	if f.Offline() {
 		return cmdutil.UsageError("webhook serve answers a live API server; --manifests does not apply")
 	}

@@ -27,6 +27,7 @@ import (
 
 	admissionv1 "k8s.io/api/admission/v1"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/serve"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
@@ -54,7 +55,7 @@ current-context: c
 	port := freePort(t)
 
 	ios, _, _, errOut := iostreams.Test()
-	f := &cmdutil.Factory{IOStreams: ios, Options: &cmdutil.GlobalOptions{}, Now: time.Now}
+	f := &factory.Factory{IOStreams: ios, Options: &factory.GlobalOptions{}, Now: time.Now}
 	cmd := root.New(f, "butleradm", "", "")
 	cmd.AddCommand(serve.NewCmd(f))
 	cmd.SetArgs([]string{"serve", "--cert-dir", dir, "--port", strconv.Itoa(port), "--bind-address", "127.0.0.1",

@@ -1,0 +1,39 @@
+// Package wiring builds the real dependencies of both binaries: the process's streams and
+// the store that --manifests (offline) or the kubeconfig (live) selects. It is the only
+// place outside the stores' own tests that knows both store implementations.
+package wiring
+
+import (
+	"context"
+	"time"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/store/live"
+	"github.com/butlerdotdev/butler-toolkit/internal/store/offline"
+)
+
+// NewFactory returns a factory over the process's streams.
+func NewFactory() *factory.Factory {
+	return &factory.Factory{
+		IOStreams: iostreams.System(),
+		Options:   &factory.GlobalOptions{},
+		Now:       time.Now,
+		NewStore:  newStore,
+	}
+}
+
+func newStore(ctx context.Context, f *factory.Factory) (store.Store, error) {
+	o := f.Options
+	if len(o.Manifests) > 0 {
+		return offline.Load(o.Manifests, f.IOStreams.In, o.As, o.AsGroups)
+	}
+	return live.New(live.Options{
+		Kubeconfig:     o.Kubeconfig,
+		Context:        o.Context,
+		As:             o.As,
+		AsGroups:       o.AsGroups,
+		RequestTimeout: o.RequestTimeout,
+	})
+}
