@@ -1,6 +1,6 @@
-// Package clusterview prints tenant clusters the same way in list and get: a table
-// (wide adds sizes, provider and owner; either may end with the write state, WRITES),
-// JSON, YAML or names.
+// Package clusterview shows tenant clusters the same way in list and get: the objects for
+// the structured formats, a row each for the table (wide adds sizes, provider, owner and
+// the write state, WRITES).
 package clusterview
 
 import (
@@ -8,77 +8,54 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// Print writes clusters per -o; withNamespace adds a NAMESPACE column. writes, when not
-// nil, adds a last column WRITES to the tables: each cluster's write state by
-// controlplane.Key (the commands read it, controlplane.States).
-func Print(f *factory.Factory, clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[string]string) error {
-	out := f.IOStreams.Out
-	switch f.Options.Output {
-	case "json", "yaml":
-		items := make([]any, 0, len(clusters))
-		for i := range clusters {
-			m, err := printers.Clean(withTypeMeta(clusters[i]))
-			if err != nil {
-				return err
-			}
-			items = append(items, m)
-		}
-		return printers.Print(out, f.Options.Output, map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
-	case "name":
-		for _, c := range clusters {
-			fmt.Fprintf(out, "tenantcluster.butler.butlerlabs.dev/%s\n", c.Name)
-		}
-		return nil
+// Spec is what cluster list prints; get prints the same without the list flags.
+var Spec = output.Spec{Objects: true, List: true, Wide: true, Name: true}
+
+// Doc is clusters for the printer: the TenantClusters themselves for the structured
+// formats, a row each for the table (wide adds sizes, provider and owner). withNamespace
+// adds a NAMESPACE column. writes, when not nil, adds a column WRITES, each cluster's write
+// state by controlplane.Key (the commands read it, controlplane.States): last of the wide
+// columns, or with writesInTable last of the table's.
+func Doc(clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[string]string, writesInTable bool, now time.Time) output.Doc {
+	d := output.Doc{
+		Header:     []string{"NAME", "TEAM", "ENVIRONMENT", "PHASE", "VERSION", "WORKERS", "AGE"},
+		WideHeader: []string{"CPU", "MEMORY", "DISK", "PROVIDER", "OWNER"},
+		Empty:      "No tenant clusters found.",
 	}
-	wide := f.Options.Output == "wide"
-	header := []string{"NAME", "TEAM", "ENVIRONMENT", "PHASE", "VERSION", "WORKERS", "AGE"}
 	if withNamespace {
-		header = append([]string{"NAMESPACE"}, header...)
+		d.Header = append([]string{"NAMESPACE"}, d.Header...)
 	}
-	if wide {
-		header = append(header, "CPU", "MEMORY", "DISK", "PROVIDER", "OWNER")
+	switch {
+	case writes != nil && writesInTable:
+		d.Header = append(d.Header, "WRITES")
+	case writes != nil:
+		d.WideHeader = append(d.WideHeader, "WRITES")
 	}
-	if writes != nil {
-		header = append(header, "WRITES")
-	}
-	t := printers.NewTable(f.IOStreams.ColorEnabled(), header...)
-	now := f.Now()
-	for _, c := range clusters {
+	for i := range clusters {
+		c := clusters[i]
 		row := []string{c.Name, printers.Dash(c.TeamName()), printers.Dash(c.Environment()), printers.Dash(c.Status.Phase), c.Spec.KubernetesVersion, workers(c), age(c, now)}
 		if withNamespace {
 			row = append([]string{c.Namespace}, row...)
 		}
-		if wide {
-			mt := c.Spec.Workers.MachineTemplate
-			row = append(row, strconv.Itoa(int(mt.CPU)), mt.Memory.String(), mt.DiskSize.String(), provider(c), printers.Dash(Owner(c)))
+		mt := c.Spec.Workers.MachineTemplate
+		wide := []string{strconv.Itoa(int(mt.CPU)), mt.Memory.String(), mt.DiskSize.String(), provider(c), printers.Dash(Owner(c))}
+		if w := printers.Dash(writes[controlplane.Key(&c)]); writes != nil && writesInTable {
+			row = append(row, w)
+		} else if writes != nil {
+			wide = append(wide, w)
 		}
-		if writes != nil {
-			row = append(row, printers.Dash(writes[controlplane.Key(&c)]))
-		}
-		t.Row(row...)
+		d.Items = append(d.Items, output.Item{Object: withTypeMeta(c), Cells: row, WideCells: wide})
 	}
-	return t.Render(out)
+	return d
 }
 
-// PrintOne writes a single cluster: the object itself for json/yaml.
-func PrintOne(f *factory.Factory, c *v1alpha1.TenantCluster, writes map[string]string) error {
-	switch f.Options.Output {
-	case "json", "yaml":
-		m, err := printers.Clean(withTypeMeta(*c))
-		if err != nil {
-			return err
-		}
-		return printers.Print(f.IOStreams.Out, f.Options.Output, m)
-	}
-	return Print(f, []v1alpha1.TenantCluster{*c}, false, writes)
-}
-
+// WithTypeMeta returns c with its apiVersion and kind set, as printed.
 func withTypeMeta(c v1alpha1.TenantCluster) *v1alpha1.TenantCluster {
 	c.APIVersion, c.Kind = v1alpha1.APIVersion, v1alpha1.KindTenantCluster
 	return &c

@@ -50,6 +50,8 @@ type Table struct {
 	header []string
 	rows   [][]string
 	color  bool
+	// NoHeaders leaves the header line out (--no-headers).
+	NoHeaders bool
 }
 
 // NewTable starts a table; color adds bold headers.
@@ -101,6 +103,9 @@ func (t *Table) Render(w io.Writer) error {
 	bold := lipgloss.NewStyle().Bold(true)
 	for i, l := range lines {
 		l = strings.TrimRight(l, " ")
+		if i == 0 && t.NoHeaders {
+			continue
+		}
 		if i == 0 && t.color {
 			l = bold.Render(l)
 		}

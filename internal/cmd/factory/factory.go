@@ -57,9 +57,15 @@ func (f *Factory) Store(ctx context.Context) (store.Store, error) {
 }
 
 // ValidateOutput checks -o against the formats a command supports.
+//
+// Deprecated: commands declare their formats with output.Register; this serves the ones
+// not yet moved.
 func (f *Factory) ValidateOutput(allowed ...string) error {
 	if len(allowed) == 0 {
 		allowed = OutputFormats
+	}
+	if f.Options.Output == "" {
+		f.Options.Output = "table"
 	}
 	o := f.Options.Output
 	for _, a := range allowed {
@@ -68,6 +74,15 @@ func (f *Factory) ValidateOutput(allowed ...string) error {
 		}
 	}
 	return cmdutil.UsageError("unknown output format %q (valid: %s)", o, strings.Join(allowed, ", "))
+}
+
+// Where is where a write went, for the line that reports it: the file offline; nothing
+// live, where kubectl names no server either.
+func (f *Factory) Where(res store.Result, s store.Store) string {
+	if s == nil || s.Mode() == "live" {
+		return ""
+	}
+	return res.Location
 }
 
 // Offline reports whether the command works on manifests.

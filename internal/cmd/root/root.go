@@ -42,7 +42,7 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 	p.StringArrayVar(&o.AsGroups, "as-group", nil, "Act as a member of this group (repeatable)")
 	p.StringVar(&o.RequestTimeout, "request-timeout", "0", "How long to wait for a server request (e.g. 30s); 0 waits forever")
 	p.StringArrayVar(&o.Manifests, "manifests", nil, "Work on manifests: a file, a directory (read recursively) or - for stdin (repeatable)")
-	p.StringVarP(&o.Output, "output", "o", "table", "Output format: table, wide, json, yaml or name")
+	p.StringVarP(&o.Output, "output", "o", "", "Output format: json, yaml, name, jsonpath=…, go-template=…, custom-columns=… and more; each command's help lists its own (default: a table or text for people)")
 	p.BoolVar(&o.NoColor, "no-color", false, "Disable colour (also NO_COLOR)")
 	p.StringVar(&o.Config, "config", "", "Config file (default $XDG_CONFIG_HOME/butler/config.yaml, then ~/.butler/config.yaml)")
 	return cmd

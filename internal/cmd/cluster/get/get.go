@@ -12,6 +12,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -19,6 +20,8 @@ import (
 type Options struct {
 	Name string
 	Team string
+
+	Print *output.Flags
 }
 
 // NewCmd returns the command.
@@ -40,17 +43,18 @@ TenantControlPlanes).`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{Objects: true, Wide: true, Name: true})
 	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster")
 	return cmd
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput(); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -92,9 +96,12 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			return cmdutil.UsageError("tenant cluster %q exists in several namespaces: pass --team or -n", o.Name)
 		}
 	}
+	one := []v1alpha1.TenantCluster{*c}
 	var writes map[string]string
-	if o := f.Options.Output; o == "table" || o == "wide" {
-		writes = controlplane.StatesForTable(ctx, f, s, []v1alpha1.TenantCluster{*c})
+	if o.Print.Human() {
+		writes = controlplane.StatesForTable(ctx, f, s, one)
 	}
-	return clusterview.PrintOne(f, c, writes)
+	d := clusterview.Doc(one, false, writes, true, f.Now())
+	d.One = true
+	return o.Print.Printer(f.IOStreams).Print(d)
 }

@@ -3,7 +3,6 @@ package list
 
 import (
 	"context"
-	"fmt"
 	"sort"
 
 	"github.com/spf13/cobra"
@@ -14,6 +13,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -23,6 +23,9 @@ type Options struct {
 	Environment   string
 	AllNamespaces bool
 	Selector      string
+
+	Print    *output.Flags
+	selector labels.Selector
 }
 
 // NewCmd returns the command.
@@ -45,8 +48,14 @@ one, more with a single list of every TenantControlPlane.`,
   butlerctl cluster list --team payments --environment dev -o wide
   butlerctl cluster list -A -l butler.butlerlabs.dev/environment=prod -o name`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return run(cmd.Context(), f, o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, clusterview.Spec)
 	cmd.Flags().StringVar(&o.Team, "team", "", "Only clusters of this team")
 	cmd.Flags().StringVar(&o.Environment, "environment", "", "Only clusters in this environment")
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "Clusters of every namespace")
@@ -54,14 +63,20 @@ one, more with a single list of every TenantControlPlane.`,
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput(); err != nil {
+// Validate checks the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
 		return err
 	}
 	sel, err := labels.Parse(o.Selector)
 	if err != nil {
 		return cmdutil.UsageError("--selector: %v", err)
 	}
+	o.selector = sel
+	return nil
+}
+
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -89,7 +104,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		if o.Environment != "" && c.Environment() != o.Environment {
 			continue
 		}
-		if !sel.Matches(labels.Set(c.Labels)) {
+		if !o.selector.Matches(labels.Set(c.Labels)) {
 			continue
 		}
 		out = append(out, c)
@@ -100,13 +115,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 		return out[i].Name < out[j].Name
 	})
-	if len(out) == 0 && (f.Options.Output == "table" || f.Options.Output == "wide") {
-		fmt.Fprintln(f.IOStreams.ErrOut, "No tenant clusters found.")
-		return nil
-	}
 	var writes map[string]string
-	if f.Options.Output == "wide" {
+	if o.Print.IsWide() && len(out) > 0 {
 		writes = controlplane.StatesForTable(ctx, f, s, out)
 	}
-	return clusterview.Print(f, out, ns == "", writes)
+	return o.Print.Printer(f.IOStreams).Print(clusterview.Doc(out, ns == "", writes, false, f.Now()))
 }

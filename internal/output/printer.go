@@ -1,0 +1,245 @@
+package output
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/printers"
+	"sigs.k8s.io/yaml"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	tables "github.com/butlerdotdev/butler-toolkit/internal/printers"
+)
+
+// Doc is what a command hands the printer: its items (rows, objects) and how to show them
+// to people. The printer chooses by -o; the command never does.
+type Doc struct {
+	// Items in the command's order; --sort-by reorders them.
+	Items []Item
+	// One: a get of a single object or view, printed as itself rather than as a List.
+	One bool
+	// View is the command's whole computed view, when it is not just the items' views.
+	View any
+	// Header and WideHeader are the table's columns; wide appends WideHeader.
+	Header, WideHeader []string
+	// Text writes the human output of commands that explain rather than list; nil for tables.
+	Text func(w io.Writer) error
+	// Empty is said on stderr when a table has no rows ("No tenant clusters found.").
+	Empty string
+}
+
+// Item is one row: its API object (nil when the command has none), its computed view, and
+// its table cells.
+type Item struct {
+	Object runtime.Object
+	View   any
+	// Name is printed by -o name when there is no object.
+	Name       string
+	Cells      []string
+	WideCells  []string
+	objectData map[string]any
+}
+
+// Printer prints Docs per the command's flags.
+type Printer struct {
+	fl      *Flags
+	streams *iostreams.IOStreams
+}
+
+// Printer resolves the flags into a printer. Validate first.
+func (fl *Flags) Printer(streams *iostreams.IOStreams) *Printer {
+	return &Printer{fl: fl, streams: streams}
+}
+
+// Print writes d per -o.
+func (p *Printer) Print(d Doc) error {
+	family, value := p.fl.format()
+	viewMode := p.fl.View || !p.fl.spec.Objects
+	if p.fl.SortBy != "" {
+		if err := sortItems(d.Items, p.fl.SortBy, viewMode); err != nil {
+			return err
+		}
+	}
+	out := p.streams.Out
+	switch family {
+	case Table, Wide:
+		return p.human(d, family == Wide)
+	case CustomColumns, CustomColumns + "-file":
+		return p.customColumns(d, family, value, viewMode)
+	case Name:
+		return p.names(d)
+	}
+	if viewMode {
+		return printView(out, family, value, viewOf(d))
+	}
+	return printObjects(out, family, value, d)
+}
+
+func (p *Printer) human(d Doc, wide bool) error {
+	if d.Text != nil {
+		return d.Text(p.streams.Out)
+	}
+	if len(d.Items) == 0 {
+		if d.Empty != "" {
+			fmt.Fprintln(p.streams.ErrOut, d.Empty)
+		}
+		return nil
+	}
+	header := d.Header
+	if wide {
+		header = append(append([]string{}, header...), d.WideHeader...)
+	}
+	t := tables.NewTable(p.streams.ColorEnabled(), header...)
+	t.NoHeaders = p.fl.NoHeaders
+	for _, it := range d.Items {
+		row := it.Cells
+		if wide {
+			row = append(append([]string{}, row...), it.WideCells...)
+		}
+		t.Row(row...)
+	}
+	return t.Render(p.streams.Out)
+}
+
+func (p *Printer) names(d Doc) error {
+	np := &printers.NamePrinter{}
+	for _, it := range d.Items {
+		if it.Object == nil {
+			fmt.Fprintln(p.streams.Out, it.Name)
+			continue
+		}
+		if err := np.PrintObj(it.Object, p.streams.Out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// viewOf is the computed view: the whole view, the one item's, or the items' in order.
+func viewOf(d Doc) any {
+	if d.View != nil {
+		return d.View
+	}
+	if d.One && len(d.Items) == 1 {
+		return d.Items[0].View
+	}
+	views := make([]any, 0, len(d.Items))
+	for _, it := range d.Items {
+		views = append(views, it.View)
+	}
+	return views
+}
+
+// printObjects prints API objects through cli-runtime's printers: the object itself for a
+// get, else a v1 List, as kubectl does.
+func printObjects(w io.Writer, family, value string, d Doc) error {
+	var obj runtime.Object
+	if d.One && len(d.Items) == 1 {
+		u, err := objectOf(d.Items[0].Object)
+		if err != nil {
+			return err
+		}
+		obj = u
+	} else {
+		list := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{}}}
+		for _, it := range d.Items {
+			u, err := objectOf(it.Object)
+			if err != nil {
+				return err
+			}
+			list.Items = append(list.Items, *u)
+		}
+		obj = list
+	}
+	rp, err := resourcePrinter(family, value)
+	if err != nil {
+		return err
+	}
+	return rp.PrintObj(obj, w)
+}
+
+// objectOf is obj as unstructured, without the noise an unsent object carries
+// (creationTimestamp: null, an empty status).
+func objectOf(obj runtime.Object) (*unstructured.Unstructured, error) {
+	if obj == nil || obj.GetObjectKind().GroupVersionKind().Empty() {
+		return nil, fmt.Errorf("internal error: an object to print has no apiVersion and kind (%T)", obj)
+	}
+	m, err := tables.Clean(obj)
+	if err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}
+
+func resourcePrinter(family, value string) (printers.ResourcePrinter, error) {
+	format := family
+	if value != "" {
+		format = family + "=" + value
+	}
+	pf := genericclioptions.NewPrintFlags("")
+	pf.OutputFormat = &format
+	rp, err := pf.ToPrinter()
+	if err != nil {
+		if genericclioptions.IsNoCompatiblePrinterError(err) {
+			return nil, cmdutil.UsageError("unknown output format %q", format)
+		}
+		return nil, cmdutil.UsageError("-o %s: %v", family, err)
+	}
+	return rp, nil
+}
+
+// printView prints a computed view, which has no apiVersion or kind: JSON and YAML are
+// written directly, jsonpath and go-template run over its JSON form.
+func printView(w io.Writer, family, value string, view any) error {
+	switch family {
+	case JSON:
+		b, err := json.MarshalIndent(view, "", "    ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
+		return err
+	case YAML:
+		b, err := yaml.Marshal(view)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	rp, err := resourcePrinter(family, value)
+	if err != nil {
+		return err
+	}
+	return rp.PrintObj(&viewObject{view: view}, w)
+}
+
+// viewObject lets cli-runtime's template printers run over a computed view.
+type viewObject struct{ view any }
+
+func (v *viewObject) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
+func (v *viewObject) DeepCopyObject() runtime.Object   { return &viewObject{view: v.view} }
+func (v *viewObject) MarshalJSON() ([]byte, error)     { return json.Marshal(v.view) }
+
+
+// Done reports a write: for people one line, msg and where it went when the store names a
+// place (a file offline); for programs the object as written (-o name: kind.group/name).
+func (p *Printer) Done(obj runtime.Object, msg, location string) error {
+	return p.Print(Doc{
+		One:   true,
+		Items: []Item{{Object: obj}},
+		Text: func(w io.Writer) error {
+			if location != "" {
+				msg += " (" + location + ")"
+			}
+			_, err := fmt.Fprintln(w, msg)
+			return err
+		},
+	})
+}
