@@ -11,8 +11,8 @@ import (
 	"k8s.io/client-go/util/jsonpath"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
 	tables "github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
 )
 
 // maxTemplateFile bounds -o custom-columns-file: a column spec, not data.

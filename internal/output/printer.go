@@ -227,7 +227,6 @@ func (v *viewObject) GetObjectKind() schema.ObjectKind { return schema.EmptyObje
 func (v *viewObject) DeepCopyObject() runtime.Object   { return &viewObject{view: v.view} }
 func (v *viewObject) MarshalJSON() ([]byte, error)     { return json.Marshal(v.view) }
 
-
 // Done reports a write: for people one line, msg and where it went when the store names a
 // place (a file offline); for programs the object as written (-o name: kind.group/name).
 func (p *Printer) Done(obj runtime.Object, msg, location string) error {
