@@ -39,13 +39,17 @@ func (it *Item) data(viewMode bool) (map[string]any, error) {
 	return m, nil
 }
 
-// relaxed accepts ".metadata.name" as "{.metadata.name}", as kubectl does.
+// relaxed accepts ".metadata.name" and "metadata.name" as "{.metadata.name}", as kubectl
+// does.
 func relaxed(path string) string {
 	p := strings.TrimSpace(path)
-	if !strings.HasPrefix(p, "{") {
-		p = "{" + p + "}"
+	if strings.HasPrefix(p, "{") {
+		return p
 	}
-	return p
+	if !strings.HasPrefix(p, ".") && !strings.HasPrefix(p, "[") {
+		p = "." + p
+	}
+	return "{" + p + "}"
 }
 
 func parsePath(flag, path string) (*jsonpath.JSONPath, error) {
