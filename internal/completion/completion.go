@@ -138,19 +138,30 @@ func takesFiles(cmd *cobra.Command) bool {
 	return strings.Contains(u, "FILE") || strings.Contains(u, "PATH")
 }
 
+// argNames says what a command's positional arguments are, by command path in either
+// binary: the name of one team, environment, cluster or provider, or cluster names (any
+// number). A test checks that every path is a command of butlerctl or butleradm.
+var argNames = map[string]string{
+	"team get": "team", "team access": "team", "team set-limits": "team",
+	"env get": "environment", "env update": "environment", "env delete": "environment",
+	"env migrate": "clusters",
+	"cluster get": "cluster", "cluster delete": "cluster", "cluster scale": "cluster",
+	"cluster kubeconfig": "cluster", "cluster freeze": "cluster", "cluster thaw": "cluster",
+	"provider get": "provider", "provider delete": "provider", "provider rotate-credentials": "provider",
+}
+
 // argsFunc is the completion of a command's positional arguments, by command path.
 func (c *completer) argsFunc(path string) cobra.CompletionFunc {
-	switch path {
-	case "team get", "team access", "team set-limits", "team describe", "team delete":
+	switch argNames[path] {
+	case "team":
 		return first(c.teams)
-	case "env get", "env update", "env delete", "env describe":
+	case "environment":
 		return first(c.environments)
-	case "cluster get", "cluster delete", "cluster describe", "cluster scale", "cluster kubeconfig",
-		"cluster freeze", "cluster thaw", "cluster upgrade":
+	case "cluster":
 		return first(c.clusters)
-	case "env migrate":
+	case "clusters":
 		return c.clusters
-	case "provider get", "provider delete", "provider rotate-credentials", "provider describe":
+	case "provider":
 		return first(c.providers)
 	}
 	return nil
@@ -205,10 +216,6 @@ func (c *completer) flagFunc(path string, fl *pflag.Flag) cobra.CompletionFunc {
 		return fixed(networkModes)
 	case "lb-allocation":
 		return fixed(lbAllocations)
-	case "log-format":
-		return fixed([]cobra.Completion{"json", "text"})
-	case "log-level":
-		return fixed([]cobra.Completion{"debug", "info", "warn", "error"})
 	case "access-user":
 		return c.accessUser
 	case "access-group":

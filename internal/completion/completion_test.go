@@ -139,3 +139,25 @@ func TestRoles(t *testing.T) {
 		t.Errorf("access-group devs:o: %q", got)
 	}
 }
+
+// TestArgCompletionsNameCommands: every command path with a completion of its arguments is
+// a command of butlerctl or butleradm, so no entry completes a command that does not exist.
+func TestArgCompletionsNameCommands(t *testing.T) {
+	exists := map[string]bool{}
+	for _, newCmd := range []func(*factory.Factory) *cobra.Command{butlerctl.NewCmd, butleradm.NewCmd} {
+		root := newCmd(newFactory(offlineStore))
+		var walk func(*cobra.Command)
+		walk = func(c *cobra.Command) {
+			exists[strings.TrimPrefix(strings.TrimPrefix(c.CommandPath(), root.CommandPath()), " ")] = true
+			for _, sub := range c.Commands() {
+				walk(sub)
+			}
+		}
+		walk(root)
+	}
+	for _, p := range completion.ArgPaths() {
+		if !exists[p] {
+			t.Errorf("completion of arguments for %q, which is a command of neither butlerctl nor butleradm", p)
+		}
+	}
+}
