@@ -32,8 +32,9 @@ func TestChecksFindOffenders(t *testing.T) {
 	write("pkg/policy/p.go", "package policy\n\nimport (\n\t_ \""+module+"/internal/store\"\n\t_ \"github.com/spf13/cobra\"\n\t_ \"k8s.io/apimachinery/pkg/util/validation/field\"\n)\n")
 	write("internal/store/live/l_test.go", "package live\n\nimport _ \""+module+"/internal/cmd/factory\"\n")
 	write("internal/lookup/l.go", "package lookup\n\nimport _ \""+module+"/internal/cmdutil\"\n\nimport _ \""+module+"/internal/cmdutilx\"\n")
-	write("docs/x.md", "see "+outsideSpecs[0]+" §4\n")
-	write("testdata/script/x.txtar", "# as "+outsideSpecs[3]+"/spec says\n")
+	write("docs/x.md", "see CONTRACT"+".md §4\nas POLICIES"+" §6 has it\n")
+	write("testdata/script/x.txtar", "# as ../"+"shared/spec says\n# fine: docs/rules.md §9 and a CONTRACT clause\n")
+	write("pkg/c/c_test.go", "// from the worked example (seeds"+"/environments.txt)\npackage c\n")
 
 	files := goFiles(t, root)
 	assertKeys(t, "longFunctions", longFunctions(files), "pkg/a/a.go:T.long")
@@ -44,8 +45,13 @@ func TestChecksFindOffenders(t *testing.T) {
 		"pkg/policy -> github.com/spf13/cobra",
 		"pkg/policy -> internal/store")
 	got := citations(t, root)
-	if len(got) != 2 || !strings.HasPrefix(got[0], "docs/x.md:1:") || !strings.HasPrefix(got[1], "testdata/script/x.txtar:1:") {
-		t.Errorf("citations = %q, want docs/x.md:1 and testdata/script/x.txtar:1", got)
+	var where []string
+	for _, g := range got {
+		where = append(where, g[:strings.Index(g, ": ")])
+	}
+	want := []string{"docs/x.md:1", "docs/x.md:2", "pkg/c/c_test.go:1", "testdata/script/x.txtar:1"}
+	if strings.Join(where, " ") != strings.Join(want, " ") {
+		t.Errorf("citations found at %q, want %q", where, want)
 	}
 }
 

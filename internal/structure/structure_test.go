@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -297,9 +298,11 @@ func pathDir(rel string) string {
 	return "."
 }
 
-// outsideSpecs are names of specifications that live outside the repository; built here
-// so that this file does not cite them itself.
-var outsideSpecs = []string{"CONTRACT" + ".md", "POLICIES" + ".md", "BACKGROUND" + ".md", ".." + "/shared"}
+// outsideSpec matches a citation of a specification kept outside the repository: the
+// contract, policies and background documents by file name or by section ("<NAME> §4"),
+// the folder they live in beside the repository, and the saved source documents. Written
+// so that this file does not match it itself.
+var outsideSpec = regexp.MustCompile(`(CONTRACT|POLICIES|BACKGROUND)(\.md| ?§)|\.\./shared|seeds[/]`)
 
 // citations lists the lines of the files under root (code, scripts, documents, generated
 // CRDs; not .git, bin or vendor) that cite a specification kept outside the repository.
@@ -330,11 +333,8 @@ func citations(t *testing.T, root string) []string {
 			return nil // binary
 		}
 		for i, line := range strings.Split(string(b), "\n") {
-			for _, s := range outsideSpecs {
-				if strings.Contains(line, s) {
-					found = append(found, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(rel), i+1, strings.TrimSpace(line)))
-					break
-				}
+			if outsideSpec.MatchString(line) {
+				found = append(found, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(rel), i+1, strings.TrimSpace(line)))
 			}
 		}
 		return nil
