@@ -62,9 +62,6 @@ func NewTable(color bool, header ...string) *Table {
 // Row adds a row.
 func (t *Table) Row(cells ...string) { t.rows = append(t.rows, cells) }
 
-// Len is the number of rows.
-func (t *Table) Len() int { return len(t.rows) }
-
 // Render writes the table.
 func (t *Table) Render(w io.Writer) error {
 	var sb strings.Builder

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -402,8 +401,6 @@ func deny(f *factory.Factory, p *plan) error {
 	}
 	return cmdutil.DeniedError(p.decision.Err())
 }
-
-func itoa(i int32) string { return strconv.Itoa(int(i)) }
 
 func printYAMLClean(w io.Writer, obj any) error {
 	m, err := printers.Clean(obj)

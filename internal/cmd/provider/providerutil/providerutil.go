@@ -111,12 +111,6 @@ func Home(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (stri
 	return t.TeamNamespace(), t, nil
 }
 
-// ScopeTeam reads the team of a team-scoped ProviderConfig; nil for platform scope.
-func ScopeTeam(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (*v1alpha1.Team, error) {
-	_, t, err := Home(ctx, s, pc)
-	return t, err
-}
-
 // Authorize applies, on manifests, who may change a ProviderConfig: platform admins, and
 // for a team-scoped one also the team's admins (a team brings its own infrastructure).
 // Live, the server's RBAC decides and nothing is checked here. verb is "create",
