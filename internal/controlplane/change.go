@@ -52,7 +52,7 @@ type WritePermissions struct {
 
 // Apply makes the write permissions of a cluster's control plane ch.Permissions and
 // reports it. The cluster is the one named in the team's namespace; only team admins of
-// that team (the team role of CONTRACT.md §2 being admin) and platform admins may change
+// that team (the team role of docs/rules.md §3.1 being admin) and platform admins may change
 // it, checked before anything is read of the control plane. Live the server's RBAC on
 // tenantcontrolplanes has the last word (exit 4 with its message). Nothing is written
 // when the control plane is already in the wanted state.
@@ -114,7 +114,7 @@ func Apply(ctx context.Context, f *factory.Factory, ch Change) error {
 }
 
 // Authorize refuses (exit 4) anyone who is neither a team admin of team (the team role,
-// CONTRACT.md §2: users[] and groups[] entries, groups normalised) nor a platform admin.
+// docs/rules.md §3.1: users[] and groups[] entries, groups normalised) nor a platform admin.
 // An environment's admin grant does not count: write permissions apply to the whole
 // control plane, whatever the environment.
 func Authorize(team *v1alpha1.Team, actor lookup.Actor, verb, cluster string) error {

@@ -1,5 +1,5 @@
 // Package controlplane is what the tools know of a tenant cluster's Steward
-// TenantControlPlane (CONTRACT.md §8): the write modes of `butleradm cluster freeze`, how
+// TenantControlPlane (docs/rules.md §11): the write modes of `butleradm cluster freeze`, how
 // a cluster finds its control plane (named after the cluster, in the cluster's
 // status.tenantNamespace), and the write state that `butlerctl cluster get` and
 // `cluster list -o wide` show in their WRITES column.

@@ -277,7 +277,7 @@ func TestAuthorize(t *testing.T) {
 		ok    bool
 	}{
 		{lookup.Actor{Identity: policy.Identity{Username: "alice@example.com"}}, true},
-		// Groups are matched as CONTRACT.md §2 says: CN=Payments-Admins,... is payments-admins.
+		// Groups are matched as docs/rules.md §2.2 says: CN=Payments-Admins,... is payments-admins.
 		{lookup.Actor{Identity: policy.Identity{Username: "erin@example.com", Groups: []string{"CN=Payments-Admins,OU=Groups,DC=corp"}}}, true},
 		{lookup.Actor{Identity: policy.Identity{Username: "olivia@example.com"}, PlatformAdmin: true}, true},
 		// An environment's admin grant is not enough.

@@ -24,7 +24,7 @@ func Cluster(ctx context.Context, s store.Store, t *v1alpha1.Team, name string) 
 }
 
 // RequireOperator checks that the actor may change cluster c of team t (scale or delete
-// it, the verb): operator or admin in the cluster's environment (CONTRACT.md §2), the
+// it, the verb): operator or admin in the cluster's environment (docs/rules.md §3.3), the
 // team's role for a cluster without one. A refusal is exit 4.
 func RequireOperator(t *v1alpha1.Team, c *v1alpha1.TenantCluster, a Actor, verb string) (policy.RoleResult, error) {
 	env := c.Labels[v1alpha1.LabelEnvironment]

@@ -46,7 +46,7 @@ type Result struct {
 	Location string
 }
 
-// Migrator is a store that can move TenantClusters between environments (CONTRACT.md §7).
+// Migrator is a store that can move TenantClusters between environments (docs/rules.md §10).
 // Both stores implement it; commands that migrate assert it, so other Store
 // implementations (test fakes) need not.
 type Migrator interface {
@@ -111,7 +111,7 @@ type Providers interface {
 
 // ---------------------------------------------------------------------------------------
 // Steward TenantControlPlanes and their write permissions (butleradm cluster freeze and
-// thaw, issue 8; CONTRACT.md §8).
+// thaw, issue 8; docs/rules.md §11).
 //
 // Kept out of Store, like Migrator and Providers: both stores implement it, and the
 // commands that need it assert it.

@@ -24,7 +24,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// The webhooks, by the names and paths of Butler's own (BACKGROUND.md §3, §4), so a
+// The webhooks, by the names and paths of Butler's own (docs/rules.md §5, §8, §9), so a
 // configuration written for the controller's webhooks points at this server unchanged.
 const (
 	NameTenantCluster  = "vtenantcluster.kb.io"

@@ -26,7 +26,7 @@ func userOf(req *admissionv1.AdmissionRequest) User {
 	return u
 }
 
-// tenantCluster is the TenantCluster webhook (BACKGROUND.md §4.1) with policy.AdmitCluster
+// tenantCluster is the TenantCluster webhook (docs/rules.md §5) with policy.AdmitCluster
 // deciding: the request's user, the Team read fresh (NotFound: no env or team checks), the
 // TenantClusters of the namespace, the referenced ProviderConfig (NotFound: the policy's
 // "Not found").
@@ -144,10 +144,10 @@ func decisionVerdict(d policy.Decision) verdict {
 	return denied(d.Err().Error(), rules...)
 }
 
-// team is the Team webhook (BACKGROUND.md §4.2) with policy.AdmitTeam deciding, for the
+// team is the Team webhook (docs/rules.md §8) with policy.AdmitTeam deciding, for the
 // request's user and groups. Whether the user is a platform admin is asked only when the
 // answer matters (a limits change), as the server does: User objects and IdentityProviders
-// first (CONTRACT.md §2), then a SubjectAccessReview for update on teams.
+// first (docs/rules.md §2.3), then a SubjectAccessReview for update on teams.
 func (h *Handler) team(ctx context.Context, req *admissionv1.AdmissionRequest) verdict {
 	var op policy.Operation
 	switch req.Operation {
@@ -190,7 +190,7 @@ func (h *Handler) team(ctx context.Context, req *admissionv1.AdmissionRequest) v
 	return allow()
 }
 
-// platformAdmin is CONTRACT.md §2 as the live CLI applies it: a User object (platformRole
+// platformAdmin is docs/rules.md §2.3 as the live CLI applies it: a User object (platformRole
 // admin or isPlatformAdmin) or an IdentityProvider platformRoleGroups entry with role
 // admin; failing both, a SubjectAccessReview for update on teams.butler.butlerlabs.dev
 // with the request's user and groups.
@@ -213,7 +213,7 @@ func (h *Handler) platformAdmin(ctx context.Context, u User) (bool, error) {
 	return ok, nil
 }
 
-// providerConfig is the ProviderConfig webhook (BACKGROUND.md §3): on create and update
+// providerConfig is the ProviderConfig webhook (docs/rules.md §9): on create and update
 // policy.ValidateProviderConfig, as one aggregate (an update that does not change the spec
 // is allowed); on delete policy.ProviderDeleteGuard over every TenantCluster in every
 // namespace.

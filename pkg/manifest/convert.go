@@ -26,7 +26,7 @@ var (
 )
 
 // quotedIntFields lists integer fields that may be written as a quoted integer: the Team
-// document writes workerCPU: "4" (CONTRACT.md §1), the live CRD wants an integer.
+// document writes workerCPU: "4" (docs/rules.md §1.4), the live CRD wants an integer.
 var quotedIntFields = map[reflect.Type]map[string]bool{
 	reflect.TypeOf(v1alpha1.ClusterDefaults{}): {"workerCPU": true},
 }

@@ -78,7 +78,7 @@ type ClusterRequest struct {
 }
 
 // AdmitCluster evaluates a TenantCluster create or update like the newest TenantCluster
-// webhook (BACKGROUND.md §4.1, CONTRACT.md §4), collecting every failure as the field error
+// webhook (docs/rules.md §5), collecting every failure as the field error
 // the server returns, and records every rule it evaluates as a Check with its numbers.
 //
 // Order: on update, the environment label immutability check runs first and alone (a denial
@@ -89,7 +89,7 @@ type ClusterRequest struct {
 // client-side team feature restrictions, allowedKubernetesVersions and allowed/deniedAddons,
 // evaluated whenever the team is known (even when no ProviderConfig is named or it is missing).
 //
-// Decisions beyond the server's newest webhook, all from CONTRACT.md §4:
+// Decisions beyond the server's newest webhook, all in docs/rules.md §5.5 and §6:
 //   - the team feature restrictions above, which the server does not enforce. On update the
 //     provider restriction applies only when providerConfigRef changes and the version
 //     restriction only when kubernetesVersion changes, so a restriction added later never

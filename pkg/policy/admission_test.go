@@ -24,7 +24,7 @@ const (
 	acCarol = "carol@example.com"
 )
 
-// acPayments is the worked example (seeds/environments.txt) with the addresses restored.
+// acPayments is the worked example (examples/payments) with the addresses restored.
 func acPayments() *v1alpha1.Team {
 	return &v1alpha1.Team{
 		ObjectMeta: metav1.ObjectMeta{Name: "payments"},
@@ -166,7 +166,7 @@ func acHasCheck(d policy.Decision, rule string) bool {
 	return false
 }
 
-// The exact messages of CONTRACT.md §4.
+// The exact messages of docs/rules.md §5.
 const (
 	acMsgImmutable = "metadata.labels[butler.butlerlabs.dev/environment]: Forbidden: env label changes require the \"butler.butlerlabs.dev/migration-operation\" annotation set to \"true\"; use `butleradm env migrate`"
 	acMsgLabelReq  = `metadata.labels[butler.butlerlabs.dev/environment]: Required value: team "payments" defines environments; TenantClusters must carry this label set to one of the team's env names`

@@ -11,7 +11,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// Source says where a resolved cluster default came from (CONTRACT §3).
+// Source says where a resolved cluster default came from (docs/rules.md §4).
 type Source string
 
 // Sources, highest precedence first. SourceTeamAndEnv is only used for defaultAddons,

@@ -13,8 +13,8 @@ func exI32(v int32) *int32 { return &v }
 
 func exQty(s string) *resource.Quantity { q := resource.MustParse(s); return &q }
 
-// exPayments is the worked example of the Environments document (seeds/environments.txt),
-// with the redacted addresses restored as the contract says.
+// exPayments is the worked example of Butler's Environments document (examples/payments),
+// with the e-mail addresses the saved document had redacted restored (alice, bob, carol).
 func exPayments() *v1alpha1.Team {
 	return &v1alpha1.Team{
 		ObjectMeta: metav1.ObjectMeta{Name: "payments"},

@@ -10,7 +10,7 @@ import (
 // NormalizeEmail is the canonical form of an e-mail: trimmed and lower-cased.
 func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// NormalizeGroupName reduces a group name the way butler-server does (CONTRACT §2):
+// NormalizeGroupName reduces a group name the way butler-server does (docs/rules.md §2.2):
 // trim; "CN=DevOps,OU=Groups,DC=corp" becomes "DevOps" (value of the first RDN);
 // "eng@corp.com" becomes "eng" (cut at the last "@"); lower-case.
 func NormalizeGroupName(s string) string {
@@ -251,7 +251,7 @@ func AccessTable(team *v1alpha1.Team, env string) []AccessEntry {
 	return out
 }
 
-// IsTeamAdmin mirrors the Team webhook's team-admin test (BACKGROUND §4.2), which is
+// IsTeamAdmin mirrors the Team webhook's team-admin test (docs/rules.md §8.2), which is
 // narrower than TeamRole: a users[] entry must say exactly "admin", and a groups[] entry
 // counts only when its name equals one of id.Groups exactly, without normalisation.
 func IsTeamAdmin(team *v1alpha1.Team, id Identity, platformAdmin bool) bool {

@@ -43,7 +43,7 @@ type MigrationSelection struct {
 }
 
 // MigrationRequest is a migration of clusters into one environment of a team
-// (CONTRACT.md §7).
+// (docs/rules.md §10).
 type MigrationRequest struct {
 	Team        *v1alpha1.Team
 	Environment string // the target; must be one of Team's environments

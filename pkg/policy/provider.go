@@ -14,7 +14,7 @@ import (
 )
 
 // ValidateProviderConfig checks a ProviderConfig before it is sent: the webhook's rules
-// with its messages and order (CONTRACT §6), then the schema rules of the ProviderConfig
+// with its messages and order (docs/rules.md §9.1), then the schema rules of the ProviderConfig
 // document. Every failure is collected; render with ToAggregate() as the server does.
 func ValidateProviderConfig(pc *v1alpha1.ProviderConfig) field.ErrorList {
 	if pc == nil {
@@ -24,7 +24,7 @@ func ValidateProviderConfig(pc *v1alpha1.ProviderConfig) field.ErrorList {
 }
 
 // ValidateProviderConfigWebhook is the ProviderConfig webhook's create/update rules, except
-// that the provider section is required for every provider (CONTRACT §6), not only the cloud
+// that the provider section is required for every provider (docs/rules.md §9.1), not only the cloud
 // ones.
 func ValidateProviderConfigWebhook(pc *v1alpha1.ProviderConfig) field.ErrorList {
 	var errs field.ErrorList

@@ -2,8 +2,8 @@ package policy
 
 import "strings"
 
-// Team feature restrictions (CONTRACT.md §4 "Team feature restrictions"). The server does not
-// enforce them (BACKGROUND.md §4.1, §9); the tools do, client-side.
+// Team feature restrictions (docs/rules.md §6). The server does not enforce them;
+// the tools do, client-side.
 
 // VersionAllowed reports whether the Kubernetes version matches one of the allowed patterns.
 // An empty list allows every version. Matching is per dot-separated component, after trimming

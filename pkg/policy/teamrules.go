@@ -17,7 +17,7 @@ const (
 	RuleEnvAccessGroup     = "env-access-group"
 )
 
-// Denial is a Team webhook refusal: a plain message with no field prefix (CONTRACT §5).
+// Denial is a Team webhook refusal: a plain message with no field prefix (docs/rules.md §8).
 type Denial struct {
 	Rule    string
 	Message string

@@ -11,7 +11,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// Quota statuses (CONTRACT.md §4, last paragraph).
+// Quota statuses (docs/rules.md §7).
 const (
 	QuotaOK       = "OK"
 	QuotaWarning  = "Warning"
@@ -19,7 +19,7 @@ const (
 )
 
 // Usage is what a set of TenantClusters consumes, summed the way the TenantCluster webhook
-// sums it (BACKGROUND.md §8): CPU is cores × replicas as a DecimalSI quantity, memory and
+// sums it (docs/rules.md §7): CPU is cores × replicas as a DecimalSI quantity, memory and
 // storage are the per-worker quantity added once per replica to a BinarySI zero. Because
 // Quantity.Add takes the format of the first addend that moves a zero sum, the sums print
 // (String) exactly as the server prints them in its messages.
@@ -184,7 +184,7 @@ func ratOf(q resource.Quantity) *big.Rat {
 }
 
 // QuotaStatus is the status of the highest percentage: Exceeded above 100, Warning above 80,
-// else OK (CONTRACT.md §4).
+// else OK (docs/rules.md §7).
 func QuotaStatus(pcts ...int) string {
 	status := QuotaOK
 	for _, p := range pcts {

@@ -21,7 +21,7 @@ import (
 )
 
 // This file implements store.ControlPlanes on a live cluster: Steward's
-// TenantControlPlanes (CONTRACT.md §8), through a REST client of their own group. Before
+// TenantControlPlanes (docs/rules.md §11), through a REST client of their own group. Before
 // the first request the store asks API discovery whether the server serves
 // tenantcontrolplanes in steward.butlerlabs.dev/v1alpha1: without Steward's CRD every
 // request would be a bare 404, which would read as "no such control plane".

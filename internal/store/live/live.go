@@ -200,7 +200,7 @@ func (s *Store) Identity(ctx context.Context) (policy.Identity, error) {
 	return id, nil
 }
 
-// PlatformAdmin reads User and IdentityProvider objects (CONTRACT.md §2); when they do not
+// PlatformAdmin reads User and IdentityProvider objects (docs/rules.md §2.3); when they do not
 // make id a platform admin, or id may not read them, a SelfSubjectAccessReview for update
 // on teams.butler.butlerlabs.dev decides. The answer is kept for the rest of the process.
 func (s *Store) PlatformAdmin(ctx context.Context, id policy.Identity) (bool, string, error) {

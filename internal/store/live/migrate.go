@@ -16,7 +16,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// This file implements store.Migrator on a live cluster (CONTRACT.md §7).
+// This file implements store.Migrator on a live cluster (docs/rules.md §10).
 
 // The migration's REST client has no client-side rate limiter (client-go builds none for a
 // negative QPS). What keeps a migration polite to a shared API server is the command's

@@ -328,7 +328,7 @@ func render(team *v1alpha1.Team, o *Options, d policy.Defaults, ref *v1alpha1.Pr
 	return c
 }
 
-// tenantAddons are the extra named addons, one TenantAddon each (CONTRACT.md §1).
+// tenantAddons are the extra named addons, one TenantAddon each (docs/rules.md §1.2).
 func tenantAddons(c *v1alpha1.TenantCluster, extras []addon) []v1alpha1.TenantAddon {
 	var out []v1alpha1.TenantAddon
 	for _, a := range extras {

@@ -9,7 +9,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// fieldOrder is the clusterDefaults field order of CONTRACT.md §3.
+// fieldOrder is the clusterDefaults field order of docs/rules.md §4.
 var fieldOrder = []string{"kubernetesVersion", "workerCount", "workerCPU", "workerMemoryGi", "workerDiskGi", "defaultAddons"}
 
 // Explanation is the -o json|yaml form of --explain.

@@ -1,5 +1,5 @@
 // Package migrate is `butleradm env migrate`: move existing TenantClusters into one of
-// their team's environments, safely and in bulk (CONTRACT.md §7).
+// their team's environments, safely and in bulk (docs/rules.md §10).
 //
 // The command plans first (pkg/policy PlanMigration: which clusters move and from where,
 // which are skipped and why, and the target environment's caps), prints the plan, asks for

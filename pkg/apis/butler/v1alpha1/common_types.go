@@ -1,6 +1,6 @@
 package v1alpha1
 
-// Well-known label and annotation keys on TenantClusters (CONTRACT.md §1).
+// Well-known label and annotation keys on TenantClusters (docs/rules.md §1.3).
 const (
 	LabelEnvironment         = "butler.butlerlabs.dev/environment"
 	LabelTeam                = "butler.butlerlabs.dev/team"

@@ -50,14 +50,15 @@ func readYAML(t *testing.T, path string) map[string]any {
 
 // Intentional differences from the live CRDs, each with its reason.
 var allowedDiffs = map[string]string{
-	// CONTRACT.md §1: "never pc: it clashes with PriorityClass".
+	// docs/rules.md §1.1: pc is never used, it is PriorityClass's short name.
 	"butler.butlerlabs.dev_providerconfigs.yaml: spec.names.shortNames: live=[pc] ours=<none>": "pc clashes with PriorityClass",
 }
 
-// TestCRDsMatchLive compares the generated CRDs with the live ones in ../shared/crds
-// (relative to the repository root), field by field: every validation keyword (type,
-// enum, pattern, minimum, maximum, required, default, format, lengths, list types, ...),
-// every property, and the names, scope and versions. Descriptions are not compared.
+// TestCRDsMatchLive compares the generated CRDs with the live ones, when a copy of them
+// sits beside the repository (shared/crds next to its root), field by field: every
+// validation keyword (type, enum, pattern, minimum, maximum, required, default, format,
+// lengths, list types, ...), every property, and the names, scope and versions.
+// Descriptions are not compared.
 func TestCRDsMatchLive(t *testing.T) {
 	root := repoRoot(t)
 	live := filepath.Join(root, "..", "shared", "crds")

@@ -228,7 +228,7 @@ type TeamResourceUsage struct {
 }
 
 // TeamNamespace is where the team's objects live: status.namespace, else the team's own name
-// (the live controller uses the bare name, CONTRACT.md §1).
+// (the live controller uses the bare name, docs/rules.md §1.1).
 func (t *Team) TeamNamespace() string {
 	if t.Status.Namespace != "" {
 		return t.Status.Namespace

@@ -4,7 +4,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// User is a Butler user; platform admin rights come from it (CONTRACT.md §2).
+// User is a Butler user; platform admin rights come from it (docs/rules.md §2.3).
 //
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
