@@ -3,10 +3,12 @@
 package cmdutil
 
 import (
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-
 	"errors"
 	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 )
 
 // Exit codes, documented in the README and stable for scripts.
@@ -53,7 +55,8 @@ type SilentError struct{ Code int }
 
 func (e *SilentError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
-// CodeOf returns the exit code for err.
+// CodeOf returns the exit code for err: the code it carries, else that of a store's error
+// (storeerr), else that of an API status (CodeOfAPI).
 func CodeOf(err error) int {
 	if err == nil {
 		return ExitOK
@@ -66,7 +69,14 @@ func CodeOf(err error) int {
 	if errors.As(err, &e) {
 		return e.Code
 	}
-	return ExitFailure
+	var m *storeerr.MissingError
+	switch {
+	case errors.As(err, &m), errors.Is(err, storeerr.ErrBadInput), errors.Is(err, storeerr.ErrFileExists):
+		return ExitUsage
+	case errors.Is(err, storeerr.ErrDenied):
+		return ExitDenied
+	}
+	return CodeOfAPI(err)
 }
 
 // CodeOfAPI maps API errors, from a server or from the offline store, to exit codes:

@@ -6,26 +6,26 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // Cluster reads a TenantCluster of a team, in the team's namespace; a missing one is a
-// not-found error (exit 3) worded as cluster get words it.
+// NotFound worded as cluster get words it.
 func Cluster(ctx context.Context, s store.Store, t *v1alpha1.Team, name string) (*v1alpha1.TenantCluster, error) {
 	ns := t.TeamNamespace()
 	c, err := s.GetCluster(ctx, ns, name)
 	if apierrors.IsNotFound(err) {
-		return nil, cmdutil.NotFoundError("tenant cluster %q not found in namespace %q", name, ns)
+		return nil, notFound("tenantclusters", name, "tenant cluster %q not found in namespace %q", name, ns)
 	}
 	return c, err
 }
 
 // RequireOperator checks that the actor may change cluster c of team t (scale or delete
 // it, the verb): operator or admin in the cluster's environment (docs/rules.md §3.3), the
-// team's role for a cluster without one. A refusal is exit 4.
+// team's role for a cluster without one. A refusal is marked storeerr.ErrDenied.
 func RequireOperator(t *v1alpha1.Team, c *v1alpha1.TenantCluster, a Actor, verb string) (policy.RoleResult, error) {
 	env := c.Labels[v1alpha1.LabelEnvironment]
 	role := policy.EnvironmentRole(t, env, a.Identity, a.PlatformAdmin)
@@ -36,7 +36,7 @@ func RequireOperator(t *v1alpha1.Team, c *v1alpha1.TenantCluster, a Actor, verb 
 	if env != "" {
 		where = fmt.Sprintf("environment %q of team %q", env, t.Name)
 	}
-	return role, cmdutil.DeniedError(fmt.Errorf("user %q may not %s cluster %q in %s: role %s (%s); %s clusters needs operator or admin",
+	return role, storeerr.Denied(fmt.Errorf("user %q may not %s cluster %q in %s: role %s (%s); %s clusters needs operator or admin",
 		a.Identity.Username, verb, c.Name, where, role.Role, role.Reason, gerund(verb)))
 }
 

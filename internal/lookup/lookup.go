@@ -1,27 +1,32 @@
 // Package lookup gathers what several commands need from a store: a team with its
 // namespace and clusters, who is asking, and which ProviderConfig a cluster would use.
+//
+// Its errors are the stores' kinds: a missing object is an apimachinery NotFound (with a
+// message for people), what a request lacks is a storeerr.MissingError, a refusal is
+// marked storeerr.ErrDenied; the command layer adds the advice and the exit code.
 package lookup
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// Team reads a team; a missing one is a not-found error (exit 3).
+// Team reads a team; a missing one is NotFound.
 func Team(ctx context.Context, s store.Store, name string) (*v1alpha1.Team, error) {
 	if name == "" {
-		return nil, cmdutil.UsageError("--team is required")
+		return nil, storeerr.Missing(storeerr.NeedTeam, "no team named")
 	}
 	t, err := s.GetTeam(ctx, name)
 	if apierrors.IsNotFound(err) {
-		return nil, cmdutil.NotFoundError("team %q not found", name)
+		return nil, notFound("teams", name, "team %q not found", name)
 	}
 	return t, err
 }
@@ -65,17 +70,18 @@ func EnvironmentNames(t *v1alpha1.Team) []string {
 	return names
 }
 
-// RequireEnvironment checks that env names one of the team's environments.
+// RequireEnvironment checks that env names one of the team's environments; NotFound
+// when it does not.
 func RequireEnvironment(t *v1alpha1.Team, env string) (*v1alpha1.EnvironmentSpec, error) {
 	if env == "" {
-		return nil, cmdutil.UsageError("--environment is required")
+		return nil, storeerr.Missing(storeerr.NeedEnvironment, "no environment named")
 	}
 	e := t.Environment(env)
 	if e == nil {
 		if len(t.Spec.Environments) == 0 {
-			return nil, cmdutil.NotFoundError("environment %q not found: team %q defines no environments", env, t.Name)
+			return nil, notFound("environments", env, "environment %q not found: team %q defines no environments", env, t.Name)
 		}
-		return nil, cmdutil.NotFoundError("environment %q not found on team %q (environments: %s)", env, t.Name, strings.Join(EnvironmentNames(t), ", "))
+		return nil, notFound("environments", env, "environment %q not found on team %q (environments: %s)", env, t.Name, strings.Join(EnvironmentNames(t), ", "))
 	}
 	return e, nil
 }
@@ -107,7 +113,7 @@ func Provider(ctx context.Context, s store.Store, t *v1alpha1.Team, flag string)
 	}
 	switch len(visible) {
 	case 0:
-		return nil, nil, cmdutil.UsageError("no ProviderConfig is visible to team %q: pass --provider NAME", t.Name)
+		return nil, nil, storeerr.Missing(storeerr.NeedProvider, "no ProviderConfig is visible to team %q", t.Name)
 	case 1:
 		pc := visible[0]
 		return &v1alpha1.ProviderReference{Name: pc.Name, Namespace: pc.Namespace}, &pc, nil
@@ -116,7 +122,7 @@ func Provider(ctx context.Context, s store.Store, t *v1alpha1.Team, flag string)
 	for _, pc := range visible {
 		names = append(names, pc.Namespace+"/"+pc.Name)
 	}
-	return nil, nil, cmdutil.UsageError("several ProviderConfigs are visible to team %q (%s): pass --provider NAME", t.Name, strings.Join(names, ", "))
+	return nil, nil, storeerr.Missing(storeerr.NeedProvider, "several ProviderConfigs are visible to team %q (%s)", t.Name, strings.Join(names, ", "))
 }
 
 // VisibleProviders are the platform-scoped ProviderConfigs and those scoped to the team.
@@ -135,4 +141,12 @@ func VisibleProviders(ctx context.Context, s store.Store, t *v1alpha1.Team) ([]v
 		}
 	}
 	return out, nil
+}
+
+// notFound is NotFound for a Butler resource, with a message for people instead of the
+// server's generic one.
+func notFound(resource, name, format string, a ...any) error {
+	err := apierrors.NewNotFound(v1alpha1.Resource(resource), name)
+	err.ErrStatus.Message = fmt.Sprintf(format, a...)
+	return err
 }

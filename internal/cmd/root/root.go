@@ -58,6 +58,7 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) int {
 	if err == nil {
 		return cmdutil.ExitOK
 	}
+	err = cmdutil.Explain(err) // a store's error gets its advice and exit code
 	var silent *cmdutil.SilentError
 	if !errors.As(err, &silent) {
 		fmt.Fprintf(f.IOStreams.ErrOut, "Error: %v\n", err)

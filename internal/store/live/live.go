@@ -7,7 +7,8 @@
 // server (SelfSubjectReview), never from what the user typed.
 //
 // Errors from the server are returned as apimachinery StatusErrors (wrapped at most with
-// %w), so cmdutil.CodeOfAPI maps them to the offline mode's exit codes: 404 is 3, 403 is 4.
+// %w), as the offline store's are, so the command layer maps both to the same exit codes;
+// what is not an API status is an error of internal/storeerr.
 package live
 
 import (
@@ -35,8 +36,8 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/apipager"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -98,7 +99,7 @@ type adminAnswer struct {
 // printers and kustomize into the binaries, none of which the tools use.
 func New(o Options) (*Store, error) {
 	if len(o.AsGroups) > 0 && o.As == "" {
-		return nil, cmdutil.UsageError("--as-group needs --as: the API server impersonates groups only together with a user")
+		return nil, storeerr.Missing(storeerr.NeedImpersonatedUser, "impersonating groups needs a user: the API server impersonates groups only together with a user")
 	}
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = o.Kubeconfig
@@ -114,15 +115,15 @@ func New(o Options) (*Store, error) {
 	if o.Kubeconfig == "" {
 		raw, err := loader.RawConfig()
 		if err != nil {
-			return nil, cmdutil.UsageError("loading kubeconfig: %v", err)
+			return nil, storeerr.BadInput(fmt.Errorf("loading kubeconfig: %w", err))
 		}
 		if len(raw.Clusters) == 0 && !inCluster() {
-			return nil, cmdutil.UsageError("no kubeconfig found: pass --kubeconfig FILE or set KUBECONFIG to reach a Butler management cluster, or pass --manifests PATH to work on manifests")
+			return nil, storeerr.Missing(storeerr.NeedKubeconfig, "no kubeconfig found")
 		}
 	}
 	cfg, err := loader.ClientConfig()
 	if err != nil {
-		return nil, cmdutil.UsageError("loading kubeconfig: %v", err)
+		return nil, storeerr.BadInput(fmt.Errorf("loading kubeconfig: %w", err))
 	}
 	return NewForConfig(cfg, o.UserAgent)
 }
@@ -431,7 +432,7 @@ func less(a, b *metav1.ObjectMeta) bool {
 
 // apiError keeps the server's error as it is, except that a denial by an admission webhook
 // or a ValidatingAdmissionPolicy is a refusal whatever status code it came with (a webhook
-// may answer 400 or 422): exit 4, with the server's message.
+// may answer 400 or 422): it is marked storeerr.ErrDenied, with the server's message.
 func apiError(err error) error {
 	if err == nil {
 		return nil
@@ -443,7 +444,7 @@ func apiError(err error) error {
 	msg := status.Status().Message
 	if (strings.Contains(msg, "admission webhook ") && strings.Contains(msg, " denied the request")) ||
 		(strings.Contains(msg, "ValidatingAdmissionPolicy ") && strings.Contains(msg, " denied request")) {
-		return cmdutil.DeniedError(err)
+		return storeerr.Denied(err)
 	}
 	return err
 }

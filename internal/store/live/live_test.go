@@ -2,6 +2,7 @@ package live_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -17,8 +18,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/live"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/internal/testenv"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -137,9 +138,6 @@ func TestImpersonationRefused(t *testing.T) {
 	if !apierrors.IsForbidden(err) {
 		t.Fatalf("Identity with --as by a non-impersonator: %v, want Forbidden", err)
 	}
-	if got := cmdutil.CodeOfAPI(err); got != cmdutil.ExitDenied {
-		t.Errorf("exit code %d, want %d", got, cmdutil.ExitDenied)
-	}
 	if !strings.Contains(err.Error(), "cannot impersonate") {
 		t.Errorf("message %q does not say so", err)
 	}
@@ -189,12 +187,12 @@ func TestReadsAndErrorCodes(t *testing.T) {
 	}
 
 	_, err = s.GetCluster(ctx, "payments", "nope")
-	if !apierrors.IsNotFound(err) || cmdutil.CodeOfAPI(err) != cmdutil.ExitNotFound {
-		t.Errorf("missing cluster: %v (code %d), want NotFound, 3", err, cmdutil.CodeOfAPI(err))
+	if !apierrors.IsNotFound(err) {
+		t.Errorf("missing cluster: %v, want NotFound", err)
 	}
 	_, err = s.ListClusters(ctx, "butler-system")
-	if !apierrors.IsForbidden(err) || cmdutil.CodeOfAPI(err) != cmdutil.ExitDenied {
-		t.Errorf("list outside RBAC: %v (code %d), want Forbidden, 4", err, cmdutil.CodeOfAPI(err))
+	if !apierrors.IsForbidden(err) {
+		t.Errorf("list outside RBAC: %v, want Forbidden", err)
 	}
 	if _, err := s.ListUsers(ctx); !apierrors.IsForbidden(err) {
 		t.Errorf("bob listing Users: %v, want Forbidden", err)
@@ -212,7 +210,7 @@ func TestCreateCluster(t *testing.T) {
 
 	// dave only reads: the server refuses, exit 4.
 	_, err := storeAs(t, env, testenv.Dave).CreateCluster(ctx, c.DeepCopy(), nil)
-	if !apierrors.IsForbidden(err) || cmdutil.CodeOfAPI(err) != cmdutil.ExitDenied {
+	if !apierrors.IsForbidden(err) {
 		t.Fatalf("dave creating: %v, want Forbidden", err)
 	}
 
@@ -303,7 +301,7 @@ func TestUpdateTeamPatchesSpecOnly(t *testing.T) {
 	updated = got.DeepCopy()
 	updated.Spec.Description = "bob was here"
 	_, err = b.UpdateTeam(ctx, old, updated)
-	if !apierrors.IsForbidden(err) || cmdutil.CodeOfAPI(err) != cmdutil.ExitDenied {
+	if !apierrors.IsForbidden(err) {
 		t.Errorf("bob updating the team: %v, want Forbidden", err)
 	}
 }
@@ -400,12 +398,12 @@ func TestNoKubeconfig(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("KUBERNETES_SERVICE_HOST", "")
 	_, err := live.New(live.Options{})
-	if err == nil || cmdutil.CodeOf(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "--manifests") {
-		t.Errorf("no kubeconfig: %v (code %d), want a usage error naming --kubeconfig and --manifests", err, cmdutil.CodeOf(err))
+	if !storeerr.IsMissing(err, storeerr.NeedKubeconfig) || strings.Contains(err.Error(), "--") {
+		t.Errorf("no kubeconfig: %v, want storeerr.NeedKubeconfig, worded without flags", err)
 	}
 	_, err = live.New(live.Options{Kubeconfig: filepath.Join(t.TempDir(), "missing")})
-	if err == nil || cmdutil.CodeOf(err) != cmdutil.ExitUsage {
-		t.Errorf("missing --kubeconfig file: %v, want a usage error", err)
+	if !errors.Is(err, storeerr.ErrBadInput) {
+		t.Errorf("missing --kubeconfig file: %v, want storeerr.ErrBadInput", err)
 	}
 }
 
@@ -432,8 +430,8 @@ func TestWebhookDenialIsExit4(t *testing.T) {
 	err := apierrors.NewInvalid(v1alpha1.GroupVersion.WithKind("TenantCluster").GroupKind(), "web", nil)
 	err.ErrStatus.Message = `admission webhook "vtenantcluster.butler.butlerlabs.dev" denied the request: spec: Forbidden: team "payments" already has 20 cluster(s); team quota limits to 20`
 	got := live.APIError(err)
-	if cmdutil.CodeOf(got) != cmdutil.ExitDenied || got.Error() != err.ErrStatus.Message {
-		t.Errorf("webhook denial: code %d, %q", cmdutil.CodeOf(got), got)
+	if !errors.Is(got, storeerr.ErrDenied) || got.Error() != err.ErrStatus.Message {
+		t.Errorf("webhook denial: %q, want storeerr.ErrDenied with the server's message", got)
 	}
 	if !apierrors.IsInvalid(got) {
 		t.Errorf("the StatusError is no longer reachable: %v", got)

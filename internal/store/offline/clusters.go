@@ -6,8 +6,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
@@ -50,7 +50,7 @@ func (s *Store) ScaleCluster(_ context.Context, c *v1alpha1.TenantCluster, repli
 	updated.Spec.Workers.Replicas = replicas
 	if cur.Spec.Workers.Replicas != replicas {
 		if src.File == manifest.Stdin {
-			return nil, store.Result{}, cmdutil.UsageError("cannot write: tenantcluster %q came from stdin; pass --manifests DIR or FILE", c.Name)
+			return nil, store.Result{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: tenantcluster %q came from stdin", c.Name)
 		}
 		if err := manifest.Write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
 			return nil, store.Result{}, err

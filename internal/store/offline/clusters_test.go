@@ -9,8 +9,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/offline"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 )
 
 const twoClusters = `# two clusters
@@ -91,7 +91,7 @@ func TestScaleFromStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := s.GetCluster(ctx, "", "b")
-	if _, _, err := s.ScaleCluster(ctx, b, 2); cmdutil.CodeOf(err) != cmdutil.ExitUsage {
+	if _, _, err := s.ScaleCluster(ctx, b, 2); !storeerr.IsMissing(err, storeerr.NeedWritableSource) {
 		t.Fatalf("scale from stdin: %v", err)
 	}
 	// Nothing to write: the same count is fine even from stdin.

@@ -7,8 +7,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
@@ -94,7 +94,7 @@ func (s *Store) SetWritePermissions(_ context.Context, namespace, name string, p
 		return cur.DeepCopy(), res, nil
 	}
 	if src.File == manifest.Stdin {
-		return nil, store.Result{}, cmdutil.UsageError("cannot write: tenantcontrolplane %q came from stdin; pass --manifests DIR or FILE", name)
+		return nil, store.Result{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: tenantcontrolplane %q came from stdin", name)
 	}
 	updated := cur.DeepCopy()
 	updated.Spec.WritePermissions = p

@@ -7,8 +7,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
@@ -44,7 +44,7 @@ func (s *Store) MigrateCluster(_ context.Context, c *v1alpha1.TenantCluster, env
 		return res, nil
 	}
 	if src.File == manifest.Stdin {
-		return store.MigrateResult{}, cmdutil.UsageError("cannot write: tenantcluster %q came from stdin; pass --manifests DIR or FILE", c.Name)
+		return store.MigrateResult{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: tenantcluster %q came from stdin", c.Name)
 	}
 	updated := cur.DeepCopy()
 	if updated.Labels == nil {

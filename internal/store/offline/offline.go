@@ -5,6 +5,7 @@ package offline
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,8 +14,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -35,7 +36,7 @@ type Store struct {
 func Load(paths []string, stdin io.Reader, as string, asGroups []string) (*Store, error) {
 	set, err := manifest.Load(paths, stdin)
 	if err != nil {
-		return nil, cmdutil.WithCode(cmdutil.ExitUsage, err)
+		return nil, storeerr.BadInput(err)
 	}
 	return &Store{paths: paths, set: set, identity: policy.Identity{Username: as, Groups: asGroups}}, nil
 }
@@ -46,7 +47,7 @@ func (s *Store) Mode() string { return "manifests" }
 // Identity is --as and --as-group: offline there is no server to ask.
 func (s *Store) Identity(context.Context) (policy.Identity, error) {
 	if s.identity.Username == "" {
-		return policy.Identity{}, cmdutil.UsageError("working on manifests, there is no server to say who you are: pass --as EMAIL (and --as-group GROUP), or set as: in the config file")
+		return policy.Identity{}, storeerr.Missing(storeerr.NeedIdentity, "working on manifests, there is no server to say who you are")
 	}
 	return s.identity, nil
 }
@@ -162,7 +163,7 @@ func (s *Store) ListIdentityProviders(context.Context) ([]v1alpha1.IdentityProvi
 func (s *Store) target(sub, name string) (string, error) {
 	p := s.paths[0]
 	if p == "-" {
-		return "", cmdutil.UsageError("cannot write: the manifests came from stdin; pass --manifests DIR or FILE")
+		return "", storeerr.Missing(storeerr.NeedWritableSource, "cannot write: the manifests came from stdin")
 	}
 	fi, err := os.Stat(p)
 	if err != nil {
@@ -173,7 +174,7 @@ func (s *Store) target(sub, name string) (string, error) {
 	}
 	file := filepath.Join(p, sub, name+".yaml")
 	if _, err := os.Stat(file); err == nil {
-		return "", cmdutil.UsageError("cannot write %s: the file already exists", file)
+		return "", fmt.Errorf("cannot write %s: %w", file, storeerr.ErrFileExists)
 	}
 	return file, nil
 }
@@ -220,7 +221,7 @@ func (s *Store) UpdateTeam(_ context.Context, old, updated *v1alpha1.Team) (stor
 	}
 	src := obj.Source
 	if src.File == "-" {
-		return store.Result{}, cmdutil.UsageError("cannot write: team %q came from stdin; pass --manifests DIR or FILE", old.Name)
+		return store.Result{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: team %q came from stdin", old.Name)
 	}
 	if err := manifest.Write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
 		return store.Result{}, err

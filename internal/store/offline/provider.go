@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,8 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
@@ -38,20 +39,20 @@ func (s *Store) CreateSecret(_ context.Context, secret *corev1.Secret) (store.Re
 	}
 	dir := s.paths[0]
 	if dir == manifest.Stdin {
-		return store.Result{}, cmdutil.UsageError("cannot write: the manifests came from stdin; pass --manifests DIR")
+		return store.Result{}, storeerr.Missing(storeerr.NeedDirectory, "cannot write: the manifests came from stdin")
 	}
 	fi, err := os.Stat(dir)
 	if err != nil {
 		return store.Result{}, err
 	}
 	if !fi.IsDir() {
-		return store.Result{}, cmdutil.UsageError("cannot write Secret %s/%s into %s: a Secret gets a file of its own, so pass --manifests DIR (it goes to DIR/secrets/%s.yaml)",
+		return store.Result{}, storeerr.Missing(storeerr.NeedDirectory, "cannot write Secret %s/%s into %s: a Secret gets a file of its own, DIR/secrets/%s.yaml",
 			secret.Namespace, secret.Name, dir, secret.Name)
 	}
 	sub := filepath.Join(dir, "secrets")
 	file := filepath.Join(sub, secret.Name+".yaml")
 	if _, err := os.Lstat(file); err == nil {
-		return store.Result{}, cmdutil.UsageError("cannot write %s: the file already exists", file)
+		return store.Result{}, fmt.Errorf("cannot write %s: %w", file, storeerr.ErrFileExists)
 	}
 	createdDir := false
 	if _, err := os.Stat(sub); errors.Is(err, fs.ErrNotExist) {
@@ -189,7 +190,7 @@ func (s *Store) ReplaceSecretData(_ context.Context, namespace, name string, dat
 	}
 	src := o.Source
 	if src.File == manifest.Stdin {
-		return store.Result{}, cmdutil.UsageError("cannot write: secret %q came from stdin; pass --manifests DIR or FILE", name)
+		return store.Result{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: secret %q came from stdin", name)
 	}
 	updated := u.DeepCopy()
 	delete(updated.Object, "stringData")
@@ -238,7 +239,7 @@ func (s *Store) DeleteProviderConfig(_ context.Context, namespace, name string) 
 func (s *Store) deleteDocument(o *manifest.Object, what string) (store.Result, error) {
 	src := o.Source
 	if src.File == manifest.Stdin {
-		return store.Result{}, cmdutil.UsageError("cannot write: %s %q came from stdin; pass --manifests DIR or FILE", what, o.Name)
+		return store.Result{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: %s %q came from stdin", what, o.Name)
 	}
 	if err := manifest.Write([]manifest.Change{{Source: &src, Delete: true}}); err != nil {
 		return store.Result{}, err

@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -140,7 +141,7 @@ func TestProviderConfigLifecycle(t *testing.T) {
 	}
 }
 
-// A Secret never goes into a shared file: with --manifests FILE it is refused.
+// A Secret never goes into a shared file: with a manifests file (not a directory) it is refused.
 func TestSecretNeedsADirectory(t *testing.T) {
 	_, dir := providerStore(t)
 	s, err := Load([]string{filepath.Join(dir, "provider.yaml")}, nil, "olivia@example.com", nil)
@@ -148,7 +149,7 @@ func TestSecretNeedsADirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.CreateSecret(context.Background(), secret("x", map[string]string{"a": "b"}))
-	if err == nil || !strings.Contains(err.Error(), "a Secret gets a file of its own, so pass --manifests DIR") {
+	if !storeerr.IsMissing(err, storeerr.NeedDirectory) || !strings.Contains(err.Error(), "a Secret gets a file of its own") {
 		t.Errorf("got %v", err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "provider.yaml"))

@@ -254,7 +254,7 @@ func Run(t testing.TB, s *Store, newCmd func(*factory.Factory) *cobra.Command, o
 	cmd.SetErr(&bytes.Buffer{})
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
-	err := cmd.ExecuteContext(context.Background())
+	err := cmdutil.Explain(cmd.ExecuteContext(context.Background()))
 	code := cmdutil.CodeOf(err)
 	if code == cmdutil.ExitFailure && err != nil {
 		code = cmdutil.CodeOfAPI(err)

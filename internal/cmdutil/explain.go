@@ -1,0 +1,69 @@
+package cmdutil
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
+)
+
+// Explain turns an error of a store or lookup into what the user reads: the advice naming
+// the flags that give what was missing, and the exit code (CodeOf: a code the error
+// already carries wins). Every other error is
+// returned as it is. The result still wraps err, so errors.Is and errors.As see through it.
+//
+// The stores word their errors in their own terms ("the manifests came from stdin"); the
+// flags are the command layer's, so they are added here, in one place for every command.
+func Explain(err error) error {
+	var m *storeerr.MissingError
+	var u *storeerr.UnansweredError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &u):
+		// The whole message: what the HTTP client put around it ("Get \\"https://...\\": ")
+		// says nothing the message does not.
+		msg := u.Error()
+		if u.Phase == storeerr.PhaseRequest {
+			msg += " (--request-timeout)"
+		}
+		return &ExitError{Code: CodeOf(err), Err: &explained{msg: msg, err: err}}
+	case errors.As(err, &m):
+		// The command's own context around the store's message stays.
+		msg := strings.Replace(err.Error(), m.Msg, advise(m), 1)
+		return &ExitError{Code: CodeOf(err), Err: &explained{msg: msg, err: err}}
+	}
+	return err
+}
+
+// advise is a MissingError's message with the advice for what it lacks.
+func advise(m *storeerr.MissingError) string {
+	switch m.Need {
+	case storeerr.NeedIdentity:
+		return m.Msg + ": pass --as EMAIL (and --as-group GROUP), or set as: in the config file"
+	case storeerr.NeedTeam:
+		return "--team is required"
+	case storeerr.NeedEnvironment:
+		return "--environment is required"
+	case storeerr.NeedProvider:
+		return m.Msg + ": pass --provider NAME"
+	case storeerr.NeedWritableSource:
+		return m.Msg + "; pass --manifests DIR or FILE"
+	case storeerr.NeedDirectory:
+		return m.Msg + "; pass --manifests DIR"
+	case storeerr.NeedKubeconfig:
+		return m.Msg + ": pass --kubeconfig FILE or set KUBECONFIG to reach a Butler management cluster, or pass --manifests PATH to work on manifests"
+	case storeerr.NeedImpersonatedUser:
+		return "--as-group needs --as: the API server impersonates groups only together with a user"
+	}
+	return m.Msg
+}
+
+// explained is an error with the advice in its message, wrapping the original.
+type explained struct {
+	msg string
+	err error
+}
+
+func (e *explained) Error() string { return e.msg }
+func (e *explained) Unwrap() error { return e.err }
