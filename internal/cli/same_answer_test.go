@@ -24,7 +24,7 @@ type run struct {
 
 // butlerctlIn runs butlerctl in this process with args, on buffers (no terminal).
 func butlerctlIn(args ...string) run {
-	f := wiring.NewFactory()
+	f := wiring.NewFactory("butlerctl")
 	streams, _, out, errOut := iostreams.Test()
 	f.IOStreams = streams
 	code := root.Run(f, butlerctl.NewCmd(f), args)

@@ -126,5 +126,5 @@ func (e *UnansweredError) Error() string {
 	return fmt.Sprintf("the API server at %s did not answer within %s", e.Host, e.After)
 }
 
-// Timeout is true, as for the net package's timeouts.
-func (e *UnansweredError) Timeout() bool { return true }
+// UnansweredError has no Timeout method on purpose: client-go retries a watch whose error
+// says it timed out, ten times, and a server that did not answer once is not asked again.

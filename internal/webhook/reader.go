@@ -5,12 +5,11 @@ import (
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	authorizationclient "k8s.io/client-go/kubernetes/typed/authorization/v1"
 	"k8s.io/client-go/rest"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/apipager"
+	"github.com/butlerdotdev/butler-toolkit/internal/butlerclient"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -52,30 +51,19 @@ const (
 	ClientBurst = 0
 )
 
-// pageSize is the number of objects asked for per list request.
-const pageSize = 500
-
 // NewReader reads through the API server with the credentials of cfg (the webhook's own:
-// its ServiceAccount in a cluster), decoding into the project's types.
+// its ServiceAccount in a cluster), decoding into the project's types with the Butler
+// client the CLI uses (butlerclient). Each review bounds its reads with its own deadline
+// (the handler's), so no request timeout is added here.
 func NewReader(cfg *rest.Config) (Reader, error) {
 	cfg = rest.CopyConfig(cfg)
 	if cfg.QPS == 0 {
 		cfg.QPS, cfg.Burst = ClientQPS, ClientBurst
 	}
 	if cfg.UserAgent == "" {
-		cfg.UserAgent = "butleradm-webhook"
+		cfg.UserAgent = UserAgent()
 	}
-	scheme := runtime.NewScheme()
-	if err := v1alpha1.AddToScheme(scheme); err != nil {
-		return nil, err
-	}
-	bcfg := rest.CopyConfig(cfg)
-	bcfg.GroupVersion = &v1alpha1.GroupVersion
-	bcfg.APIPath = "/apis"
-	bcfg.ContentType = runtime.ContentTypeJSON // custom resources are served as JSON only
-	bcfg.AcceptContentTypes = runtime.ContentTypeJSON
-	bcfg.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
-	butler, err := rest.RESTClientFor(bcfg)
+	butler, err := butlerclient.New(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -83,12 +71,15 @@ func NewReader(cfg *rest.Config) (Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &apiReader{butler: butler, params: runtime.NewParameterCodec(scheme), authz: authz}, nil
+	return &apiReader{butler: butler, authz: authz}, nil
 }
 
+// UserAgent is what the webhook's reads send: butleradm's, marked as the webhook's so that
+// audit logs tell it from the CLI.
+func UserAgent() string { return butlerclient.UserAgent("butleradm") + " (webhook)" }
+
 type apiReader struct {
-	butler rest.Interface
-	params runtime.ParameterCodec
+	butler *butlerclient.Client
 	authz  authorizationclient.AuthorizationV1Interface
 }
 
@@ -138,7 +129,7 @@ func (r *apiReader) CanUpdateTeams(ctx context.Context, u User) (bool, error) {
 	return sar.Status.Allowed, nil
 }
 
-// listAll pages through a resource with the shared pager.
+// listAll pages through a resource of the Butler group.
 func listAll[T any, L any, PL apipager.List[L]](ctx context.Context, r *apiReader, namespace, resource string, items func(PL) []T) ([]T, error) {
-	return apipager.ListAll(ctx, r.butler, r.params, pageSize, namespace, resource, items)
+	return butlerclient.List(ctx, r.butler, namespace, resource, items)
 }

@@ -39,6 +39,6 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 
 // Main runs butleradm and returns its exit code.
 func Main() int {
-	f := wiring.NewFactory()
+	f := wiring.NewFactory("butleradm")
 	return root.Run(f, NewCmd(f), osArgs())
 }

@@ -32,6 +32,6 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 
 // Main runs butlerctl and returns its exit code.
 func Main() int {
-	f := wiring.NewFactory()
+	f := wiring.NewFactory("butlerctl")
 	return root.Run(f, NewCmd(f), osArgs())
 }

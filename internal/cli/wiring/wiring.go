@@ -7,6 +7,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/butlerclient"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -14,26 +15,30 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/store/offline"
 )
 
-// NewFactory returns a factory over the process's streams.
-func NewFactory() *factory.Factory {
+// NewFactory returns a factory over the process's streams for the binary named binary
+// ("butlerctl", "butleradm"), which names itself in the User-Agent of its requests.
+func NewFactory(binary string) *factory.Factory {
 	return &factory.Factory{
 		IOStreams: iostreams.System(),
 		Options:   &factory.GlobalOptions{},
 		Now:       time.Now,
-		NewStore:  newStore,
+		NewStore:  storeFor(butlerclient.UserAgent(binary)),
 	}
 }
 
-func newStore(ctx context.Context, f *factory.Factory) (store.Store, error) {
-	o := f.Options
-	if len(o.Manifests) > 0 {
-		return offline.Load(o.Manifests, f.IOStreams.In, o.As, o.AsGroups)
+func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.Store, error) {
+	return func(_ context.Context, f *factory.Factory) (store.Store, error) {
+		o := f.Options
+		if len(o.Manifests) > 0 {
+			return offline.Load(o.Manifests, f.IOStreams.In, o.As, o.AsGroups)
+		}
+		return live.New(live.Options{
+			Kubeconfig:     o.Kubeconfig,
+			Context:        o.Context,
+			As:             o.As,
+			AsGroups:       o.AsGroups,
+			RequestTimeout: o.RequestTimeout,
+			UserAgent:      userAgent,
+		})
 	}
-	return live.New(live.Options{
-		Kubeconfig:     o.Kubeconfig,
-		Context:        o.Context,
-		As:             o.As,
-		AsGroups:       o.AsGroups,
-		RequestTimeout: o.RequestTimeout,
-	})
 }

@@ -40,7 +40,8 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 	p.StringVarP(&o.Namespace, "namespace", "n", "", "Namespace (defaults to the team's namespace)")
 	p.StringVar(&o.As, "as", "", "Act as this user (an e-mail); offline, the identity to check as")
 	p.StringArrayVar(&o.AsGroups, "as-group", nil, "Act as a member of this group (repeatable)")
-	p.StringVar(&o.RequestTimeout, "request-timeout", "0", "How long to wait for a server request (e.g. 30s); 0 waits forever")
+	// The default is butlerclient.DefaultRequestTimeout: a gate in CI must not hang.
+	p.StringVar(&o.RequestTimeout, "request-timeout", "30s", "How long each server request may take (e.g. 1m, or seconds); 0 waits forever")
 	p.StringArrayVar(&o.Manifests, "manifests", nil, "Work on manifests: a file, a directory (read recursively) or - for stdin (repeatable)")
 	p.StringVarP(&o.Output, "output", "o", "", "Output format: json, yaml, name, jsonpath=…, go-template=…, custom-columns=… and more; each command's help lists its own (default: a table or text for people)")
 	p.BoolVar(&o.NoColor, "no-color", false, "Disable colour (also NO_COLOR)")

@@ -106,7 +106,7 @@ func (s *Store) WatchCluster(ctx context.Context, namespace, name, resourceVersi
 		Watch:               true,
 	}
 	w, err := s.butler.Get().Namespace(namespace).Resource("tenantclusters").
-		VersionedParams(&opts, s.params).Watch(ctx)
+		VersionedParams(&opts, s.butler.Params).Watch(ctx)
 	if err != nil {
 		return nil, apiError(err)
 	}

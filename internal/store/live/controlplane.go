@@ -11,11 +11,9 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/rest"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/butlerclient"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 )
@@ -37,8 +35,7 @@ var controlPlaneClients sync.Map // *Store -> *controlPlaneClient
 
 type controlPlaneClient struct {
 	mu     sync.Mutex
-	client rest.Interface
-	params runtime.ParameterCodec
+	client *butlerclient.Client
 	// checked is set once discovery answered; err is its verdict (nil: served).
 	checked bool
 	err     error
@@ -54,21 +51,11 @@ func (s *Store) controlPlanes(ctx context.Context) (*controlPlaneClient, error) 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.client == nil {
-		scheme := runtime.NewScheme()
-		if err := stewardv1alpha1.AddToScheme(scheme); err != nil {
-			return nil, err
-		}
-		cfg := rest.CopyConfig(s.config)
-		cfg.GroupVersion = &stewardv1alpha1.GroupVersion
-		cfg.APIPath = "/apis"
-		cfg.ContentType = runtime.ContentTypeJSON // custom resources are served as JSON only
-		cfg.AcceptContentTypes = runtime.ContentTypeJSON
-		cfg.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
-		client, err := rest.RESTClientFor(cfg)
+		client, err := butlerclient.NewForGroup(s.config, stewardv1alpha1.GroupVersion, stewardv1alpha1.AddToScheme)
 		if err != nil {
 			return nil, err
 		}
-		c.client, c.params = client, runtime.NewParameterCodec(scheme)
+		c.client = client
 	}
 	if !c.checked {
 		err := s.discoverControlPlanes(ctx, c.client)
@@ -86,7 +73,7 @@ func (s *Store) controlPlanes(ctx context.Context) (*controlPlaneClient, error) 
 // discoverControlPlanes asks the discovery document of steward.butlerlabs.dev/v1alpha1
 // whether it lists tenantcontrolplanes. When the version is not served at all, the group's
 // document says which versions are, for the message.
-func (s *Store) discoverControlPlanes(ctx context.Context, client rest.Interface) error {
+func (s *Store) discoverControlPlanes(ctx context.Context, client *butlerclient.Client) error {
 	gv := stewardv1alpha1.GroupVersion
 	what := controlPlaneResource + "." + gv.Group + "/" + gv.Version
 	raw, err := client.Get().AbsPath("/apis", gv.Group, gv.Version).Do(ctx).Raw()
@@ -113,7 +100,7 @@ func (s *Store) discoverControlPlanes(ctx context.Context, client rest.Interface
 }
 
 // servedVersions lists the versions the server serves of a group (none on any error).
-func (s *Store) servedVersions(ctx context.Context, client rest.Interface, group string) []string {
+func (s *Store) servedVersions(ctx context.Context, client *butlerclient.Client, group string) []string {
 	raw, err := client.Get().AbsPath("/apis", group).Do(ctx).Raw()
 	if err != nil {
 		return nil
@@ -143,31 +130,17 @@ func (s *Store) GetControlPlane(ctx context.Context, namespace, name string) (*s
 	return tcp, nil
 }
 
-// ListControlPlanes implements store.ControlPlanes, PageSize objects per request. An
-// expired continue token starts the list again unpaginated, as listAll does.
+// ListControlPlanes implements store.ControlPlanes, PageSize objects per request, in one
+// consistent view (butlerclient.List).
 func (s *Store) ListControlPlanes(ctx context.Context, namespace string) ([]stewardv1alpha1.TenantControlPlane, error) {
 	c, err := s.controlPlanes(ctx)
 	if err != nil {
 		return nil, err
 	}
-	opts := metav1.ListOptions{Limit: PageSize}
-	var out []stewardv1alpha1.TenantControlPlane
-	for {
-		l := &stewardv1alpha1.TenantControlPlaneList{}
-		err := c.client.Get().NamespaceIfScoped(namespace, namespace != "").Resource(controlPlaneResource).
-			VersionedParams(&opts, c.params).Do(ctx).Into(l)
-		if err != nil && apierrors.IsResourceExpired(err) && opts.Continue != "" {
-			out, opts = nil, metav1.ListOptions{}
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l.Items...)
-		if l.Continue == "" {
-			break
-		}
-		opts.Continue = l.Continue
+	out, err := butlerclient.List(ctx, c.client, namespace, controlPlaneResource,
+		func(l *stewardv1alpha1.TenantControlPlaneList) []stewardv1alpha1.TenantControlPlane { return l.Items })
+	if err != nil {
+		return nil, err
 	}
 	for i := range out {
 		cleanControlPlane(&out[i])

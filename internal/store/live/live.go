@@ -36,6 +36,7 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/apipager"
+	"github.com/butlerdotdev/butler-toolkit/internal/butlerclient"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -50,16 +51,18 @@ const (
 	DefaultBurst = 100
 )
 
-// PageSize is the number of objects asked for per list request. Lists are paginated so a
-// namespace with thousands of TenantClusters never needs one huge response.
-const PageSize = 500
+// PageSize is the number of objects asked for per list request (butlerclient.PageSize).
+const PageSize = butlerclient.PageSize
 
 // Options are the kube flags the store is built from.
 type Options struct {
-	Kubeconfig     string
-	Context        string
-	As             string
-	AsGroups       []string
+	Kubeconfig string
+	Context    string
+	As         string
+	AsGroups   []string
+	// RequestTimeout bounds each request, as kubectl's --request-timeout reads it ("30s",
+	// "2m", a number of seconds; "0" for no limit); "" is
+	// butlerclient.DefaultRequestTimeout.
 	RequestTimeout string
 	// UserAgent is sent with every request ("" for client-go's default).
 	UserAgent string
@@ -68,8 +71,7 @@ type Options struct {
 // Store talks to a Butler management cluster.
 type Store struct {
 	config *rest.Config
-	butler rest.Interface
-	params runtime.ParameterCodec
+	butler *butlerclient.Client
 	authn  rest.Interface
 	authz  rest.Interface
 	core   rest.Interface
@@ -92,7 +94,8 @@ type adminAnswer struct {
 
 // New loads the kubeconfig through the standard loading rules (--kubeconfig, else
 // $KUBECONFIG, else ~/.kube/config, else the pod's service account; --context; --as and
-// --as-group impersonation; --request-timeout), and builds the clients.
+// --as-group impersonation; --request-timeout, else butlerclient.DefaultRequestTimeout),
+// and builds the clients.
 //
 // These are the loading rules and overrides cli-runtime's ConfigFlags builds, set up with
 // clientcmd directly: ConfigFlags' package also links kubectl's resource builder,
@@ -111,6 +114,9 @@ func New(o Options) (*Store, error) {
 		},
 		Timeout: o.RequestTimeout,
 	}
+	if o.RequestTimeout == "" {
+		overrides.Timeout = butlerclient.DefaultRequestTimeout.String()
+	}
 	loader := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
 	if o.Kubeconfig == "" {
 		raw, err := loader.RawConfig()
@@ -128,26 +134,14 @@ func New(o Options) (*Store, error) {
 	return NewForConfig(cfg, o.UserAgent)
 }
 
-// NewForConfig builds the store on a REST config (tests use the harness's configs).
+// NewForConfig builds the store on a REST config (tests use the harness's configs), with
+// base.Timeout as each request's deadline (butlerclient.Configure).
 func NewForConfig(base *rest.Config, userAgent string) (*Store, error) {
-	cfg := rest.CopyConfig(base)
+	cfg := butlerclient.Configure(base, userAgent)
 	cfg.QPS = DefaultQPS
 	cfg.Burst = DefaultBurst
-	if userAgent != "" {
-		cfg.UserAgent = userAgent
-	}
 
-	scheme := runtime.NewScheme()
-	if err := v1alpha1.AddToScheme(scheme); err != nil {
-		return nil, err
-	}
-	bcfg := rest.CopyConfig(cfg)
-	bcfg.GroupVersion = &v1alpha1.GroupVersion
-	bcfg.APIPath = "/apis"
-	bcfg.ContentType = runtime.ContentTypeJSON // custom resources are served as JSON only
-	bcfg.AcceptContentTypes = runtime.ContentTypeJSON
-	bcfg.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
-	butler, err := rest.RESTClientFor(bcfg)
+	butler, err := butlerclient.New(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +160,6 @@ func NewForConfig(base *rest.Config, userAgent string) (*Store, error) {
 	return &Store{
 		config: cfg,
 		butler: butler,
-		params: runtime.NewParameterCodec(scheme),
 		authn:  authn,
 		authz:  authz,
 		core:   core,
@@ -410,9 +403,9 @@ func (s *Store) create(ctx context.Context, namespace, resource string, obj runt
 	return apiError(s.butler.Post().NamespaceIfScoped(namespace, namespace != "").Resource(resource).Body(obj).Do(ctx).Into(out))
 }
 
-// listAll pages through a resource with the shared pager.
+// listAll pages through a resource of the Butler group.
 func listAll[T any, L any, PL apipager.List[L]](ctx context.Context, s *Store, namespace, resource string, items func(PL) []T) ([]T, error) {
-	return apipager.ListAll(ctx, s.butler, s.params, PageSize, namespace, resource, items)
+	return butlerclient.List(ctx, s.butler, namespace, resource, items)
 }
 
 // clean makes a server object look like one read from a manifest: its kind set (the

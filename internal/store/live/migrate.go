@@ -7,11 +7,10 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/butlerclient"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -42,18 +41,10 @@ func (s *Store) migrationClient() (rest.Interface, error) {
 	if c, ok := migrationClients.Load(s); ok {
 		return c.(rest.Interface), nil
 	}
-	scheme := runtime.NewScheme()
-	if err := v1alpha1.AddToScheme(scheme); err != nil {
-		return nil, err
-	}
+	// The store's configuration, deadlines and User-Agent included; only the limiter goes.
 	cfg := rest.CopyConfig(s.config)
 	cfg.QPS, cfg.Burst, cfg.RateLimiter = MigrationQPS, 0, nil
-	cfg.GroupVersion = &v1alpha1.GroupVersion
-	cfg.APIPath = "/apis"
-	cfg.ContentType = runtime.ContentTypeJSON
-	cfg.AcceptContentTypes = runtime.ContentTypeJSON
-	cfg.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
-	c, err := rest.RESTClientFor(cfg)
+	c, err := butlerclient.New(cfg)
 	if err != nil {
 		return nil, err
 	}
