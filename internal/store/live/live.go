@@ -13,15 +13,12 @@ package live
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -30,7 +27,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -84,12 +80,6 @@ type Store struct {
 	// retry) ask the server once.
 	adminMu sync.Mutex
 	admin   *adminAnswer
-}
-
-type adminAnswer struct {
-	id  policy.Identity
-	ok  bool
-	why string
 }
 
 // New loads the kubeconfig through the standard loading rules (--kubeconfig, else
@@ -172,75 +162,6 @@ func (s *Store) Mode() string { return "live" }
 // Host is the API server the store talks to.
 func (s *Store) Host() string { return s.config.Host }
 
-// Identity asks the API server who the credentials (or the --as impersonation) are, with
-// a SelfSubjectReview. A refused impersonation is the server's Forbidden error.
-func (s *Store) Identity(ctx context.Context) (policy.Identity, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.identity != nil {
-		return *s.identity, nil
-	}
-	r := &authenticationv1.SelfSubjectReview{}
-	err := s.authn.Post().Resource("selfsubjectreviews").Body(&authenticationv1.SelfSubjectReview{}).Do(ctx).Into(r)
-	if apierrors.IsNotFound(err) {
-		// Not "not found" (exit 3): the API is missing, which is a server too old to ask.
-		return policy.Identity{}, fmt.Errorf("the API server at %s cannot say who you are: it does not serve SelfSubjectReview (authentication.k8s.io/v1, Kubernetes 1.28 and later)", s.config.Host)
-	}
-	if err != nil {
-		return policy.Identity{}, err
-	}
-	id := policy.Identity{Username: r.Status.UserInfo.Username, Groups: r.Status.UserInfo.Groups}
-	s.identity = &id
-	return id, nil
-}
-
-// PlatformAdmin reads User and IdentityProvider objects (docs/rules.md §2.3); when they do not
-// make id a platform admin, or id may not read them, a SelfSubjectAccessReview for update
-// on teams.butler.butlerlabs.dev decides. The answer is kept for the rest of the process.
-func (s *Store) PlatformAdmin(ctx context.Context, id policy.Identity) (bool, string, error) {
-	s.adminMu.Lock()
-	defer s.adminMu.Unlock()
-	if a := s.admin; a != nil && a.id.Username == id.Username && slices.Equal(a.id.Groups, id.Groups) {
-		return a.ok, a.why, nil
-	}
-	ok, why, err := s.platformAdmin(ctx, id)
-	if err == nil {
-		s.admin = &adminAnswer{id: id, ok: ok, why: why}
-	}
-	return ok, why, err
-}
-
-func (s *Store) platformAdmin(ctx context.Context, id policy.Identity) (bool, string, error) {
-	users, err := s.ListUsers(ctx)
-	if err != nil && !apierrors.IsForbidden(err) {
-		return false, "", err
-	}
-	idps, err := s.ListIdentityProviders(ctx)
-	if err != nil && !apierrors.IsForbidden(err) {
-		return false, "", err
-	}
-	if ok, why := policy.PlatformAdmin(id, users, idps); ok {
-		return true, why, nil
-	}
-	r := &authorizationv1.SelfSubjectAccessReview{}
-	err = s.authz.Post().Resource("selfsubjectaccessreviews").Body(&authorizationv1.SelfSubjectAccessReview{
-		Spec: authorizationv1.SelfSubjectAccessReviewSpec{
-			ResourceAttributes: &authorizationv1.ResourceAttributes{
-				Group:    v1alpha1.GroupVersion.Group,
-				Resource: "teams",
-				Verb:     "update",
-			},
-		},
-	}).Do(ctx).Into(r)
-	if err != nil {
-		return false, "", err
-	}
-	if r.Status.Allowed {
-		return true, "may update teams.butler.butlerlabs.dev (SelfSubjectAccessReview)", nil
-	}
-	return false, "", nil
-}
-
 // ListTeams implements store.Store.
 func (s *Store) ListTeams(ctx context.Context) ([]v1alpha1.Team, error) {
 	items, err := listAll(ctx, s, "", "teams", func(l *v1alpha1.TeamList) []v1alpha1.Team { return l.Items })
@@ -319,88 +240,8 @@ func (s *Store) ListIdentityProviders(ctx context.Context) ([]v1alpha1.IdentityP
 	return items, err
 }
 
-// CreateCluster creates the TenantCluster, then each TenantAddon. If an addon fails the
-// cluster stays (it is valid without it) and the error says which addon failed.
-func (s *Store) CreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (store.Result, error) {
-	if err := s.create(ctx, c.Namespace, "tenantclusters", c); err != nil {
-		return store.Result{}, err
-	}
-	for i := range addons {
-		a := &addons[i]
-		ns := a.Namespace
-		if ns == "" {
-			ns = c.Namespace
-		}
-		if err := s.create(ctx, ns, "tenantaddons", a); err != nil {
-			return store.Result{}, fmt.Errorf("tenantcluster %s/%s was created, but its addon %s was not: %w", c.Namespace, c.Name, a.Name, err)
-		}
-	}
-	return store.Result{Location: s.config.Host}, nil
-}
-
-// CreateTeam implements store.Store.
-func (s *Store) CreateTeam(ctx context.Context, t *v1alpha1.Team) (store.Result, error) {
-	if err := s.create(ctx, "", "teams", t); err != nil {
-		return store.Result{}, err
-	}
-	return store.Result{Location: s.config.Host}, nil
-}
-
-// UpdateTeam sends a JSON merge patch (RFC 7386) of the spec: only the fields that differ
-// between old and updated, nothing outside spec. Custom resources have no strategic merge,
-// so a changed list (environments, access entries) is sent whole. old's resourceVersion
-// goes with the patch as a precondition: if someone changed the team since it was read,
-// the server answers 409 Conflict instead of the patch overwriting their change.
-func (s *Store) UpdateTeam(ctx context.Context, old, updated *v1alpha1.Team) (store.Result, error) {
-	patch, err := SpecMergePatch(old.ResourceVersion, old.Spec, updated.Spec)
-	if err != nil {
-		return store.Result{}, err
-	}
-	if patch == nil {
-		return store.Result{Location: s.config.Host}, nil
-	}
-	out := &v1alpha1.Team{}
-	err = s.butler.Patch(types.MergePatchType).Resource("teams").Name(old.Name).Body(patch).Do(ctx).Into(out)
-	if err != nil {
-		return store.Result{}, apiError(err)
-	}
-	return store.Result{Location: s.config.Host}, nil
-}
-
-// SpecMergePatch is the JSON merge patch from oldSpec to newSpec, under "spec", with the
-// resourceVersion precondition when one is given; nil when the specs are equal.
-func SpecMergePatch(resourceVersion string, oldSpec, newSpec any) ([]byte, error) {
-	a, err := json.Marshal(oldSpec)
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(newSpec)
-	if err != nil {
-		return nil, err
-	}
-	diff, err := jsonpatch.CreateMergePatch(a, b)
-	if err != nil {
-		return nil, err
-	}
-	if string(diff) == "{}" {
-		return nil, nil
-	}
-	patch := map[string]any{"spec": json.RawMessage(diff)}
-	if resourceVersion != "" {
-		patch["metadata"] = map[string]any{"resourceVersion": resourceVersion}
-	}
-	return json.Marshal(patch)
-}
-
 func (s *Store) get(ctx context.Context, namespace, resource, name string, into runtime.Object) error {
 	return s.butler.Get().NamespaceIfScoped(namespace, namespace != "").Resource(resource).Name(name).Do(ctx).Into(into)
-}
-
-// create sends obj; the caller's object is left as it was (the server's answer, with its
-// uid and resourceVersion, is not needed by any caller).
-func (s *Store) create(ctx context.Context, namespace, resource string, obj runtime.Object) error {
-	out := obj.DeepCopyObject()
-	return apiError(s.butler.Post().NamespaceIfScoped(namespace, namespace != "").Resource(resource).Body(obj).Do(ctx).Into(out))
 }
 
 // listAll pages through a resource of the Butler group.
