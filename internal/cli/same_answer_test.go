@@ -112,8 +112,8 @@ func TestSameAnswerOfflineAndLive(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
 
 	questions := [][]string{
-		{"team", "list", "-o", "json"},
-		{"team", "get", "payments", "-o", "json"},
+		{"team", "list", "-o", "json", "--view"},
+		{"team", "get", "payments", "-o", "json", "--view"},
 		{"team", "access", "payments", "-o", "json"},
 		{"team", "access", "payments", "--environment", "prod", "-o", "json"},
 		{"env", "list", "--team", "payments", "-o", "json"},
@@ -160,7 +160,7 @@ func TestSameAnswerOfflineAndLive(t *testing.T) {
 		}
 	}
 	// The answers must have said something: a broken setup would make both sides fail alike.
-	ok := butlerctlIn("team", "get", "payments", "-o", "json", "--kubeconfig", env.Kubeconfig(testenv.Bob))
+	ok := butlerctlIn("team", "get", "payments", "-o", "json", "--view", "--kubeconfig", env.Kubeconfig(testenv.Bob))
 	var team map[string]any
 	if ok.code != 0 || json.Unmarshal([]byte(ok.stdout), &team) != nil || team["name"] != "payments" {
 		t.Fatalf("live team get: exit %d, %s %s", ok.code, ok.stdout, ok.stderr)

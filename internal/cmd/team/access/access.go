@@ -3,19 +3,32 @@ package access
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Spec is what team access prints: rows of its computed view (policy.AccessEntry), as
+// there is no API object for an effective role. Wide is accepted and shows the same table.
+var Spec = output.Spec{List: true, Wide: true}
+
+// Options are the flags and arguments of team access.
+type Options struct {
+	Team        string
+	Environment string
+	Print       *output.Flags
+}
+
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	var env string
+	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "access TEAM",
 		Short: "Show every member's effective role in each environment, and why",
@@ -25,46 +38,42 @@ can only raise a member's team role, never lower it; team admins are admin every
   butlerctl team access payments --environment prod -o json`,
 		Args: cmdutil.ExactArgs(1, "a TEAM name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), f, args[0], env)
+			o.Team = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
 		},
 	}
-	cmd.Flags().StringVar(&env, "environment", "", "Only this environment")
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	cmd.Flags().StringVar(&o.Environment, "environment", "", "Only this environment")
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, name, env string) error {
-	if err := f.ValidateOutput("table", "wide", "json", "yaml"); err != nil {
-		return err
-	}
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
 	}
-	t, err := lookup.Team(ctx, s, name)
+	t, err := lookup.Team(ctx, s, o.Team)
 	if err != nil {
 		return err
 	}
-	if env != "" {
-		if _, err := lookup.RequireEnvironment(t, env); err != nil {
+	if o.Environment != "" {
+		if _, err := lookup.RequireEnvironment(t, o.Environment); err != nil {
 			return err
 		}
 	}
-	entries := policy.AccessTable(t, env)
-	out := f.IOStreams.Out
-	switch f.Options.Output {
-	case "json", "yaml":
-		if entries == nil {
-			entries = []policy.AccessEntry{}
-		}
-		return printers.Print(out, f.Options.Output, entries)
+	d := output.Doc{
+		Header: []string{"USER", "ENVIRONMENT", "ROLE", "SOURCE", "WHY"},
+		Empty:  fmt.Sprintf("Team %q has no members.", t.Name),
 	}
-	tb := printers.NewTable(f.IOStreams.ColorEnabled(), "USER", "ENVIRONMENT", "ROLE", "SOURCE", "WHY")
-	for _, e := range entries {
-		envName := e.Environment
-		if envName == "" {
-			envName = "-"
-		}
-		tb.Row(e.User, envName, e.Role, e.Source, e.Reason)
+	for _, e := range policy.AccessTable(t, o.Environment) {
+		d.Items = append(d.Items, output.Item{
+			View:  e,
+			Name:  e.User,
+			Cells: []string{e.User, printers.Dash(e.Environment), e.Role, e.Source, e.Reason},
+		})
 	}
-	return tb.Render(out)
+	return o.Print.Printer(f.IOStreams).Print(d)
 }

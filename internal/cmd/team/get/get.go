@@ -4,6 +4,7 @@ package get
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -11,12 +12,14 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// View is team get in -o json|yaml.
+// View is team get's computed view (--view, docs/output.md).
 type View struct {
 	Name         string               `json:"name"`
 	DisplayName  string               `json:"displayName,omitempty"`
@@ -35,17 +38,34 @@ type EnvironmentSummary struct {
 	MaxClustersPerMember int32  `json:"maxClustersPerMember,omitempty"`
 }
 
+// Spec is what team get prints: the Team, or with --view its usage and quota (View).
+var Spec = output.Spec{Objects: true, View: true, Wide: true, Name: true}
+
+// Options are the flags and arguments of team get.
+type Options struct {
+	Name  string
+	Print *output.Flags
+}
+
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:     "get TEAM",
-		Short:   "Show a team's limits, usage, quota status and environments",
-		Example: `  butlerctl team get payments --manifests examples/payments`,
-		Args:    cmdutil.ExactArgs(1, "a TEAM name"),
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "get TEAM",
+		Short: "Show a team's limits, usage, quota status and environments",
+		Example: `  butlerctl team get payments --manifests examples/payments
+  butlerctl team get payments -o json --view`,
+		Args: cmdutil.ExactArgs(1, "a TEAM name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), f, args[0])
+			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	return cmd
 }
 
 // Summaries lists each environment of the team with its cluster count and caps.
@@ -59,31 +79,29 @@ func Summaries(t *v1alpha1.Team, clusters []v1alpha1.TenantCluster) []Environmen
 	return out
 }
 
-func run(ctx context.Context, f *factory.Factory, name string) error {
-	if err := f.ValidateOutput("table", "wide", "json", "yaml", "name"); err != nil {
-		return err
-	}
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
 	}
-	t, clusters, err := lookup.TeamClusters(ctx, s, name)
+	t, clusters, err := lookup.TeamClusters(ctx, s, o.Name)
 	if err != nil {
 		return err
 	}
 	v := View{Name: t.Name, DisplayName: t.Spec.DisplayName, Description: t.Spec.Description,
 		Namespace: t.TeamNamespace(), Quota: policy.TeamQuota(t, clusters), Environments: Summaries(t, clusters)}
-	out := f.IOStreams.Out
-	switch f.Options.Output {
-	case "json", "yaml":
-		return printers.Print(out, f.Options.Output, v)
-	case "name":
-		fmt.Fprintf(out, "team.butler.butlerlabs.dev/%s\n", t.Name)
-		return nil
-	}
 	color := f.IOStreams.ColorEnabled()
+	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+		One:   true,
+		Items: []output.Item{{Object: teamview.Object(t), View: v}},
+		Text:  func(w io.Writer) error { return describe(w, v, color) },
+	})
+}
+
+// describe is the human output: the team, its quota lines, then its environments.
+func describe(out io.Writer, v View, color bool) error {
 	st := printers.NewStyles(color)
-	fmt.Fprintf(out, "Team:         %s\n", t.Name)
+	fmt.Fprintf(out, "Team:         %s\n", v.Name)
 	if v.DisplayName != "" {
 		fmt.Fprintf(out, "Display name: %s\n", v.DisplayName)
 	}
@@ -103,13 +121,13 @@ func run(ctx context.Context, f *factory.Factory, name string) error {
 	if err := q.Render(out); err != nil {
 		return err
 	}
-	if len(v.Environments) > 0 {
-		fmt.Fprintln(out)
-		e := printers.NewTable(color, "ENVIRONMENT", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER", "DESCRIPTION")
-		for _, env := range v.Environments {
-			e.Row(env.Name, strconv.Itoa(env.Clusters), printers.Cap(env.MaxClusters), printers.Cap(env.MaxClustersPerMember), env.Description)
-		}
-		return e.Render(out)
+	if len(v.Environments) == 0 {
+		return nil
 	}
-	return nil
+	fmt.Fprintln(out)
+	e := printers.NewTable(color, "ENVIRONMENT", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER", "DESCRIPTION")
+	for _, env := range v.Environments {
+		e.Row(env.Name, strconv.Itoa(env.Clusters), printers.Cap(env.MaxClusters), printers.Cap(env.MaxClustersPerMember), env.Description)
+	}
+	return e.Render(out)
 }

@@ -3,18 +3,19 @@ package list
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// Row is one team in -o json|yaml.
+// Row is one team in the computed view (--view, docs/output.md).
 type Row struct {
 	Name         string `json:"name"`
 	DisplayName  string `json:"displayName,omitempty"`
@@ -24,23 +25,37 @@ type Row struct {
 	Quota        string `json:"quotaStatus"`
 }
 
+// Spec is what team list prints: the Teams, or with --view a Row each.
+var Spec = output.Spec{Objects: true, View: true, List: true, Wide: true, Name: true}
+
+// Options are the flags of team list.
+type Options struct {
+	Print *output.Flags
+}
+
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return &cobra.Command{
+	o := &Options{}
+	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "List teams with their clusters and quota status",
 		Example: `  butlerctl team list --manifests examples/payments
-  butlerctl team list -o json`,
+  butlerctl team list -o json
+  butlerctl team list -o json --view`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return run(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory) error {
-	if err := f.ValidateOutput(); err != nil {
-		return err
-	}
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -49,45 +64,29 @@ func run(ctx context.Context, f *factory.Factory) error {
 	if err != nil {
 		return err
 	}
-	rows := make([]Row, 0, len(teams))
+	st := printers.NewStyles(f.IOStreams.ColorEnabled())
+	d := output.Doc{
+		Header:     []string{"NAME", "NAMESPACE", "ENVIRONMENTS", "CLUSTERS", "QUOTA"},
+		WideHeader: []string{"DISPLAY NAME"},
+		Empty:      "No teams found.",
+	}
 	for i := range teams {
 		t := &teams[i]
 		clusters, err := s.ListClusters(ctx, t.TeamNamespace())
 		if err != nil {
 			return err
 		}
-		rows = append(rows, Row{
+		r := Row{
 			Name: t.Name, DisplayName: t.Spec.DisplayName, Namespace: t.TeamNamespace(),
 			Environments: len(t.Spec.Environments), Clusters: len(clusters),
 			Quota: policy.TeamQuota(t, clusters).Status,
+		}
+		d.Items = append(d.Items, output.Item{
+			Object:    teamview.Object(t),
+			View:      r,
+			Cells:     []string{r.Name, r.Namespace, strconv.Itoa(r.Environments), strconv.Itoa(r.Clusters), st.Status(r.Quota)},
+			WideCells: []string{r.DisplayName},
 		})
 	}
-	out := f.IOStreams.Out
-	switch f.Options.Output {
-	case "json", "yaml":
-		return printers.Print(out, f.Options.Output, rows)
-	case "name":
-		for _, r := range rows {
-			fmt.Fprintf(out, "team.butler.butlerlabs.dev/%s\n", r.Name)
-		}
-		return nil
-	}
-	if len(rows) == 0 {
-		fmt.Fprintln(f.IOStreams.ErrOut, "No teams found.")
-		return nil
-	}
-	st := printers.NewStyles(f.IOStreams.ColorEnabled())
-	header := []string{"NAME", "NAMESPACE", "ENVIRONMENTS", "CLUSTERS", "QUOTA"}
-	if f.Options.Output == "wide" {
-		header = append(header, "DISPLAY NAME")
-	}
-	tb := printers.NewTable(f.IOStreams.ColorEnabled(), header...)
-	for _, r := range rows {
-		row := []string{r.Name, r.Namespace, strconv.Itoa(r.Environments), strconv.Itoa(r.Clusters), st.Status(r.Quota)}
-		if f.Options.Output == "wide" {
-			row = append(row, r.DisplayName)
-		}
-		tb.Row(row...)
-	}
-	return tb.Render(out)
+	return o.Print.Printer(f.IOStreams).Print(d)
 }
