@@ -3,12 +3,10 @@ package teamedit
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -50,21 +48,3 @@ func FindEnvironment(t *v1alpha1.Team, name string) int {
 
 // ResourceName is the kubectl-style name of a team: team.butler.butlerlabs.dev/NAME.
 func ResourceName(team string) string { return "team.butler.butlerlabs.dev/" + team }
-
-// Done prints the line that reports a write, with where it went when the store says.
-func Done(w io.Writer, msg string, res store.Result) {
-	if res.Location != "" {
-		fmt.Fprintf(w, "%s (%s)\n", msg, res.Location)
-		return
-	}
-	fmt.Fprintln(w, msg)
-}
-
-// PrintObject prints obj as -o json or yaml, without the noise of an unsent object.
-func PrintObject(w io.Writer, format string, obj any) error {
-	m, err := printers.Clean(obj)
-	if err != nil {
-		return err
-	}
-	return printers.Print(w, format, m)
-}

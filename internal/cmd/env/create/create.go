@@ -12,6 +12,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -22,8 +24,15 @@ type Options struct {
 	Team string
 	teamedit.EnvFlags
 
+	Print *output.Flags
+
 	patch teamedit.EnvPatch
 }
+
+// Spec is what env create prints: a line for people; for programs the Team as written (an
+// environment is part of its Team: -o jsonpath='{.spec.environments[?(@.name=="NAME")]}'
+// picks it out).
+var Spec = output.Spec{Objects: true, Name: true}
 
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
@@ -50,18 +59,23 @@ the team's file is edited in place.`,
 		Args: cmdutil.ExactArgs(1, "an environment NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.complete(cmd); err != nil {
+			if err := o.Validate(cmd); err != nil {
 				return err
 			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	cmd.Flags().StringVar(&o.Team, "team", "", "Team to add the environment to (required)")
 	o.EnvFlags.AddFlags(cmd.Flags(), false)
 	return cmd
 }
 
-func (o *Options) complete(cmd *cobra.Command) error {
+// Validate checks -o, the name and the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
 	if err := policy.ValidateEnvironmentName(o.Name); err != nil {
 		return cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
@@ -74,9 +88,6 @@ func (o *Options) complete(cmd *cobra.Command) error {
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "json", "yaml"); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -110,12 +121,8 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			f.Errorf("note: team %s had no environments: its clusters without an environment label (%d) keep working, but new clusters must name an environment\n", old.Name, n)
 		}
 	}
-	switch f.Options.Output {
-	case "json", "yaml":
-		return teamedit.PrintObject(f.IOStreams.Out, f.Options.Output, &env)
-	}
-	teamedit.Done(f.IOStreams.Out, fmt.Sprintf("environment %q created on team %s", env.Name, old.Name), res)
-	return nil
+	msg := fmt.Sprintf("environment %q created on team %s", env.Name, old.Name)
+	return o.Print.Printer(f.IOStreams).Done(teamview.Object(a.Updated), msg, f.Where(res, s))
 }
 
 // unlabelled counts the clusters without an environment label.

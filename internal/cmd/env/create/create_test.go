@@ -1,6 +1,7 @@
 package create
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -151,15 +152,30 @@ func TestFirstEnvironmentNotesUnlabelledClusters(t *testing.T) {
 	}
 }
 
+// -o json prints the Team as written (the API object, docs/output.md), the new
+// environment in it; jsonpath picks the environment out.
 func TestJSONOutput(t *testing.T) {
 	s := teamedittest.Payments(t, "alice@example.com")
 	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{Output: "json"}, "", false, "qa", "--team", "payments", "--max-clusters", "2")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
-	want := "{\n  \"limits\": {\n    \"maxClusters\": 2\n  },\n  \"name\": \"qa\"\n}\n"
-	if r.Stdout != want {
-		t.Errorf("stdout %q", r.Stdout)
+	var got v1alpha1.Team
+	if err := json.Unmarshal([]byte(r.Stdout), &got); err != nil {
+		t.Fatalf("stdout is not a Team: %v\n%s", err, r.Stdout)
+	}
+	if got.Kind != v1alpha1.KindTeam || got.APIVersion != v1alpha1.APIVersion || got.Name != "payments" {
+		t.Errorf("printed %s %s %s, want the Team payments", got.APIVersion, got.Kind, got.Name)
+	}
+	envs := got.Spec.Environments
+	if n := len(envs); n != 3 || envs[2].Name != "qa" || envs[2].Limits == nil || envs[2].Limits.MaxClusters == nil || *envs[2].Limits.MaxClusters != 2 {
+		t.Errorf("environments %+v", envs)
+	}
+
+	s = teamedittest.Payments(t, "alice@example.com")
+	r = teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{Output: `jsonpath={.spec.environments[?(@.name=="qa")].limits.maxClusters}`}, "", false, "qa", "--team", "payments", "--max-clusters", "2")
+	if r.Code != 0 || r.Stdout != "2" {
+		t.Errorf("jsonpath: exit %d (%v), stdout %q", r.Code, r.Err, r.Stdout)
 	}
 }
 

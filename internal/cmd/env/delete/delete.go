@@ -16,6 +16,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -25,7 +27,13 @@ type Options struct {
 	Name string
 	Team string
 	Yes  bool
+
+	Print *output.Flags
 }
+
+// Spec is what env delete prints: a line for people; for programs the Team as written,
+// without the environment.
+var Spec = output.Spec{Objects: true, Name: true}
 
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
@@ -51,15 +59,13 @@ working on manifests, the team's file is edited in place.`,
 		Args: cmdutil.ExactArgs(1, "an environment NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := policy.ValidateEnvironmentName(o.Name); err != nil {
-				return cmdutil.WithCode(cmdutil.ExitUsage, err)
-			}
-			if err := cmdutil.RequireFlag("team", o.Team); err != nil {
+			if err := o.Validate(cmd); err != nil {
 				return err
 			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Team of the environment (required)")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
@@ -67,10 +73,18 @@ working on manifests, the team's file is edited in place.`,
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table"); err != nil {
+// Validate checks -o, the name and --team before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
 		return err
 	}
+	if err := policy.ValidateEnvironmentName(o.Name); err != nil {
+		return cmdutil.WithCode(cmdutil.ExitUsage, err)
+	}
+	return cmdutil.RequireFlag("team", o.Team)
+}
+
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -115,9 +129,12 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	res := a.Result
-	teamedit.Done(f.IOStreams.Out, fmt.Sprintf("environment %q deleted from team %s", name, old.Name), res)
-	return nil
+	written := a.Updated
+	if written == nil {
+		written = a.Old // someone else deleted it: the team as it is
+	}
+	msg := fmt.Sprintf("environment %q deleted from team %s", name, old.Name)
+	return o.Print.Printer(f.IOStreams).Done(teamview.Object(written), msg, f.Where(a.Result, s))
 }
 
 // withoutEnvironment is a copy of t without its environment i (no list when it was the

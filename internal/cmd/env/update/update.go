@@ -13,6 +13,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -29,8 +31,15 @@ type Options struct {
 	ClearAccess          bool
 	teamedit.EnvFlags
 
+	Print *output.Flags
+
 	patch teamedit.EnvPatch
 }
+
+// Spec is what env update prints: a line for people; for programs the Team as written (an
+// environment is part of its Team: -o jsonpath='{.spec.environments[?(@.name=="NAME")]}'
+// picks it out).
+var Spec = output.Spec{Objects: true, Name: true}
 
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
@@ -63,12 +72,13 @@ manifests, the team's file is edited in place.`,
 		Args: cmdutil.ExactArgs(1, "an environment NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.complete(cmd); err != nil {
+			if err := o.Validate(cmd); err != nil {
 				return err
 			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Team of the environment (required)")
 	o.EnvFlags.AddFlags(fl, true)
@@ -78,7 +88,11 @@ manifests, the team's file is edited in place.`,
 	return cmd
 }
 
-func (o *Options) complete(cmd *cobra.Command) error {
+// Validate checks -o, the name and the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
 	if err := policy.ValidateEnvironmentName(o.Name); err != nil {
 		return cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
@@ -96,9 +110,6 @@ func (o *Options) complete(cmd *cobra.Command) error {
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "json", "yaml"); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -133,14 +144,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("environment %q on team %s unchanged", env.Name, a.Old.Name)
+	msg, written := fmt.Sprintf("environment %q on team %s unchanged", env.Name, a.Old.Name), a.Old
 	if a.Updated != nil {
-		msg = fmt.Sprintf("environment %q updated on team %s", env.Name, a.Old.Name)
+		msg, written = fmt.Sprintf("environment %q updated on team %s", env.Name, a.Old.Name), a.Updated
 	}
-	switch f.Options.Output {
-	case "json", "yaml":
-		return teamedit.PrintObject(f.IOStreams.Out, f.Options.Output, env)
-	}
-	teamedit.Done(f.IOStreams.Out, msg, a.Result)
-	return nil
+	return o.Print.Printer(f.IOStreams).Done(teamview.Object(written), msg, f.Where(a.Result, s))
 }

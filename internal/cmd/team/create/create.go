@@ -4,7 +4,6 @@ package create
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,7 +14,9 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -30,6 +31,7 @@ type Options struct {
 	Provider     string
 	DryRun       bool
 
+	Print      *output.Flags
 	limitFlags teamedit.LimitFlags
 	limits     teamedit.LimitsPatch
 	users      []teamedit.UserGrant
@@ -59,12 +61,13 @@ Working on manifests, the team is written to a new file teams/NAME.yaml under th
 		Args: cmdutil.ExactArgs(1, "a team NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.complete(cmd); err != nil {
+			if err := o.Validate(cmd); err != nil {
 				return err
 			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
 	fl.StringVar(&o.DisplayName, "display-name", "", "Display name")
 	fl.StringVar(&o.Description, "description", "", "Description")
@@ -76,8 +79,14 @@ Working on manifests, the team is written to a new file teams/NAME.yaml under th
 	return cmd
 }
 
-// complete validates the flags; bad values are usage errors (exit 2).
-func (o *Options) complete(cmd *cobra.Command) error {
+// Spec is what team create prints: a line for people, the Team for programs.
+var Spec = output.Spec{Objects: true, Name: true}
+
+// Validate checks the flags; bad values are usage errors (exit 2).
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
 	if errs := validation.IsDNS1123Label(o.Name); len(errs) > 0 {
 		return cmdutil.UsageError("invalid team name %q: %s", o.Name, strings.Join(errs, "; "))
 	}
@@ -118,9 +127,6 @@ func (o *Options) build() *v1alpha1.Team {
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -148,19 +154,11 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 	}
 
-	out := f.IOStreams.Out
-	switch f.Options.Output {
-	case "json", "yaml":
-		return teamedit.PrintObject(out, f.Options.Output, team)
-	case "name":
-		fmt.Fprintln(out, teamedit.ResourceName(team.Name))
-		return nil
-	}
+	where := f.Where(res, s)
 	if o.DryRun {
-		res = store.Result{Location: "dry run"}
+		where = "dry run"
 	}
-	teamedit.Done(out, teamedit.ResourceName(team.Name)+" created", res)
-	return nil
+	return o.Print.Printer(f.IOStreams).Done(teamview.Object(team), teamedit.ResourceName(team.Name)+" created", where)
 }
 
 // warnMissingProvider warns when the named ProviderConfig is neither in butler-system nor

@@ -4,7 +4,6 @@ package setlimits
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +13,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -23,9 +24,14 @@ type Options struct {
 	Team  string
 	Clear bool
 
+	Print *output.Flags
+
 	limitFlags teamedit.LimitFlags
 	limits     teamedit.LimitsPatch
 }
+
+// Spec is what set-limits prints: a line for people, the Team as written for programs.
+var Spec = output.Spec{Objects: true, Name: true}
 
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
@@ -47,18 +53,23 @@ the team's file is edited in place, keeping its comments and layout.`,
 		Args: cmdutil.ExactArgs(1, "a TEAM name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Team = args[0]
-			if err := o.complete(cmd); err != nil {
+			if err := o.Validate(cmd); err != nil {
 				return err
 			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	o.limitFlags.AddFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&o.Clear, "clear", false, "Remove resourceLimits (no limits at all)")
 	return cmd
 }
 
-func (o *Options) complete(cmd *cobra.Command) error {
+// Validate checks -o and the limits, and that they make one change.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
 	var err error
 	if o.limits, err = o.limitFlags.Parse(cmd.Flags()); err != nil {
 		return err
@@ -83,9 +94,6 @@ func changed(cmd *cobra.Command) []string {
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -123,13 +131,5 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	} else {
 		updated = a.Old
 	}
-	switch f.Options.Output {
-	case "json", "yaml":
-		return teamedit.PrintObject(f.IOStreams.Out, f.Options.Output, updated)
-	case "name":
-		fmt.Fprintln(f.IOStreams.Out, what)
-		return nil
-	}
-	teamedit.Done(f.IOStreams.Out, what+" "+verb, res)
-	return nil
+	return o.Print.Printer(f.IOStreams).Done(teamview.Object(updated), what+" "+verb, f.Where(res, s))
 }
