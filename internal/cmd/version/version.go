@@ -4,51 +4,61 @@ package version
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/buildinfo"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 )
 
-// View is version in -o json|yaml.
+// View is version's computed view, printed by -o json|yaml|jsonpath|go-template
+// (docs/output.md).
 type View struct {
 	Binary string `json:"binary"`
 	buildinfo.Info
 }
 
+// Spec is what version prints: its View; there is no API object.
+var Spec = output.Spec{}
+
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return &cobra.Command{
+	var pf *output.Flags
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit and build date",
 		Long: `Print the version, commit and build date of this binary, and the Go version and platform
 it was built with. Release builds are stamped at build time; a build from a checkout reports
 the commit Go recorded, and "dev" as its version. It never contacts a cluster.`,
 		Example: `  butlerctl version
-  butlerctl version -o json`,
+  butlerctl version -o json
+  butlerctl version -o jsonpath='{.version}'`,
 		Args: cmdutil.NoArgs,
 		// No configuration: the version is the binary's, whatever the config file or
 		// BUTLER_* say (an `output: wide` there must not break it), and it starts faster.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.ValidateOutput("table", "json", "yaml"); err != nil {
+			if err := pf.Validate(cmd); err != nil {
 				return err
 			}
 			v := View{Binary: cmd.Root().Name(), Info: buildinfo.Get()}
-			out := f.IOStreams.Out
-			if o := f.Options.Output; o == "json" || o == "yaml" {
-				return printers.Print(out, o, v)
-			}
-			commit := v.Commit
-			if v.Modified {
-				commit += " (modified)"
-			}
-			_, err := fmt.Fprintf(out, "%s %s\ncommit: %s\nbuilt:  %s\ngo:     %s %s\n",
-				v.Binary, v.Version, commit, v.Date, v.GoVersion, v.Platform)
-			return err
+			return pf.Printer(f.IOStreams).Print(output.Doc{One: true, View: v, Text: v.write})
 		},
 	}
+	pf = output.Register(cmd, &f.Options.Output, Spec)
+	return cmd
+}
+
+// write is the human output: binary and version, then commit, build date and Go.
+func (v View) write(w io.Writer) error {
+	commit := v.Commit
+	if v.Modified {
+		commit += " (modified)"
+	}
+	_, err := fmt.Fprintf(w, "%s %s\ncommit: %s\nbuilt:  %s\ngo:     %s %s\n",
+		v.Binary, v.Version, commit, v.Date, v.GoVersion, v.Platform)
+	return err
 }

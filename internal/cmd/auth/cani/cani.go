@@ -5,18 +5,19 @@ package cani
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// Answer is can-i in -o json|yaml.
+// Answer is can-i's computed view, printed by -o json|yaml|jsonpath|go-template (docs/output.md).
 type Answer struct {
 	Allowed     bool     `json:"allowed"`
 	Verb        string   `json:"verb"`
@@ -27,9 +28,20 @@ type Answer struct {
 	Reasons     []string `json:"reasons"`
 }
 
+// Spec is what can-i prints: its answer (Answer). Wide is accepted and shows the same text.
+var Spec = output.Spec{Wide: true}
+
+// Options are the flags and arguments of can-i.
+type Options struct {
+	Verb        string
+	Team        string
+	Environment string
+	Print       *output.Flags
+}
+
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	var team, env string
+	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "can-i (create|scale|delete) cluster --team TEAM [--environment ENV]",
 		Short: "Say whether you may create, scale or delete clusters, and why (exit 0 yes, 4 no)",
@@ -49,18 +61,21 @@ counted too. Prints yes or no; exits 0 for yes and 4 for no.`,
 			return cmdutil.UsageError("unknown verb %q: want create, scale or delete", args[0])
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), f, args[0], team, env)
+			o.Verb = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
 		},
 	}
-	cmd.Flags().StringVar(&team, "team", "", "Team (required)")
-	cmd.Flags().StringVar(&env, "environment", "", "Environment of the team")
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team (required)")
+	cmd.Flags().StringVar(&o.Environment, "environment", "", "Environment of the team")
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, verb, team, env string) error {
-	if err := f.ValidateOutput("table", "wide", "json", "yaml"); err != nil {
-		return err
-	}
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	verb, team, env := o.Verb, o.Team, o.Environment
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -93,23 +108,28 @@ func run(ctx context.Context, f *factory.Factory, verb, team, env string) error 
 	if verb == "create" {
 		ans.Reasons = append(ans.Reasons, capReasons(t, env, clusters, a.Identity.Username, &ans.Allowed)...)
 	}
-	out := f.IOStreams.Out
-	if f.Options.Output == "json" || f.Options.Output == "yaml" {
-		if err := printers.Print(out, f.Options.Output, ans); err != nil {
-			return err
-		}
-	} else {
-		if ans.Allowed {
-			fmt.Fprintln(out, "yes")
-		} else {
-			fmt.Fprintln(out, "no")
-		}
-		for _, r := range ans.Reasons {
-			fmt.Fprintf(out, "  - %s\n", r)
-		}
+	if err := o.Print.Printer(f.IOStreams).Print(output.Doc{One: true, View: ans, Text: ans.write}); err != nil {
+		return err
 	}
 	if !ans.Allowed {
 		return &cmdutil.SilentError{Code: cmdutil.ExitDenied}
+	}
+	return nil
+}
+
+// write is the human answer: yes or no, then the reasons.
+func (a Answer) write(w io.Writer) error {
+	word := "yes"
+	if !a.Allowed {
+		word = "no"
+	}
+	if _, err := fmt.Fprintln(w, word); err != nil {
+		return err
+	}
+	for _, r := range a.Reasons {
+		if _, err := fmt.Fprintf(w, "  - %s\n", r); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ package whoami
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,11 +12,12 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// View is whoami in -o json|yaml.
+// View is whoami's computed view, printed by -o json|yaml|jsonpath|go-template (docs/output.md).
 type View struct {
 	User          string       `json:"user"`
 	Groups        []string     `json:"groups"`
@@ -32,21 +34,35 @@ type Membership struct {
 	Reason      string `json:"reason"`
 }
 
+// Spec is what whoami prints: its computed view (View); there is no API object for who
+// you are. Wide is accepted and shows the same text.
+var Spec = output.Spec{Wide: true}
+
+// Options are the flags of whoami.
+type Options struct {
+	Print *output.Flags
+}
+
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	return &cobra.Command{
+	o := &Options{}
+	cmd := &cobra.Command{
 		Use:     "whoami",
 		Short:   "Show who you are, whether you are a platform admin, and your roles",
 		Example: `  butlerctl auth whoami --manifests examples/payments --as bob@example.com`,
 		Args:    cmdutil.NoArgs,
-		RunE:    func(cmd *cobra.Command, args []string) error { return run(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory) error {
-	if err := f.ValidateOutput("table", "wide", "json", "yaml"); err != nil {
-		return err
-	}
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -75,10 +91,16 @@ func run(ctx context.Context, f *factory.Factory) error {
 			v.Teams = append(v.Teams, Membership{Team: t.Name, Environment: e.Name, Role: er.Role.String(), Reason: er.Reason})
 		}
 	}
-	out := f.IOStreams.Out
-	if f.Options.Output == "json" || f.Options.Output == "yaml" {
-		return printers.Print(out, f.Options.Output, v)
-	}
+	color := f.IOStreams.ColorEnabled()
+	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+		One:  true,
+		View: v,
+		Text: func(w io.Writer) error { return describe(w, v, color) },
+	})
+}
+
+// describe is the human output: who, whether platform admin and why, then each role.
+func describe(out io.Writer, v View, color bool) error {
 	fmt.Fprintf(out, "User:           %s\n", v.User)
 	if len(v.Groups) > 0 {
 		fmt.Fprintf(out, "Groups:         %s\n", strings.Join(v.Groups, ", "))
@@ -89,17 +111,13 @@ func run(ctx context.Context, f *factory.Factory) error {
 	}
 	fmt.Fprintf(out, "Platform admin: %s\n", admin)
 	if len(v.Teams) == 0 {
-		fmt.Fprintln(out, "Teams:          none")
-		return nil
+		_, err := fmt.Fprintln(out, "Teams:          none")
+		return err
 	}
 	fmt.Fprintln(out)
-	tb := printers.NewTable(f.IOStreams.ColorEnabled(), "TEAM", "ENVIRONMENT", "ROLE", "WHY")
+	tb := printers.NewTable(color, "TEAM", "ENVIRONMENT", "ROLE", "WHY")
 	for _, m := range v.Teams {
-		env := m.Environment
-		if env == "" {
-			env = "-"
-		}
-		tb.Row(m.Team, env, m.Role, m.Reason)
+		tb.Row(m.Team, printers.Dash(m.Environment), m.Role, m.Reason)
 	}
 	return tb.Render(out)
 }

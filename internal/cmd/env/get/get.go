@@ -4,6 +4,7 @@ package get
 import (
 	"context"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -26,7 +28,7 @@ type Value struct {
 	Source policy.Source `json:"source"`
 }
 
-// View is env get in -o json|yaml.
+// View is env get's computed view, printed by -o json|yaml|jsonpath|go-template (docs/output.md).
 type View struct {
 	Name        string               `json:"name"`
 	Team        string               `json:"team"`
@@ -44,19 +46,36 @@ type Caps struct {
 	Members              map[string]int `json:"members,omitempty"`
 }
 
+// Spec is what env get prints: its computed view (View), as an environment is part of its
+// Team, not an API object of its own. Wide is accepted and shows the same text.
+var Spec = output.Spec{Wide: true}
+
+// Options are the flags and arguments of env get.
+type Options struct {
+	Name  string
+	Team  string
+	Print *output.Flags
+}
+
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	var team string
+	o := &Options{}
 	cmd := &cobra.Command{
-		Use:     "get ENV --team TEAM",
-		Short:   "Show an environment: effective defaults and their sources, caps with usage, access",
-		Example: `  butlerctl env get prod --team payments --manifests examples/payments`,
-		Args:    cmdutil.ExactArgs(1, "an environment name"),
+		Use:   "get ENV --team TEAM",
+		Short: "Show an environment: effective defaults and their sources, caps with usage, access",
+		Example: `  butlerctl env get prod --team payments --manifests examples/payments
+  butlerctl env get prod --team payments -o jsonpath='{.defaults.kubernetesVersion.value}'`,
+		Args: cmdutil.ExactArgs(1, "an environment name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), f, team, args[0])
+			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
 		},
 	}
-	cmd.Flags().StringVar(&team, "team", "", "Team (required)")
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team (required)")
 	return cmd
 }
 
@@ -86,38 +105,41 @@ func gi(b int64) any {
 	return b
 }
 
-func run(ctx context.Context, f *factory.Factory, team, env string) error {
-	if err := f.ValidateOutput("table", "wide", "json", "yaml"); err != nil {
-		return err
-	}
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
 	}
-	t, clusters, err := lookup.TeamClusters(ctx, s, team)
+	t, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
 	if err != nil {
 		return err
 	}
-	e, err := lookup.RequireEnvironment(t, env)
+	e, err := lookup.RequireEnvironment(t, o.Name)
 	if err != nil {
 		return err
 	}
-	d, err := policy.ResolveDefaults(t, env, policy.Explicit{})
+	d, err := policy.ResolveDefaults(t, o.Name, policy.Explicit{})
 	if err != nil {
 		return cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
-	u := policy.EnvironmentUsageOf(t, env, clusters)
+	u := policy.EnvironmentUsageOf(t, o.Name, clusters)
 	v := View{Name: e.Name, Team: t.Name, Description: e.Description, Defaults: Defaults(d),
 		Caps:   Caps{Clusters: u.Clusters, MaxClusters: u.MaxClusters, MaxClustersPerMember: u.MaxClustersPerMember, Members: u.Members},
-		Access: policy.AccessTable(t, env)}
-	out := f.IOStreams.Out
-	if f.Options.Output == "json" || f.Options.Output == "yaml" {
-		return printers.Print(out, f.Options.Output, v)
-	}
+		Access: policy.AccessTable(t, o.Name)}
 	color := f.IOStreams.ColorEnabled()
-	fmt.Fprintf(out, "Environment: %s\nTeam:        %s\n", e.Name, t.Name)
-	if e.Description != "" {
-		fmt.Fprintf(out, "Description: %s\n", e.Description)
+	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+		One:  true,
+		View: v,
+		Text: func(w io.Writer) error { return describe(w, v, d.Addons, color) },
+	})
+}
+
+// describe is the human output: the defaults with their sources, the caps with what is
+// used of them, then who may do what.
+func describe(out io.Writer, v View, addons []string, color bool) error {
+	fmt.Fprintf(out, "Environment: %s\nTeam:        %s\n", v.Name, v.Team)
+	if v.Description != "" {
+		fmt.Fprintf(out, "Description: %s\n", v.Description)
 	}
 	fmt.Fprintln(out)
 	dt := printers.NewTable(color, "FIELD", "VALUE", "SOURCE")
@@ -125,30 +147,23 @@ func run(ctx context.Context, f *factory.Factory, team, env string) error {
 		val := v.Defaults[k]
 		text := fmt.Sprint(val.Value)
 		if k == "defaultAddons" {
-			text = strings.Join(d.Addons, ",")
+			text = strings.Join(addons, ",")
 		}
-		if text == "" {
-			text = "-"
-		}
-		src := string(val.Source)
-		if src == "" {
-			src = "-"
-		}
-		dt.Row(k, text, src)
+		dt.Row(k, printers.Dash(text), printers.Dash(string(val.Source)))
 	}
 	if err := dt.Render(out); err != nil {
 		return err
 	}
 	fmt.Fprintln(out)
 	ct := printers.NewTable(color, "CAP", "USED", "LIMIT")
-	ct.Row("clusters", strconv.Itoa(u.Clusters), printers.Cap(u.MaxClusters))
-	members := make([]string, 0, len(u.Members))
-	for m := range u.Members {
+	ct.Row("clusters", strconv.Itoa(v.Caps.Clusters), printers.Cap(v.Caps.MaxClusters))
+	members := make([]string, 0, len(v.Caps.Members))
+	for m := range v.Caps.Members {
 		members = append(members, m)
 	}
 	sort.Strings(members)
 	for _, m := range members {
-		ct.Row("clusters of "+m, strconv.Itoa(u.Members[m]), printers.Cap(u.MaxClustersPerMember))
+		ct.Row("clusters of "+m, strconv.Itoa(v.Caps.Members[m]), printers.Cap(v.Caps.MaxClustersPerMember))
 	}
 	if err := ct.Render(out); err != nil {
 		return err

@@ -11,11 +11,13 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// Row is one environment in -o json|yaml.
+// Row is one environment in the computed view (docs/output.md): an environment is part of
+// its Team, not an API object of its own.
 type Row struct {
 	Name                 string `json:"name"`
 	Description          string `json:"description,omitempty"`
@@ -25,77 +27,65 @@ type Row struct {
 	Role                 string `json:"role,omitempty"`
 }
 
+// Spec is what env list prints: a Row each; -o name prints the environments' names.
+var Spec = output.Spec{List: true, Wide: true, Name: true}
+
+// Options are the flags of env list.
+type Options struct {
+	Team  string
+	Print *output.Flags
+}
+
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
-	var team string
+	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "list --team TEAM",
 		Aliases: []string{"ls"},
 		Short:   "List a team's environments: clusters against caps, and your role",
-		Example: `  butlerctl env list --team payments --manifests examples/payments --as bob@example.com`,
-		Args:    cmdutil.NoArgs,
+		Example: `  butlerctl env list --team payments --manifests examples/payments --as bob@example.com
+  butlerctl env list --team payments --sort-by .clusterCount -o custom-columns=NAME:.name,CLUSTERS:.clusterCount`,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd.Context(), f, team)
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
 		},
 	}
-	cmd.Flags().StringVar(&team, "team", "", "Team (required)")
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team (required)")
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, team string) error {
-	if err := f.ValidateOutput("table", "wide", "json", "yaml", "name"); err != nil {
-		return err
-	}
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
 	}
-	t, clusters, err := lookup.TeamClusters(ctx, s, team)
+	t, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
 	if err != nil {
 		return err
 	}
 	// Your role needs an identity; without one (offline, no --as) the column is left out.
 	actor, idErr := lookup.WhoAmI(ctx, s)
-	rows := make([]Row, 0, len(t.Spec.Environments))
+	d := output.Doc{
+		Header:     []string{"NAME", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER"},
+		WideHeader: []string{"DESCRIPTION"},
+		Empty:      fmt.Sprintf("Team %q defines no environments.", t.Name),
+	}
+	if idErr == nil {
+		d.Header = append(d.Header, "YOUR ROLE")
+	}
 	for _, e := range t.Spec.Environments {
 		u := policy.EnvironmentUsageOf(t, e.Name, clusters)
 		r := Row{Name: e.Name, Description: e.Description, ClusterCount: u.Clusters, MaxClusters: u.MaxClusters, MaxClustersPerMember: u.MaxClustersPerMember}
+		cells := []string{r.Name, strconv.Itoa(r.ClusterCount), printers.Cap(r.MaxClusters), printers.Cap(r.MaxClustersPerMember)}
 		if idErr == nil {
 			r.Role = policy.EnvironmentRole(t, e.Name, actor.Identity, actor.PlatformAdmin).Role.String()
+			cells = append(cells, r.Role)
 		}
-		rows = append(rows, r)
+		d.Items = append(d.Items, output.Item{View: r, Name: r.Name, Cells: cells, WideCells: []string{r.Description}})
 	}
-	out := f.IOStreams.Out
-	switch f.Options.Output {
-	case "json", "yaml":
-		return printers.Print(out, f.Options.Output, rows)
-	case "name":
-		for _, r := range rows {
-			fmt.Fprintln(out, r.Name)
-		}
-		return nil
-	}
-	if len(rows) == 0 {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Team %q defines no environments.\n", t.Name)
-		return nil
-	}
-	header := []string{"NAME", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER"}
-	if idErr == nil {
-		header = append(header, "YOUR ROLE")
-	}
-	if f.Options.Output == "wide" {
-		header = append(header, "DESCRIPTION")
-	}
-	tb := printers.NewTable(f.IOStreams.ColorEnabled(), header...)
-	for _, r := range rows {
-		row := []string{r.Name, strconv.Itoa(r.ClusterCount), printers.Cap(r.MaxClusters), printers.Cap(r.MaxClustersPerMember)}
-		if idErr == nil {
-			row = append(row, r.Role)
-		}
-		if f.Options.Output == "wide" {
-			row = append(row, r.Description)
-		}
-		tb.Row(row...)
-	}
-	return tb.Render(out)
+	return o.Print.Printer(f.IOStreams).Print(d)
 }
