@@ -5,22 +5,37 @@ package manifests
 import (
 	"crypto/x509"
 	"encoding/pem"
+	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	tables "github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 )
+
+// maxCABundle bounds --ca-bundle-file: a few PEM certificates, not data.
+const maxCABundle = 1 << 20
+
+// Spec is what webhook manifests prints: by default YAML documents, ready for kubectl
+// apply or a GitOps repository; -o json|yaml a v1 List of the same objects, as every
+// command prints several objects; -o name kind.group/name of each.
+var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags of webhook manifests.
 type Options struct {
 	Service      string
 	Name         string
 	CABundleFile string
+
+	Print *output.Flags
 }
 
 // NewCmd returns the command.
@@ -42,14 +57,18 @@ in front of it and its serving certificate:
 
 --ca-bundle-file is the PEM CA that signed the serving certificate; without it caBundle is
 left empty for you (or cert-manager's CA injector) to fill in. Output is YAML documents,
-or a v1 List with -o json. Apply with: butleradm webhook manifests ... | kubectl apply -f -`,
+or a v1 List with -o json or -o yaml. Apply with: butleradm webhook manifests ... | kubectl apply -f -`,
 		Example: `  butleradm webhook manifests --namespace butler-system --service butler-toolkit-webhook --ca-bundle-file ca.crt
   butleradm webhook manifests -n platform --service policy-webhook -o json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Validate(cmd); err != nil {
+				return err
+			}
 			return run(f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
 	fl.StringVar(&o.Service, "service", webhook.DefaultService, "Name of the Service in front of the server (in --namespace)")
 	fl.StringVar(&o.Name, "name", webhook.DefaultName, "Name of the configuration, ServiceAccount, ClusterRole and ClusterRoleBinding")
@@ -57,19 +76,21 @@ or a v1 List with -o json. Apply with: butleradm webhook manifests ... | kubectl
 	return cmd
 }
 
-func run(f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "yaml", "json"); err != nil {
+// Validate checks -o and the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
 		return err
-	}
-	in := webhook.Install{Name: o.Name, Namespace: f.Options.Namespace, Service: o.Service}
-	if in.Namespace == "" {
-		in.Namespace = webhook.DefaultNamespace
 	}
 	if err := cmdutil.RequireFlag("service", o.Service); err != nil {
 		return err
 	}
-	if err := cmdutil.RequireFlag("name", o.Name); err != nil {
-		return err
+	return cmdutil.RequireFlag("name", o.Name)
+}
+
+func run(f *factory.Factory, o *Options) error {
+	in := webhook.Install{Name: o.Name, Namespace: f.Options.Namespace, Service: o.Service}
+	if in.Namespace == "" {
+		in.Namespace = webhook.DefaultNamespace
 	}
 	if o.CABundleFile != "" {
 		ca, err := readCABundle(o.CABundleFile)
@@ -80,38 +101,45 @@ func run(f *factory.Factory, o *Options) error {
 	} else {
 		f.Errorf("note: no --ca-bundle-file: the webhooks' caBundle is empty; fill it in before the API server can call the server\n")
 	}
-	return Print(f.IOStreams.Out, f.Options.Output, webhook.Build(in))
+	d, err := Doc(webhook.Build(in))
+	if err != nil {
+		return err
+	}
+	return o.Print.Printer(f.IOStreams).Print(d)
 }
 
-// Print writes the manifests as YAML documents, or as a v1 List for -o json.
-func Print(w io.Writer, format string, m webhook.Manifests) error {
-	var items []any
+// Doc is the manifests for the printer: the objects for the structured formats, YAML
+// documents (cli-runtime's YAML printer, which separates them with ---) for people.
+func Doc(m webhook.Manifests) (output.Doc, error) {
+	var d output.Doc
+	var docs []runtime.Object
 	for _, obj := range m.Objects() {
-		clean, err := printers.Clean(obj)
-		if err != nil {
-			return err
+		ro, ok := obj.(runtime.Object)
+		if !ok {
+			return d, fmt.Errorf("internal error: %T is not an API object", obj)
 		}
-		items = append(items, clean)
+		clean, err := tables.Clean(ro)
+		if err != nil {
+			return d, err
+		}
+		d.Items = append(d.Items, output.Item{Object: ro})
+		docs = append(docs, &unstructured.Unstructured{Object: clean})
 	}
-	if format == "json" {
-		return printers.PrintJSON(w, map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
-	}
-	for i, item := range items {
-		if i > 0 {
-			if _, err := io.WriteString(w, "---\n"); err != nil {
+	d.Text = func(w io.Writer) error {
+		yp := &printers.YAMLPrinter{}
+		for _, obj := range docs {
+			if err := yp.PrintObj(obj, w); err != nil {
 				return err
 			}
 		}
-		if err := printers.PrintYAML(w, item); err != nil {
-			return err
-		}
+		return nil
 	}
-	return nil
+	return d, nil
 }
 
 // readCABundle reads a PEM file holding at least one certificate and nothing else.
 func readCABundle(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := safeio.ReadFile(path, maxCABundle)
 	if err != nil {
 		return nil, cmdutil.UsageError("--ca-bundle-file: %v", err)
 	}
