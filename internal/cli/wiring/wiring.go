@@ -12,6 +12,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/live"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/offline"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
 // NewFactory returns a factory over the process's streams.
@@ -27,7 +28,7 @@ func NewFactory() *factory.Factory {
 func newStore(ctx context.Context, f *factory.Factory) (store.Store, error) {
 	o := f.Options
 	if len(o.Manifests) > 0 {
-		return offline.Load(o.Manifests, f.IOStreams.In, o.As, o.AsGroups)
+		return offline.LoadWith(o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict})
 	}
 	return live.New(live.Options{
 		Kubeconfig:     o.Kubeconfig,
