@@ -266,6 +266,8 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 			for _, s := range m.Content {
 				sources = append(sources, resolve(s))
 			}
+		default:
+			sources = []*yaml.Node{m} // refused below, not ignored
 		}
 		for _, s := range sources {
 			if s == nil || s.Kind != yaml.MappingNode {

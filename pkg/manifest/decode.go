@@ -81,6 +81,9 @@ func Decode(file string, data []byte) ([]Object, error) {
 }
 
 func decode(file string, data []byte, opts Options, b *budget) ([]Object, error) {
+	if err := checkJSON(file, data); err != nil {
+		return nil, err
+	}
 	var objs []Object
 	var errs []error
 	for _, seg := range splitDocuments(string(data)) {

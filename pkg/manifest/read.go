@@ -115,6 +115,11 @@ func (r *reader) stdin(stdin io.Reader) {
 		r.fail("read stdin: %v", err)
 		return
 	}
+	if !hasContent(string(data)) {
+		// A pipeline whose producer failed sends nothing: a gate must not pass on that.
+		r.fail("<stdin>: no manifests: standard input was empty")
+		return
+	}
 	r.total += int64(len(data))
 	r.read(Stdin, data)
 }

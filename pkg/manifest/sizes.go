@@ -21,6 +21,10 @@ const (
 	nonNegative                 // a limit or request: >= 0
 )
 
+// maxQuantity bounds every size: near 8Ei a quantity no longer fits an int64 (parsing
+// saturates there), and sums of such sizes would be meaningless.
+var maxQuantity = resource.MustParse("4Ei")
+
 // semantic reports what the server would accept but the rules cannot use: sizes out of
 // range and, for a Team, environment names that differ only in case. written reports
 // whether a field was in the file: a zero quantity that was not is merely unset.
@@ -31,6 +35,8 @@ func semantic(obj runtime.Object, written func(*field.Path) bool) field.ErrorLis
 			return
 		}
 		switch s := q.Sign(); {
+		case q.Cmp(maxQuantity) > 0:
+			errs = append(errs, field.Invalid(p, q.String(), "too large (more than 4Ei)"))
 		case s < 0:
 			errs = append(errs, field.Invalid(p, q.String(), "must not be negative"))
 		case s == 0 && rule == positive && written(p):
@@ -40,6 +46,10 @@ func semantic(obj runtime.Object, written func(*field.Path) bool) field.ErrorLis
 	switch o := obj.(type) {
 	case *v1alpha1.TenantCluster:
 		mt := field.NewPath("spec", "workers", "machineTemplate")
+		if o.Spec.Workers.MachineTemplate.CPU == 0 && written(mt.Child("cpu")) {
+			// Rendered, a zero cpu is left out and the CRD's minimum never sees it.
+			errs = append(errs, field.Invalid(mt.Child("cpu"), 0, "should be greater than or equal to 1"))
+		}
 		check(&o.Spec.Workers.MachineTemplate.Memory, mt.Child("memory"), positive)
 		check(&o.Spec.Workers.MachineTemplate.DiskSize, mt.Child("diskSize"), positive)
 		if o.Spec.ControlPlane != nil && o.Spec.ControlPlane.Resources != nil {
