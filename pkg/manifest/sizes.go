@@ -34,8 +34,9 @@ func semantic(obj runtime.Object, written func(*field.Path) bool) field.ErrorLis
 		if q == nil {
 			return
 		}
+		cp := q.DeepCopy() // Cmp may convert q's representation, and the writer compares it
 		switch s := q.Sign(); {
-		case q.Cmp(maxQuantity) > 0:
+		case cp.Cmp(maxQuantity) > 0:
 			errs = append(errs, field.Invalid(p, q.String(), "too large (more than 4Ei)"))
 		case s < 0:
 			errs = append(errs, field.Invalid(p, q.String(), "must not be negative"))
