@@ -10,7 +10,7 @@ BUILDINFO := github.com/butlerdotdev/butler-toolkit/internal/buildinfo
 LDFLAGS   := -X $(BUILDINFO).Version=$(VERSION) -X $(BUILDINFO).Commit=$(COMMIT) -X $(BUILDINFO).Date=$(DATE)
 
 .PHONY: all build demo test vet fmt-check unit scripts crds bench clean testbin codegen-deps
-.PHONY: docs goreleaser release-check startup tmux-check
+.PHONY: docs goreleaser release-check startup tmux-check fuzz
 
 all: build
 
@@ -56,6 +56,20 @@ unit:
 # exists is kept. A cold build takes several minutes and about 5 GB of Go caches.
 testbin:
 	@GO=$(GO) hack/testbin.sh
+
+# Fuzz targets, FUZZTIME each, one after the other (not part of `make test`, whose run
+# replays only their seeds). One package:Target per entry; crashers land in testdata/fuzz.
+FUZZTIME     ?= 1m
+FUZZ_TARGETS := \
+	./pkg/manifest:FuzzDecode \
+	./pkg/manifest:FuzzLoad
+
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; name=$${t##*:}; \
+	  echo "== $$name ($$pkg, $(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	done
 
 # Only the testscript goldens (testdata/script).
 scripts:

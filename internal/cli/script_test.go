@@ -28,6 +28,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(testenv.Main(m), map[string]func(){
 		"butlerctl": func() { os.Exit(butlerctl.Main()) },
 		"butleradm": func() { os.Exit(butleradm.Main()) },
+		rssRunName:  rssRun,
 	})
 }
 

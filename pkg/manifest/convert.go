@@ -51,6 +51,7 @@ type converter struct {
 	errs   []convError
 	lines  map[string]int
 	nodes  int
+	budget *budget // shared by the documents of one Load; nil: this document alone
 }
 
 func newConverter(strict bool) *converter {
@@ -92,15 +93,7 @@ func resolve(n *yaml.Node) *yaml.Node {
 
 // convert converts n, checked against t (nil: anything goes). ok is false after an error.
 func (c *converter) convert(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (v any, ok bool) {
-	c.nodes++
-	if c.nodes > maxNodes {
-		if c.nodes == maxNodes+1 {
-			c.fail(p, n.Line, "document too large (aliases expand to more than %d nodes)", maxNodes)
-		}
-		return nil, false
-	}
-	if depth > maxDepth {
-		c.fail(p, n.Line, "nested more than %d levels deep", maxDepth)
+	if !c.tick(n, p, depth) {
 		return nil, false
 	}
 	n = resolve(n)
@@ -213,6 +206,8 @@ func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, dep
 			if c.strict {
 				c.fail(kp, kn.Line, "unknown field%s", suggest(k, info.names))
 				good = false
+			} else if !c.count(vn, kp, depth+1) {
+				good = false // kept loosely, but bounded all the same
 			}
 			return
 		}
@@ -271,6 +266,8 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 			for _, s := range m.Content {
 				sources = append(sources, resolve(s))
 			}
+		default:
+			sources = []*yaml.Node{m} // refused below, not ignored
 		}
 		for _, s := range sources {
 			if s == nil || s.Kind != yaml.MappingNode {

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	sigsjson "sigs.k8s.io/json"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 )
@@ -76,10 +77,25 @@ func (ki *kindInfo) newTyped() runtime.Object {
 // objects that decoded cleanly are returned along with every problem found (errors.Join of
 // *DecodeError).
 func Decode(file string, data []byte) ([]Object, error) {
+	return decode(file, data, Options{}, newBudget())
+}
+
+func decode(file string, data []byte, opts Options, b *budget) ([]Object, error) {
+	if err := checkJSON(file, data); err != nil {
+		return nil, err
+	}
 	var objs []Object
 	var errs []error
 	for _, seg := range splitDocuments(string(data)) {
 		if seg.doc < 0 {
+			continue
+		}
+		if b.spent() {
+			break // reported once, by the document that spent it
+		}
+		if len(seg.text) > MaxDocumentBytes {
+			errs = append(errs, &DecodeError{File: file, Doc: seg.doc, Line: seg.line,
+				Msg: fmt.Sprintf("document larger than %s (the limit per YAML document)", safeio.Size(MaxDocumentBytes))})
 			continue
 		}
 		doc, line, msg, err := parseSegment(seg)
@@ -91,11 +107,18 @@ func Decode(file string, data []byte) ([]Object, error) {
 			continue
 		}
 		shiftLines(doc, seg.line-1)
-		o, e := decodeDocument(Source{File: file, Doc: seg.doc, Line: doc.Content[0].Line}, doc.Content[0])
+		d := &decoder{opts: opts, budget: b}
+		o, e := d.document(Source{File: file, Doc: seg.doc, Line: doc.Content[0].Line}, doc.Content[0])
 		objs = append(objs, o...)
 		errs = append(errs, e...)
 	}
 	return objs, errors.Join(errs...)
+}
+
+// decoder carries what one document's decoding needs besides the document.
+type decoder struct {
+	opts   Options
+	budget *budget
 }
 
 // shiftLines makes segment-relative lines absolute.
@@ -120,6 +143,7 @@ func shiftLines(n *yaml.Node, off int) {
 // header is what a document says about itself, read leniently for error messages.
 type header struct {
 	apiVersion, kind, name, namespace string
+	lines                             map[string]int // of apiVersion and kind, for errors
 }
 
 func readHeader(n *yaml.Node) header {
@@ -140,8 +164,16 @@ func readHeader(n *yaml.Node) header {
 		}
 		return "", nil
 	}
-	h.apiVersion, _ = str(n, "apiVersion")
-	h.kind, _ = str(n, "kind")
+	var av, kn *yaml.Node
+	h.apiVersion, av = str(n, "apiVersion")
+	h.kind, kn = str(n, "kind")
+	h.lines = map[string]int{}
+	if av != nil {
+		h.lines["apiVersion"] = av.Line
+	}
+	if kn != nil {
+		h.lines["kind"] = kn.Line
+	}
 	if _, md := str(n, "metadata"); md != nil {
 		h.name, _ = str(md, "name")
 		h.namespace, _ = str(md, "namespace")
@@ -158,10 +190,13 @@ func isList(apiVersion, kind string) (elem *kindInfo, ok bool) {
 		return nil, false
 	}
 	ki, _ := kindFor(apiVersion, base)
+	if ki == nil && looseKind(apiVersion, base) {
+		return nil, true // items carry their own apiVersion and kind
+	}
 	return ki, ki != nil
 }
 
-func decodeDocument(src Source, n *yaml.Node) ([]Object, []error) {
+func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
 	n = resolve(n)
 	h := readHeader(n)
 	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind, Name: h.name, Namespace: h.namespace}
@@ -169,16 +204,16 @@ func decodeDocument(src Source, n *yaml.Node) ([]Object, []error) {
 		return nil, []error{base.errorAt("", n.Line, "a manifest document must be a mapping, got %s", describe(n))}
 	}
 	if elem, ok := isList(h.apiVersion, h.kind); ok && h.apiVersion != "" {
-		return decodeList(src, n, h, elem)
+		return d.list(src, n, h, elem)
 	}
-	o, err := decodeObject(src, n, h, nil)
+	o, err := d.object(src, n, h, nil)
 	if err != nil {
 		return nil, err
 	}
 	return []Object{o}, nil
 }
 
-func decodeList(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Object, []error) {
+func (d *decoder) list(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Object, []error) {
 	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind}
 	var items *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -209,7 +244,7 @@ func decodeList(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Object, [
 			errs = append(errs, b.errorAt("", it.Line, "a List cannot hold another List"))
 			continue
 		}
-		o, e := decodeObject(s, it, ih, elem)
+		o, e := d.object(s, it, ih, elem)
 		if e != nil {
 			errs = append(errs, e...)
 			continue
@@ -221,7 +256,7 @@ func decodeList(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Object, [
 
 // decodeObject decodes one object; def supplies apiVersion and kind for items of typed
 // lists, which may leave them out.
-func decodeObject(src Source, n *yaml.Node, h header, def *kindInfo) (Object, []error) {
+func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Object, []error) {
 	if def != nil {
 		if h.apiVersion == "" {
 			h.apiVersion = def.gvk.GroupVersion().String()
@@ -245,8 +280,15 @@ func decodeObject(src Source, n *yaml.Node, h header, def *kindInfo) (Object, []
 	if err != nil {
 		return o, []error{o.errorAt("apiVersion", 0, "%v", err)}
 	}
+	if ki == nil {
+		o.lines = h.lines
+		if e := d.unknownKind(&o); e != nil {
+			return o, []error{e}
+		}
+	}
 	strict := ki != nil && ki.strict
 	c := newConverter(strict)
+	c.budget = d.budget
 	var v any
 	var ok bool
 	if ki != nil {

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -30,98 +28,40 @@ func manifestFile(name string) bool {
 	return false
 }
 
-// Load reads manifests from paths: a file (whatever its extension), a directory (every
-// .yaml, .yml and .json file below it, hidden files and directories skipped, in lexical
-// order) or "-" for stdin. Each object is decoded strictly (Decode) and then checked
-// against its CRD (Validate). Two objects of the same group, kind, namespace and name are
-// an error naming both. All problems found are returned together (errors.Join of
-// *DecodeError and file errors); the Set is nil then.
+// Load reads manifests from paths with the default Options; see LoadWith.
 func Load(paths []string, stdin io.Reader) (*Set, error) {
+	return LoadWith(paths, stdin, Options{})
+}
+
+// LoadWith reads manifests from paths: a file (whatever its extension), a directory (every
+// .yaml, .yml and .json file below it, hidden files and directories skipped, in lexical
+// order) or "-" for stdin. Symlinks are followed to files and directories alike; a loop,
+// a broken link, or anything but a regular file where a manifest is expected (a device,
+// a FIFO, a socket) is an error naming it, as is a file past the limits of opts. Each
+// document is decoded strictly (Decode) and then checked against its CRD (Validate). Two
+// objects of the same group, kind, namespace and name are an error naming both. All
+// problems found are returned together (errors.Join of *DecodeError and file errors);
+// the Set is nil then.
+func LoadWith(paths []string, stdin io.Reader, opts Options) (*Set, error) {
 	set := &Set{}
-	var errs []error
-	seenFiles := map[string]bool{}
-	stdinRead := false
-	read := func(name string, data []byte) {
-		objs, err := Decode(name, data)
+	r := &reader{opts: opts, seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
+	budget := newBudget()
+	r.read = func(name string, data []byte) {
+		objs, err := decode(name, data, opts, budget)
 		if err != nil {
-			errs = append(errs, err)
+			r.errs = append(r.errs, err)
 		}
 		for _, o := range objs {
 			if err := Validate(o); err != nil {
-				errs = append(errs, err)
+				r.errs = append(r.errs, err)
 			}
 		}
 		set.Objects = append(set.Objects, objs...)
 	}
-	readFile := func(path string) {
-		abs, err := filepath.Abs(path)
-		if err == nil {
-			if seenFiles[abs] {
-				return // named twice, e.g. as a file and inside a directory
-			}
-			seenFiles[abs] = true
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			errs = append(errs, err)
-			return
-		}
-		read(path, data)
-	}
 	for _, p := range paths {
-		if p == Stdin {
-			if stdinRead {
-				errs = append(errs, errors.New(`"-" (stdin) given more than once`))
-				continue
-			}
-			stdinRead = true
-			if stdin == nil {
-				errs = append(errs, errors.New("no standard input to read"))
-				continue
-			}
-			data, err := io.ReadAll(stdin)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("read stdin: %w", err))
-				continue
-			}
-			read(Stdin, data)
-			continue
-		}
-		st, err := os.Stat(p)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if !st.IsDir() {
-			readFile(p)
-			continue
-		}
-		root := p
-		if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
-			root = p + string(filepath.Separator) // WalkDir does not follow a symlinked root otherwise
-		}
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				errs = append(errs, err)
-				return nil
-			}
-			hidden := strings.HasPrefix(d.Name(), ".") && filepath.Clean(path) != filepath.Clean(p)
-			if d.IsDir() {
-				if hidden {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !hidden && manifestFile(d.Name()) && (d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0) {
-				readFile(path)
-			}
-			return nil
-		})
-		if err != nil {
-			errs = append(errs, err)
-		}
+		r.path(p, stdin)
 	}
-	errs = append(errs, set.duplicates()...)
+	errs := append(r.errs, set.duplicates()...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

@@ -161,6 +161,10 @@ func Validate(obj Object) error {
 	} else {
 		v.errs = append(v.errs, field.Required(field.NewPath("metadata", "name"), "name or generateName is required"))
 	}
+	v.errs = append(v.errs, semantic(obj.Obj, func(p *field.Path) bool {
+		_, ok := obj.lines[p.String()]
+		return ok
+	})...)
 	derrs := make([]*DecodeError, 0, len(v.errs))
 	for _, e := range v.errs {
 		derrs = append(derrs, obj.errorAt(e.Field, 0, "%s", e.ErrorBody()))

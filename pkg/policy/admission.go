@@ -195,7 +195,7 @@ func (a *clusterAdmission) siblings() *siblingStats {
 		st.cpu.addInt(int64(w.MachineTemplate.CPU)*r, resource.DecimalSI, 1)
 		st.mem.addQuantity(w.MachineTemplate.Memory, r)
 		st.disk.addQuantity(w.MachineTemplate.DiskSize, r)
-		if env != "" && s.Labels[v1alpha1.LabelEnvironment] == env {
+		if env != "" && InEnvironment(s, env) {
 			st.sameEnv++
 			if creator != "" && strings.EqualFold(clusterOwner(s), creator) {
 				st.owned++
@@ -256,7 +256,9 @@ func (a *clusterAdmission) environment() {
 	}
 	a.check(ck)
 
-	// d. unknown environment; an unchanged dangling label is tolerated on update.
+	// d. unknown environment; an unchanged dangling label is tolerated on update. The label
+	// must match exactly, as the server matches it: a label differing only in case is
+	// refused there, so it is refused here (counting, by contrast, folds case).
 	var spec *v1alpha1.EnvironmentSpec
 	for i := range t.Spec.Environments {
 		if t.Spec.Environments[i].Name == env {

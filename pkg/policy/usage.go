@@ -70,7 +70,7 @@ func EnvironmentCount(clusters []v1alpha1.TenantCluster, env, exclude string) in
 		if exclude != "" && c.Name == exclude {
 			continue
 		}
-		if c.Labels[v1alpha1.LabelEnvironment] == env {
+		if InEnvironment(c, env) {
 			n++
 		}
 	}
@@ -91,7 +91,7 @@ func MemberCount(clusters []v1alpha1.TenantCluster, env, email, exclude string) 
 		if exclude != "" && c.Name == exclude {
 			continue
 		}
-		if c.Labels[v1alpha1.LabelEnvironment] != env {
+		if !InEnvironment(c, env) {
 			continue
 		}
 		if strings.EqualFold(clusterOwner(c), email) {
@@ -317,7 +317,7 @@ type EnvironmentUsage struct {
 func EnvironmentUsageOf(team *v1alpha1.Team, env string, clusters []v1alpha1.TenantCluster) EnvironmentUsage {
 	eu := EnvironmentUsage{Environment: env, Members: map[string]int{}}
 	if team != nil {
-		if e := team.Environment(env); e != nil && e.Limits != nil {
+		if e := EnvironmentOf(team, env); e != nil && e.Limits != nil {
 			if p := e.Limits.MaxClusters; p != nil && *p > 0 {
 				eu.MaxClusters = *p
 			}
@@ -328,7 +328,7 @@ func EnvironmentUsageOf(team *v1alpha1.Team, env string, clusters []v1alpha1.Ten
 	}
 	for i := range clusters {
 		c := &clusters[i]
-		if c.Labels[v1alpha1.LabelEnvironment] != env {
+		if !InEnvironment(c, env) {
 			continue
 		}
 		eu.Clusters++

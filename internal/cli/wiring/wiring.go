@@ -13,6 +13,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/live"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/offline"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
 // NewFactory returns a factory over the process's streams for the binary named binary
@@ -30,7 +31,7 @@ func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.S
 	return func(_ context.Context, f *factory.Factory) (store.Store, error) {
 		o := f.Options
 		if len(o.Manifests) > 0 {
-			return offline.Load(o.Manifests, f.IOStreams.In, o.As, o.AsGroups)
+			return offline.LoadWith(o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict})
 		}
 		return live.New(live.Options{
 			Kubeconfig:     o.Kubeconfig,

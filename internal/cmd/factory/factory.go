@@ -25,9 +25,11 @@ type GlobalOptions struct {
 	AsGroups       []string
 	RequestTimeout string
 	Manifests      []string
-	Output         string
-	NoColor        bool
-	Config         string
+	// Strict refuses manifests of kinds the tools do not check instead of skipping them.
+	Strict  bool
+	Output  string
+	NoColor bool
+	Config  string
 }
 
 // Factory hands commands their dependencies; tests replace the fields.

@@ -14,6 +14,18 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 )
 
+// StrictFlag is the name of --strict. A command that gates CI turns it on by default with
+// DefaultStrict.
+const StrictFlag = "strict"
+
+// DefaultStrict makes --strict the default of a command unless the user set the flag (on
+// the command line, in the environment or in the config file); call it first in RunE.
+func DefaultStrict(cmd *cobra.Command, o *factory.GlobalOptions) {
+	if f := cmd.Flags().Lookup(StrictFlag); f != nil && !f.Changed {
+		o.Strict = true
+	}
+}
+
 // New returns a root command with the global flags of both binaries.
 func New(f *factory.Factory, use, short, long string) *cobra.Command {
 	o := f.Options
@@ -43,6 +55,7 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 	// The default is butlerclient.DefaultRequestTimeout: a gate in CI must not hang.
 	p.StringVar(&o.RequestTimeout, "request-timeout", "30s", "How long each server request may take (e.g. 1m, or seconds); 0 waits forever")
 	p.StringArrayVar(&o.Manifests, "manifests", nil, "Work on manifests: a file, a directory (read recursively) or - for stdin (repeatable)")
+	p.BoolVar(&o.Strict, StrictFlag, false, "With --manifests: refuse documents of API groups other than Butler's and Steward's instead of skipping them")
 	p.StringVarP(&o.Output, "output", "o", "", "Output format: json, yaml, name, jsonpath=…, go-template=…, custom-columns=… and more; each command's help lists its own (default: a table or text for people)")
 	p.BoolVar(&o.NoColor, "no-color", false, "Disable colour (also NO_COLOR)")
 	p.StringVar(&o.Config, "config", "", "Config file (default $XDG_CONFIG_HOME/butler/config.yaml, then ~/.butler/config.yaml)")

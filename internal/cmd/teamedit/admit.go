@@ -3,7 +3,6 @@ package teamedit
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -31,7 +30,7 @@ func Admit(ctx context.Context, s store.Store, op policy.Operation, old, updated
 }
 
 // FindEnvironment finds an environment by name: the exact name first, else the one whose
-// name matches case-insensitively, as the server matches environment names. -1 when none.
+// name matches case-insensitively (policy.SameEnvironment). -1 when none.
 func FindEnvironment(t *v1alpha1.Team, name string) int {
 	for i := range t.Spec.Environments {
 		if t.Spec.Environments[i].Name == name {
@@ -39,7 +38,7 @@ func FindEnvironment(t *v1alpha1.Team, name string) int {
 		}
 	}
 	for i := range t.Spec.Environments {
-		if strings.EqualFold(t.Spec.Environments[i].Name, name) {
+		if policy.SameEnvironment(t.Spec.Environments[i].Name, name) {
 			return i
 		}
 	}

@@ -32,9 +32,16 @@ type Store struct {
 	mu sync.RWMutex
 }
 
-// Load loads the manifests named by paths, reading "-" from stdin.
+// Load loads the manifests named by paths, reading "-" from stdin, with the default
+// manifest.Options.
 func Load(paths []string, stdin io.Reader, as string, asGroups []string) (*Store, error) {
-	set, err := manifest.Load(paths, stdin)
+	return LoadWith(paths, stdin, as, asGroups, manifest.Options{})
+}
+
+// LoadWith is Load with options (strict mode, read limits). Whatever cannot be read is an
+// error with exit status 2, never skipped.
+func LoadWith(paths []string, stdin io.Reader, as string, asGroups []string, opts manifest.Options) (*Store, error) {
+	set, err := manifest.LoadWith(paths, stdin, opts)
 	if err != nil {
 		return nil, storeerr.BadInput(err)
 	}

@@ -153,7 +153,7 @@ func withoutEnvironment(t *v1alpha1.Team, i int) *v1alpha1.Team {
 func labelled(clusters []v1alpha1.TenantCluster, env string) int {
 	n := 0
 	for i := range clusters {
-		if clusters[i].Labels[v1alpha1.LabelEnvironment] == env {
+		if policy.InEnvironment(&clusters[i], env) {
 			n++
 		}
 	}

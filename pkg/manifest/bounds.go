@@ -1,0 +1,73 @@
+package manifest
+
+import (
+	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// maxRunNodes bounds the nodes, aliases expanded, that one Load converts across every
+// document, so that many documents each under maxNodes cannot add up to exhaust memory.
+const maxRunNodes = 1 << 20
+
+// budget counts the nodes a Load has converted.
+type budget struct {
+	nodes    int
+	reported bool
+}
+
+func newBudget() *budget { return &budget{} }
+
+// take counts one node; false once the run is over its bound.
+func (b *budget) take() bool {
+	if b == nil {
+		return true
+	}
+	b.nodes++
+	return b.nodes <= maxRunNodes
+}
+
+func (b *budget) spent() bool { return b != nil && b.nodes > maxRunNodes }
+
+// tick counts a node against the bounds of its document and of the run, and checks its
+// depth; false (with the error recorded once) past any of them.
+func (c *converter) tick(n *yaml.Node, p *field.Path, depth int) bool {
+	c.nodes++
+	if c.nodes > maxNodes {
+		if c.nodes == maxNodes+1 {
+			c.fail(p, n.Line, "document too large (aliases expand to more than %d nodes)", maxNodes)
+		}
+		return false
+	}
+	if !c.budget.take() {
+		if !c.budget.reported {
+			c.budget.reported = true
+			c.fail(p, n.Line, "the manifests together are too large (more than %d nodes, aliases expanded); nothing after this point was read", maxRunNodes)
+		}
+		return false
+	}
+	if depth > maxDepth {
+		c.fail(p, n.Line, "nested more than %d levels deep", maxDepth)
+		return false
+	}
+	return true
+}
+
+// count walks a value the object keeps without converting it (an unknown field of a kind
+// that allows them) only to count it, so that aliases cannot hide work from the bounds:
+// the writer expands what the reader kept.
+func (c *converter) count(n *yaml.Node, p *field.Path, depth int) bool {
+	if !c.tick(n, p, depth) {
+		return false
+	}
+	n = resolve(n)
+	if n == nil || n.Kind == yaml.AliasNode {
+		c.fail(p, 0, "unresolvable alias")
+		return false
+	}
+	for _, ch := range n.Content {
+		if !c.count(ch, p, depth+1) {
+			return false
+		}
+	}
+	return true
+}

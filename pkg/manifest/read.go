@@ -1,0 +1,248 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+)
+
+// Limits on what Load reads (docs/ci-on-manifests.md). A Kubernetes object is at most
+// 1.5 MiB once stored, so a manifest file beyond these is a mistake or an attack; they are
+// counted in bytes actually read, never taken from the size a file reports.
+const (
+	// DefaultMaxFileBytes bounds each manifest file and standard input.
+	DefaultMaxFileBytes = 8 << 20
+	// DefaultMaxTotalBytes bounds everything one Load reads.
+	DefaultMaxTotalBytes = 64 << 20
+	// MaxDocumentBytes bounds one YAML document: its parse tree costs about 100 times
+	// its size in memory when it is dense.
+	MaxDocumentBytes = 1 << 20
+)
+
+// Options change how Load reads.
+type Options struct {
+	// Strict refuses documents of groups other than Butler's and Steward's instead of
+	// skipping them, so that a CI gate lists everything it did not check.
+	Strict bool
+	// MaxFileBytes and MaxTotalBytes override DefaultMaxFileBytes and DefaultMaxTotalBytes
+	// when positive.
+	MaxFileBytes, MaxTotalBytes int64
+}
+
+func (o Options) fileLimit() int64 {
+	if o.MaxFileBytes > 0 {
+		return o.MaxFileBytes
+	}
+	return DefaultMaxFileBytes
+}
+
+func (o Options) totalLimit() int64 {
+	if o.MaxTotalBytes > 0 {
+		return o.MaxTotalBytes
+	}
+	return DefaultMaxTotalBytes
+}
+
+// fileID identifies a file or directory whatever the path that reached it.
+type fileID struct{ dev, ino uint64 }
+
+func idOf(fi fs.FileInfo) (fileID, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, false
+	}
+	return fileID{uint64(st.Dev), uint64(st.Ino)}, true // widths differ by platform
+}
+
+// reader walks the paths given to Load and reads each manifest once, within the limits.
+type reader struct {
+	opts      Options
+	read      func(name string, data []byte)
+	errs      []error
+	total     int64
+	seenFiles map[fileID]bool
+	seenDirs  map[fileID]bool
+	stdinRead bool
+}
+
+func (r *reader) fail(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Errorf(format, args...))
+}
+
+// path reads one path given on the command line: a file whatever its name, a directory
+// recursively, or "-".
+func (r *reader) path(p string, stdin io.Reader) {
+	if p == Stdin {
+		r.stdin(stdin)
+		return
+	}
+	fi, err := os.Stat(p) // follows symlinks, as every path below does
+	if err != nil {
+		r.errs = append(r.errs, pathError(p, err))
+		return
+	}
+	if fi.IsDir() {
+		r.dir(p, nil)
+		return
+	}
+	r.file(p, fi)
+}
+
+func (r *reader) stdin(stdin io.Reader) {
+	if r.stdinRead {
+		r.fail(`"-" (stdin) given more than once`)
+		return
+	}
+	r.stdinRead = true
+	if stdin == nil {
+		r.fail("no standard input to read")
+		return
+	}
+	limit, which := r.limit()
+	data, err := safeio.ReadAll(stdin, limit)
+	if errors.Is(err, safeio.ErrTooLarge) {
+		r.fail("<stdin>: larger than %s (the limit %s)", safeio.Size(limit), which)
+		return
+	}
+	if err != nil {
+		r.fail("read stdin: %v", err)
+		return
+	}
+	if !hasContent(string(data)) {
+		// A pipeline whose producer failed sends nothing: a gate must not pass on that.
+		r.fail("<stdin>: no manifests: standard input was empty")
+		return
+	}
+	r.total += int64(len(data))
+	r.read(Stdin, data)
+}
+
+// limit is what the next file may hold: the per-file limit or what is left of the total.
+func (r *reader) limit() (int64, string) {
+	limit, which := r.opts.fileLimit(), "per manifest file"
+	if left := r.opts.totalLimit() - r.total; left < limit {
+		limit, which = max(left, 0), fmt.Sprintf("of %s for all manifests together", safeio.Size(r.opts.totalLimit()))
+	}
+	return limit, which
+}
+
+// file reads a file that Stat (following symlinks) described as fi.
+func (r *reader) file(p string, fi fs.FileInfo) {
+	if !fi.Mode().IsRegular() {
+		r.fail("%s: not a regular file (it is %s%s); manifests are read only from regular files", p, safeio.KindOf(fi.Mode()), via(p))
+		return
+	}
+	if id, ok := idOf(fi); ok {
+		if r.seenFiles[id] {
+			return // the same file named twice, or reached through a symlink too
+		}
+		r.seenFiles[id] = true
+	}
+	limit, which := r.limit()
+	data, err := safeio.ReadFile(p, limit)
+	switch {
+	case errors.Is(err, safeio.ErrTooLarge):
+		r.fail("%s: larger than %s (the limit %s)", p, safeio.Size(limit), which)
+		return
+	case errors.Is(err, safeio.ErrNotRegular):
+		r.fail("%s: not a regular file%s; manifests are read only from regular files", p, via(p))
+		return
+	case err != nil:
+		r.errs = append(r.errs, pathError(p, err))
+		return
+	}
+	r.total += int64(len(data))
+	r.read(p, data)
+}
+
+// dir reads every manifest file below dir in lexical order, following symlinks to files
+// and directories alike; hidden entries are skipped. stack holds the directories being
+// walked, so that a symlink back to one of them is reported as a loop.
+func (r *reader) dir(dir string, stack []fileID) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		r.errs = append(r.errs, pathError(dir, err))
+		return
+	}
+	if id, ok := idOf(fi); ok {
+		for _, s := range stack {
+			if s == id {
+				r.fail("%s: symlink loop: it leads back to a directory that contains it%s", dir, via(dir))
+				return
+			}
+		}
+		if r.seenDirs[id] {
+			return // reached twice, through different links: read once
+		}
+		r.seenDirs[id] = true
+		stack = append(stack, id)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		r.errs = append(r.errs, pathError(dir, err))
+		return
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue // .git and friends
+		}
+		p := filepath.Join(dir, e.Name())
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			// Followed whether it leads to a file or a directory; a broken one may have been
+			// either, so it is reported rather than passed over.
+			st, err := os.Stat(p)
+			if err != nil {
+				r.errs = append(r.errs, pathError(p, err))
+				continue
+			}
+			mode = st.Mode()
+		}
+		switch {
+		case mode.IsDir():
+			r.dir(p, stack)
+		case manifestFile(e.Name()):
+			st, err := os.Stat(p)
+			if err != nil {
+				r.errs = append(r.errs, pathError(p, err))
+				continue
+			}
+			r.file(p, st)
+		}
+	}
+}
+
+// via names the target of a symlink for an error message.
+func via(p string) string {
+	if t, err := os.Readlink(p); err == nil {
+		return ", through the symlink to " + t
+	}
+	return ""
+}
+
+// pathError words a file system error with the path first, like the other errors of Load.
+func pathError(p string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if t, lerr := os.Readlink(p); lerr == nil {
+			return fmt.Errorf("%s: broken symlink: %s does not exist", p, t)
+		}
+		return fmt.Errorf("%s: no such file or directory", p)
+	case errors.Is(err, syscall.ELOOP):
+		return fmt.Errorf("%s: symlink loop", p)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s: permission denied", p)
+	}
+	return fmt.Errorf("%s: %v", p, err)
+}

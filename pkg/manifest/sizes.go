@@ -1,0 +1,89 @@
+package manifest
+
+import (
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Sizes and counts that the CRDs leave unbounded but that the rules add up: a negative
+// worker memory lowers a team's usage and turns a denial into an allow. Integer counts
+// carry their minimums in the CRDs (Validate checks those); quantities do not, so they are
+// checked here. Zero stays legal where it has a meaning: a zero team quota is no limit
+// (the server skips it), a zero control-plane request is a request of nothing.
+type sizeRule int
+
+const (
+	positive    sizeRule = iota // a size of something that exists: > 0
+	nonNegative                 // a limit or request: >= 0
+)
+
+// maxQuantity bounds every size: near 8Ei a quantity no longer fits an int64 (parsing
+// saturates there), and sums of such sizes would be meaningless.
+var maxQuantity = resource.MustParse("4Ei")
+
+// semantic reports what the server would accept but the rules cannot use: sizes out of
+// range and, for a Team, environment names that differ only in case. written reports
+// whether a field was in the file: a zero quantity that was not is merely unset.
+func semantic(obj runtime.Object, written func(*field.Path) bool) field.ErrorList {
+	var errs field.ErrorList
+	check := func(q *resource.Quantity, p *field.Path, rule sizeRule) {
+		if q == nil {
+			return
+		}
+		cp := q.DeepCopy() // Cmp may convert q's representation, and the writer compares it
+		switch s := q.Sign(); {
+		case cp.Cmp(maxQuantity) > 0:
+			errs = append(errs, field.Invalid(p, q.String(), "too large (more than 4Ei)"))
+		case s < 0:
+			errs = append(errs, field.Invalid(p, q.String(), "must not be negative"))
+		case s == 0 && rule == positive && written(p):
+			errs = append(errs, field.Invalid(p, q.String(), "must be greater than zero"))
+		}
+	}
+	switch o := obj.(type) {
+	case *v1alpha1.TenantCluster:
+		mt := field.NewPath("spec", "workers", "machineTemplate")
+		if o.Spec.Workers.MachineTemplate.CPU == 0 && written(mt.Child("cpu")) {
+			// Rendered, a zero cpu is left out and the CRD's minimum never sees it.
+			errs = append(errs, field.Invalid(mt.Child("cpu"), 0, "should be greater than or equal to 1"))
+		}
+		check(&o.Spec.Workers.MachineTemplate.Memory, mt.Child("memory"), positive)
+		check(&o.Spec.Workers.MachineTemplate.DiskSize, mt.Child("diskSize"), positive)
+		if o.Spec.ControlPlane != nil && o.Spec.ControlPlane.Resources != nil {
+			cp := o.Spec.ControlPlane.Resources
+			p := field.NewPath("spec", "controlPlane", "resources")
+			for _, c := range []struct {
+				name string
+				res  *v1alpha1.ComponentResources
+			}{{"apiServer", cp.APIServer}, {"controllerManager", cp.ControllerManager}, {"scheduler", cp.Scheduler}} {
+				if c.res == nil {
+					continue
+				}
+				for _, a := range []struct {
+					name string
+					amt  *v1alpha1.ResourceAmounts
+				}{{"requests", c.res.Requests}, {"limits", c.res.Limits}} {
+					if a.amt != nil {
+						check(a.amt.CPU, p.Child(c.name, a.name, "cpu"), nonNegative)
+						check(a.amt.Memory, p.Child(c.name, a.name, "memory"), nonNegative)
+					}
+				}
+			}
+		}
+	case *v1alpha1.Team:
+		if l := o.Spec.ResourceLimits; l != nil {
+			p := field.NewPath("spec", "resourceLimits")
+			check(l.MaxCPUCores, p.Child("maxCPUCores"), nonNegative)
+			check(l.MaxMemory, p.Child("maxMemory"), nonNegative)
+			check(l.MaxStorage, p.Child("maxStorage"), nonNegative)
+			check(l.DefaultCPUPerNode, p.Child("defaultCPUPerNode"), positive)
+			check(l.DefaultMemoryPerNode, p.Child("defaultMemoryPerNode"), positive)
+		}
+		errs = append(errs, policy.DuplicateEnvironments(o)...)
+	}
+	return errs
+}
