@@ -20,8 +20,19 @@ func hasAliases(n *yaml.Node) bool {
 }
 
 // expand replaces aliases by copies and merge keys by the keys they bring, so a document
-// with anchors can still be edited (it is then re-rendered as a whole).
-func expand(n *yaml.Node, depth int) (*yaml.Node, error) {
+// with anchors can still be edited (it is then re-rendered as a whole). The copies are
+// counted: a few lines of aliases can stand for billions of nodes (an alias bomb), in
+// fields the loader does not look into (the kinds it keeps loosely), so the expansion
+// stops at maxNodes, as reading does.
+func expand(n *yaml.Node) (*yaml.Node, error) {
+	budget := maxNodes
+	return expandNode(n, 0, &budget)
+}
+
+func expandNode(n *yaml.Node, depth int, budget *int) (*yaml.Node, error) {
+	if *budget--; *budget < 0 {
+		return nil, fmt.Errorf("document too large (aliases expand to more than %d nodes)", maxNodes)
+	}
 	if depth > maxDepth {
 		return nil, fmt.Errorf("nested too deeply")
 	}
@@ -40,8 +51,8 @@ func expand(n *yaml.Node, depth int) (*yaml.Node, error) {
 				return
 			}
 			var kc, vc *yaml.Node
-			if kc, err = expand(kn, depth+1); err == nil {
-				vc, err = expand(vn, depth+1)
+			if kc, err = expandNode(kn, depth+1, budget); err == nil {
+				vc, err = expandNode(vn, depth+1, budget)
 			}
 			c.Content = append(c.Content, kc, vc)
 		})
@@ -54,7 +65,7 @@ func expand(n *yaml.Node, depth int) (*yaml.Node, error) {
 		return &c, nil
 	}
 	for _, ch := range n.Content {
-		x, err := expand(ch, depth+1)
+		x, err := expandNode(ch, depth+1, budget)
 		if err != nil {
 			return nil, err
 		}

@@ -49,7 +49,7 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 	}
 	whole := false
 	if hasAliases(doc.Content[0]) {
-		x, err := expand(doc.Content[0], 0)
+		x, err := expand(doc.Content[0])
 		if err != nil {
 			return "", err
 		}

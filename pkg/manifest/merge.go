@@ -62,7 +62,11 @@ func scalarEqual(d, s *yaml.Node, t reflect.Type) bool {
 		}
 	}
 	dt, st := d.ShortTag(), s.ShortTag()
-	isText := func(tag string) bool { return tag == "!!str" || tag == "!!timestamp" || tag == "!!binary" }
+	// A scalar under a tag of the file's own (!vault x) is read as its text, so its text
+	// is what it is compared by; the tag stays.
+	isText := func(tag string) bool {
+		return tag == "!!str" || tag == "!!timestamp" || tag == "!!binary" || localTag(tag)
+	}
 	if isText(dt) && isText(st) {
 		return d.Value == s.Value
 	}
@@ -77,12 +81,22 @@ func scalarEqual(d, s *yaml.Node, t reflect.Type) bool {
 	return ok1 && ok2 && jsonEqual(a, b)
 }
 
+// localTag reports a tag of the file's own, not one of YAML's (!!str, !!int, ...).
+func localTag(tag string) bool { return tag != "" && !strings.HasPrefix(tag, "!!") }
+
+// setScalar gives d the value of s. A string keeps its quoting, and a tag of the file's
+// own stays on a new string value (it was read as text, and is written back as text).
 func setScalar(d, s *yaml.Node) {
 	style := yaml.Style(0)
-	if d.ShortTag() == "!!str" && s.ShortTag() == "!!str" {
+	tag := s.Tag
+	dt := d.ShortTag()
+	if (dt == "!!str" || localTag(dt)) && s.ShortTag() == "!!str" {
 		style = d.Style & (yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.LiteralStyle)
+		if localTag(dt) {
+			tag, style = d.Tag, style|yaml.TaggedStyle
+		}
 	}
-	d.Tag, d.Value, d.Style = s.Tag, s.Value, style
+	d.Tag, d.Value, d.Style = tag, s.Value, style
 }
 
 // replaceNode turns d into a copy of s, keeping d's comments.
