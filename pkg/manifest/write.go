@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
 )
 
 // Change is one edit of a manifest file.
@@ -33,12 +35,20 @@ type Change struct {
 	File   string
 	Obj    runtime.Object
 	Delete bool
+	// Mode is the permission of a file the change creates (0: 0644); an existing file
+	// keeps its own. A Secret's file is created 0600, and its data is never on disk
+	// under a wider mode.
+	Mode fs.FileMode
 }
 
 // Write applies changes. Every file is rendered in memory first and any error leaves all
 // files untouched; then each changed file is replaced atomically (a temporary file in the
-// same directory, renamed over it, keeping its mode). Should a rename fail, the files
-// already replaced are put back.
+// same directory, renamed over it, keeping its mode) and each new file created only if
+// its name is still free (see commit.go). Should one fail, the files already written are
+// put back.
+//
+// Write does not lock: a caller that reads, checks and then writes holds a lock over all
+// three (the offline store does), so that two runs cannot both act on what they read.
 func Write(changes []Change) error {
 	plan, err := plan(changes)
 	if err != nil {
@@ -46,6 +56,10 @@ func Write(changes []Change) error {
 	}
 	return commit(plan)
 }
+
+// MaxWriteSize bounds the file an edit reads back before changing it, counted as it is
+// read: a file replaced by /dev/zero since it was loaded cannot exhaust memory.
+const MaxWriteSize = 64 << 20
 
 type fileChange struct {
 	index  int // position of the change in the caller's slice, for messages
@@ -92,7 +106,7 @@ func plan(changes []Change) ([]*filePlan, error) {
 					return nil, fmt.Errorf("%s is not a regular file", path)
 				}
 				p.exists, p.mode = true, st.Mode().Perm()
-				if p.orig, err = os.ReadFile(real); err != nil {
+				if p.orig, err = safeio.ReadFile(real, MaxWriteSize); err != nil {
 					return nil, err
 				}
 			} else if !errors.Is(err, fs.ErrNotExist) {
@@ -100,6 +114,9 @@ func plan(changes []Change) ([]*filePlan, error) {
 			}
 			byPath[real] = p
 			order = append(order, p)
+		}
+		if !p.exists && c.Mode != 0 {
+			p.mode = c.Mode.Perm()
 		}
 		p.changes = append(p.changes, fileChange{index: i, change: c})
 	}
