@@ -86,8 +86,8 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 		return "", err
 	}
 	e := newDocEditor(seg.text, doc)
-	e.whole = e.whole || whole
 	if del {
+		e.whole = e.whole || whole
 		if t := e.itemTarget(items, node); t != nil {
 			e.deleteTarget(t)
 		} else {
@@ -114,6 +114,10 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 			}
 		}
 		e.merge(node, src, typ, tg, false)
+		if len(e.edits) == 0 && len(e.regions) == 0 && !e.whole {
+			return seg.text, nil // nothing differs: the text stays byte for byte, anchors too
+		}
+		e.whole = e.whole || whole
 	}
 	if !e.whole {
 		if out, ok := e.apply(); ok && verify(out, root) == nil {

@@ -70,6 +70,11 @@ func scalarEqual(d, s *yaml.Node, t reflect.Type) bool {
 	if isText(dt) && isText(st) {
 		return d.Value == s.Value
 	}
+	if (dt == "!!str") != (st == "!!str") {
+		// A field that reads both "4" and 4 (the loader accepted the file's form): the
+		// same text means the same value, and the file's quoting stays.
+		return d.Value == s.Value
+	}
 	if dt != st {
 		if !(dt == "!!int" || dt == "!!float") || !(st == "!!int" || st == "!!float") {
 			return false
