@@ -59,30 +59,8 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 	if root.Kind != yaml.MappingNode {
 		return "", fmt.Errorf("the document is not a mapping")
 	}
-	node, items, itemsKey := root, (*yaml.Node)(nil), (*yaml.Node)(nil)
-	if item > 0 {
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			if root.Content[i].Value == "items" {
-				itemsKey, items = root.Content[i], root.Content[i+1]
-			}
-		}
-		if items == nil || items.Kind != yaml.SequenceNode || item > len(items.Content) {
-			return "", fmt.Errorf("no item %d (the file changed since it was read)", item)
-		}
-		node = items.Content[item-1]
-	}
-	h := readHeader(node)
-	if item > 0 {
-		// Items of typed lists may leave apiVersion and kind to the list.
-		rh := readHeader(root)
-		if h.apiVersion == "" {
-			h.apiVersion = rh.apiVersion
-		}
-		if h.kind == "" {
-			h.kind = strings.TrimSuffix(rh.kind, "List")
-		}
-	}
-	if err := checkIdentity(h, obj); err != nil {
+	node, items, itemsKey, err := locate(root, item, obj)
+	if err != nil {
 		return "", err
 	}
 	e := newDocEditor(seg.text, doc)
@@ -129,6 +107,38 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 		return "", err
 	}
 	return out, nil
+}
+
+// locate finds the node an edit of a document (item 0) or of a List item applies to, and
+// checks that it still holds the object being written.
+func locate(root *yaml.Node, item int, obj runtime.Object) (node, items, itemsKey *yaml.Node, err error) {
+	node = root
+	if item > 0 {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if root.Content[i].Value == "items" {
+				itemsKey, items = root.Content[i], root.Content[i+1]
+			}
+		}
+		if items == nil || items.Kind != yaml.SequenceNode || item > len(items.Content) {
+			return nil, nil, nil, fmt.Errorf("no item %d (the file changed since it was read)", item)
+		}
+		node = items.Content[item-1]
+	}
+	h := readHeader(node)
+	if item > 0 {
+		// Items of typed lists may leave apiVersion and kind to the list.
+		rh := readHeader(root)
+		if h.apiVersion == "" {
+			h.apiVersion = rh.apiVersion
+		}
+		if h.kind == "" {
+			h.kind = strings.TrimSuffix(rh.kind, "List")
+		}
+	}
+	if err := checkIdentity(h, obj); err != nil {
+		return nil, nil, nil, err
+	}
+	return node, items, itemsKey, nil
 }
 
 func removeKey(m *yaml.Node, k string) {

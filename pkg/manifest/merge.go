@@ -273,84 +273,12 @@ func (e *docEditor) mergeMapping(d, s *yaml.Node, t reflect.Type, tg *target, fl
 	d.Content = out
 }
 
-// itemNames returns the name of every item when all are mappings with a unique string
-// name, so lists like environments and access.users match by name, not position.
-func itemNames(n *yaml.Node) ([]string, bool) {
-	names := make([]string, 0, len(n.Content))
-	seen := map[string]bool{}
-	for _, it := range n.Content {
-		it = resolve(it)
-		if it == nil || it.Kind != yaml.MappingNode {
-			return nil, false
-		}
-		name := ""
-		for i := 0; i+1 < len(it.Content); i += 2 {
-			if it.Content[i].Value == "name" {
-				if v := resolve(it.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
-					name = v.Value
-				}
-			}
-		}
-		if name == "" || seen[name] {
-			return nil, false
-		}
-		seen[name] = true
-		names = append(names, name)
-	}
-	return names, true
-}
-
 func (e *docEditor) mergeSequence(d, s *yaml.Node, t reflect.Type, tg *target, flow bool) {
 	isFlow := flow || d.Style&yaml.FlowStyle != 0
 	elem := elemType(t)
 	orig := append([]*yaml.Node(nil), d.Content...)
-	type pair struct{ d, s *yaml.Node }
-	var pairs []pair
-	var result, added, removed []*yaml.Node
-	reorder := false
-	dn, ok1 := itemNames(d)
-	sn, ok2 := itemNames(s)
-	if ok1 && ok2 && len(orig) > 0 && len(s.Content) > 0 {
-		idx := map[string]int{}
-		for i, n := range dn {
-			idx[n] = i
-		}
-		matched := make([]bool, len(orig))
-		last, sawNew := -1, false
-		for j, n := range sn {
-			if i, ok := idx[n]; ok {
-				if i < last || sawNew {
-					reorder = true
-				}
-				last = i
-				matched[i] = true
-				pairs = append(pairs, pair{orig[i], s.Content[j]})
-				result = append(result, orig[i])
-			} else {
-				sawNew = true
-				added = append(added, s.Content[j])
-				result = append(result, s.Content[j])
-			}
-		}
-		for i, m := range matched {
-			if !m {
-				removed = append(removed, orig[i])
-			}
-		}
-	} else {
-		for j, it := range s.Content {
-			if j < len(orig) {
-				pairs = append(pairs, pair{orig[j], it})
-				result = append(result, orig[j])
-			} else {
-				added = append(added, it)
-				result = append(result, it)
-			}
-		}
-		if len(orig) > len(s.Content) {
-			removed = orig[len(s.Content):]
-		}
-	}
+	m := matchItems(orig, s.Content)
+	pairs, result, added, removed, reorder := m.pairs, m.result, m.added, m.removed, m.reorder
 	for _, p := range pairs {
 		ct := tg
 		if !isFlow && !reorder {
