@@ -30,7 +30,6 @@ var longFiles = map[string]string{
 	"internal/cmd/env/migrate/migrate.go":             "command rework (issue 14): plan, prompt, progress and run apart",
 	"internal/cmd/provider/create/create.go":          "command rework (issue 14): provider flag table, credentials, run apart",
 	"internal/completion/completion.go":               "to be split by completed kind (teams, environments, clusters, providers)",
-	"internal/store/live/live.go":                     "to be split by object kind with the shared Butler REST client (issue 14)",
 	"internal/testenv/testenv.go":                     "test harness (a real control plane); to be split into start-up and fixtures",
 	"pkg/apis/butler/v1alpha1/tenantcluster_types.go": "the TenantCluster API types, kept in one file as the upstream API does",
 	"pkg/manifest/convert.go":                         "YAML-to-typed conversion with line tracking; to be split",
@@ -44,7 +43,4 @@ var longFiles = map[string]string{
 var layerImports = map[string]string{
 	// Exit codes and CLI-worded errors in stores and lookups; another engineer is replacing
 	// them with typed and sentinel errors (issue 14).
-	"internal/lookup -> internal/cmdutil":        "not-found and denied errors with exit codes; to become typed errors",
-	"internal/store/live -> internal/cmdutil":    "CLI-worded errors; to become typed errors",
-	"internal/store/offline -> internal/cmdutil": "CLI-worded errors (--manifests, --as); to become typed errors",
 }
