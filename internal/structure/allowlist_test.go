@@ -18,8 +18,8 @@ var longFuncs = map[string]string{
 	// Libraries: one switch over YAML node kinds or one rule list each, read top to bottom.
 	"pkg/manifest/convert.go:converter.convert":            "one switch over YAML node kinds and Go kinds",
 	"pkg/manifest/edit.go:docEditor.mergeSequence":         "one list-merge algorithm; splitting it scatters its invariants",
+	"pkg/manifest/load.go:Load":                            "reading sources in order; to be split with the loader's options",
 	"pkg/manifest/render.go:valueNode":                     "one switch over Go kinds to YAML nodes",
-	"pkg/manifest/write.go:editDocument":                   "one edit pass over a document; to be split with write.go",
 	"pkg/manifest/write.go:filePlan.render":                "one render pass over a file; to be split with write.go",
 	"pkg/policy/admission.go:clusterAdmission.environment": "the webhook's environment step in its order (docs/rules.md §5.3); to be split by check",
 	"pkg/policy/provider.go:ValidateProviderConfigSchema":  "one rule list in spec field order (docs/rules.md §9.1)",
@@ -31,14 +31,11 @@ var longFiles = map[string]string{
 	"internal/cmd/env/migrate/migrate.go":             "command rework (issue 14): plan, prompt, progress and run apart",
 	"internal/cmd/provider/create/create.go":          "command rework (issue 14): provider flag table, credentials, run apart",
 	"internal/completion/completion.go":               "to be split by completed kind (teams, environments, clusters, providers)",
-	"internal/store/live/live.go":                     "to be split by object kind with the shared Butler REST client (issue 14)",
 	"internal/testenv/testenv.go":                     "test harness (a real control plane); to be split into start-up and fixtures",
 	"pkg/apis/butler/v1alpha1/tenantcluster_types.go": "the TenantCluster API types, kept in one file as the upstream API does",
 	"pkg/manifest/convert.go":                         "YAML-to-typed conversion with line tracking; to be split",
-	"pkg/manifest/edit.go":                            "in-place YAML editing; to be split into scalar, mapping and sequence edits",
 	"pkg/manifest/render.go":                          "YAML rendering; to be split",
 	"pkg/manifest/validate.go":                        "CRD schema validation; to be split into schema loading and checking",
-	"pkg/manifest/write.go":                           "file write plans; to be split",
 	"pkg/policy/admission.go":                         "TenantCluster admission (docs/rules.md §5); to be split by step",
 	"pkg/policy/usage.go":                             "usage and the exact quantity sums; the sum type to move to a file of its own",
 }
@@ -47,7 +44,4 @@ var longFiles = map[string]string{
 var layerImports = map[string]string{
 	// Exit codes and CLI-worded errors in stores and lookups; another engineer is replacing
 	// them with typed and sentinel errors (issue 14).
-	"internal/lookup -> internal/cmdutil":        "not-found and denied errors with exit codes; to become typed errors",
-	"internal/store/live -> internal/cmdutil":    "CLI-worded errors; to become typed errors",
-	"internal/store/offline -> internal/cmdutil": "CLI-worded errors (--manifests, --as); to become typed errors",
 }

@@ -495,34 +495,36 @@ func blockHeader(v string) string {
 	return "|-"
 }
 
-// scalar writes a scalar on one line, keeping its quoting style where that is safe.
+// scalar writes a scalar on one line, keeping its quoting style where that is safe. An
+// explicit tag (!!str 2, !vault "x") is kept in front of the value, written as it was.
 func (e *emitter) scalar(n *yaml.Node, flow, isKey bool) string {
-	tag := n.ShortTag()
 	if e.st.json {
 		return jsonScalar(n)
 	}
-	switch tag {
-	case "!!int", "!!float", "!!bool":
-		return n.Value
-	case "!!null":
-		if n.Value == "" {
+	if n.Style&yaml.TaggedStyle != 0 && n.Tag != "" {
+		return n.Tag + " " + e.scalarText(n, flow || isKey, true)
+	}
+	return e.scalarText(n, flow || isKey, false)
+}
+
+// scalarText is a scalar's value as written; tagged, the tag says what the text means,
+// so "2" or "true" may stay plain.
+func (e *emitter) scalarText(n *yaml.Node, flow, tagged bool) string {
+	tag := n.ShortTag()
+	v := n.Value
+	quoted := n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0
+	if tag != "!!str" && !localTag(tag) && !(tagged && quoted) {
+		if tag == "!!null" && v == "" {
 			return "null"
 		}
-		return n.Value
-	case "!!str":
-	default:
-		if n.Style&yaml.TaggedStyle != 0 && n.Tag != "" {
-			return n.Tag + " " + n.Value
-		}
-		return n.Value // timestamps and the like keep their text
+		return v // numbers, booleans, timestamps and the like keep their text
 	}
-	v := n.Value
 	switch {
 	case n.Style&yaml.SingleQuotedStyle != 0 && !strings.ContainsAny(v, "\n\r") && printable(v, false):
 		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
 	case n.Style&yaml.DoubleQuotedStyle != 0:
 		return doubleQuoted(v)
-	case plainSafe(v, flow || isKey):
+	case plainSafe(v, flow), tagged && plainShape(v, flow):
 		return v
 	}
 	return doubleQuoted(v)
@@ -614,10 +616,16 @@ var (
 // plainSafe reports whether s can be written unquoted and read back as the same string
 // by YAML 1.1 and 1.2 readers alike.
 func plainSafe(s string, flow bool) bool {
-	if s == "" || !printable(s, false) || strings.ContainsAny(s, "\t") {
+	if s == "" || yaml11Bool.MatchString(s) || yamlNull.MatchString(s) || yamlNumber.MatchString(s) || yamlTime.MatchString(s) || s == "=" || s == "<<" {
 		return false
 	}
-	if yaml11Bool.MatchString(s) || yamlNull.MatchString(s) || yamlNumber.MatchString(s) || yamlTime.MatchString(s) || s == "=" || s == "<<" {
+	return plainShape(s, flow)
+}
+
+// plainShape reports whether s reads back unquoted as one plain scalar with the same
+// text, whatever type a reader would then resolve it to.
+func plainShape(s string, flow bool) bool {
+	if s == "" || !printable(s, false) || strings.ContainsAny(s, "\t") {
 		return false
 	}
 	if strings.ContainsRune("-?:,[]{}#&*!|>'\"%@`", rune(s[0])) {

@@ -6,14 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
 )
 
 // Change is one edit of a manifest file.
@@ -35,12 +35,20 @@ type Change struct {
 	File   string
 	Obj    runtime.Object
 	Delete bool
+	// Mode is the permission of a file the change creates (0: 0644); an existing file
+	// keeps its own. A Secret's file is created 0600, and its data is never on disk
+	// under a wider mode.
+	Mode fs.FileMode
 }
 
 // Write applies changes. Every file is rendered in memory first and any error leaves all
 // files untouched; then each changed file is replaced atomically (a temporary file in the
-// same directory, renamed over it, keeping its mode). Should a rename fail, the files
-// already replaced are put back.
+// same directory, renamed over it, keeping its mode) and each new file created only if
+// its name is still free (see commit.go). Should one fail, the files already written are
+// put back.
+//
+// Write does not lock: a caller that reads, checks and then writes holds a lock over all
+// three (the offline store does), so that two runs cannot both act on what they read.
 func Write(changes []Change) error {
 	plan, err := plan(changes)
 	if err != nil {
@@ -48,6 +56,10 @@ func Write(changes []Change) error {
 	}
 	return commit(plan)
 }
+
+// MaxWriteSize bounds the file an edit reads back before changing it, counted as it is
+// read: a file replaced by /dev/zero since it was loaded cannot exhaust memory.
+const MaxWriteSize = 64 << 20
 
 type fileChange struct {
 	index  int // position of the change in the caller's slice, for messages
@@ -94,7 +106,7 @@ func plan(changes []Change) ([]*filePlan, error) {
 					return nil, fmt.Errorf("%s is not a regular file", path)
 				}
 				p.exists, p.mode = true, st.Mode().Perm()
-				if p.orig, err = os.ReadFile(real); err != nil {
+				if p.orig, err = safeio.ReadFile(real, MaxWriteSize); err != nil {
 					return nil, err
 				}
 			} else if !errors.Is(err, fs.ErrNotExist) {
@@ -102,6 +114,9 @@ func plan(changes []Change) ([]*filePlan, error) {
 			}
 			byPath[real] = p
 			order = append(order, p)
+		}
+		if !p.exists && c.Mode != 0 {
+			p.mode = c.Mode.Perm()
 		}
 		p.changes = append(p.changes, fileChange{index: i, change: c})
 	}
@@ -312,262 +327,4 @@ func renderNew(obj runtime.Object, st style) (string, error) {
 		return "", err
 	}
 	return text, nil
-}
-
-// verify parses text and checks that it holds the same data as the node tree.
-func verify(text string, want *yaml.Node) error {
-	doc, _, msg, err := parseSegment(segment{text: text, line: 1})
-	if err != nil {
-		return fmt.Errorf("internal error: the rendered YAML does not parse: %s", msg)
-	}
-	if doc == nil {
-		return fmt.Errorf("internal error: the rendered document is empty")
-	}
-	got, ok1 := newConverter(false).untyped(resolve(doc.Content[0]), nil, 0)
-	exp, ok2 := newConverter(false).untyped(resolve(want), nil, 0)
-	if !ok1 || !ok2 || !reflect.DeepEqual(got, exp) {
-		return fmt.Errorf("internal error: the rendered YAML does not read back as written")
-	}
-	return nil
-}
-
-// editDocument returns the new text of a segment after merging obj into the document (or
-// List item), or after deleting it.
-func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, error) {
-	doc, _, msg, err := parseSegment(seg)
-	if err != nil {
-		return "", fmt.Errorf("the document no longer parses (%s)", msg)
-	}
-	if doc == nil {
-		if del && item == 0 {
-			return "", nil
-		}
-		return "", fmt.Errorf("the document is empty (the file changed since it was read)")
-	}
-	if del && item == 0 {
-		if err := checkIdentity(readHeader(doc.Content[0]), obj); err != nil {
-			return "", err
-		}
-		return "", nil
-	}
-	whole := false
-	if hasAliases(doc.Content[0]) {
-		x, err := expand(doc.Content[0], 0)
-		if err != nil {
-			return "", err
-		}
-		doc.Content[0], whole = x, true
-	}
-	root := resolve(doc.Content[0])
-	if root.Kind != yaml.MappingNode {
-		return "", fmt.Errorf("the document is not a mapping")
-	}
-	node, items, itemsKey := root, (*yaml.Node)(nil), (*yaml.Node)(nil)
-	if item > 0 {
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			if root.Content[i].Value == "items" {
-				itemsKey, items = root.Content[i], root.Content[i+1]
-			}
-		}
-		if items == nil || items.Kind != yaml.SequenceNode || item > len(items.Content) {
-			return "", fmt.Errorf("no item %d (the file changed since it was read)", item)
-		}
-		node = items.Content[item-1]
-	}
-	h := readHeader(node)
-	if item > 0 {
-		// Items of typed lists may leave apiVersion and kind to the list.
-		rh := readHeader(root)
-		if h.apiVersion == "" {
-			h.apiVersion = rh.apiVersion
-		}
-		if h.kind == "" {
-			h.kind = strings.TrimSuffix(rh.kind, "List")
-		}
-	}
-	if err := checkIdentity(h, obj); err != nil {
-		return "", err
-	}
-	e := newDocEditor(seg.text, doc)
-	e.whole = e.whole || whole
-	if del {
-		if t := e.itemTarget(items, node); t != nil {
-			e.deleteTarget(t)
-		} else {
-			e.whole = true
-		}
-		items.Content = append(items.Content[:item-1:item-1], items.Content[item:]...)
-		if len(items.Content) == 0 {
-			e.escalate(e.entryTarget(root, itemsKey)) // "items:" alone would read as null
-		}
-	} else {
-		src, typ, err := objectNode(obj)
-		if err != nil {
-			return "", err
-		}
-		var tg *target
-		if item > 0 {
-			tg = e.itemTarget(items, node)
-			// Items of typed lists may leave apiVersion and kind to the list.
-			h := readHeader(node)
-			for _, k := range []string{"apiVersion", "kind"} {
-				if (k == "apiVersion" && h.apiVersion == "") || (k == "kind" && h.kind == "") {
-					removeKey(src, k)
-				}
-			}
-		}
-		e.merge(node, src, typ, tg, false)
-	}
-	if !e.whole {
-		if out, ok := e.apply(); ok && verify(out, root) == nil {
-			return out, nil
-		}
-	}
-	out := e.renderWhole(seg, doc)
-	if err := verify(out, root); err != nil {
-		return "", err
-	}
-	return out, nil
-}
-
-func removeKey(m *yaml.Node, k string) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == k {
-			m.Content = append(m.Content[:i:i], m.Content[i+2:]...)
-			return
-		}
-	}
-}
-
-// renderWhole re-renders a document, keeping its "---" line.
-func (e *docEditor) renderWhole(seg segment, doc *yaml.Node) string {
-	var b strings.Builder
-	first := 1
-	if seg.sep && len(e.lines) > 0 {
-		l := strings.TrimPrefix(e.lineText(1), "\ufeff")
-		if rest := strings.TrimSpace(l[3:]); rest == "" || strings.HasPrefix(rest, "#") {
-			b.WriteString(l + "\n")
-		} else {
-			b.WriteString("---\n")
-		}
-		first = 2
-	}
-	em := &emitter{st: e.st, allowed: e.commentSet(first, len(e.lines))}
-	b.WriteString(em.document(doc))
-	return e.nl(b.String())
-}
-
-// checkIdentity makes sure the document still holds the object being written.
-func checkIdentity(h header, obj runtime.Object) error {
-	if obj == nil {
-		return nil
-	}
-	gvk, name := identity(obj)
-	hgv, _ := schema.ParseGroupVersion(h.apiVersion)
-	hname := qualified(h.namespace, h.name)
-	m, err := meta.Accessor(obj)
-	sameName := err == nil && h.name == m.GetName() &&
-		(h.namespace == "" || m.GetNamespace() == "" || h.namespace == m.GetNamespace())
-	if h.kind != gvk.Kind || (h.apiVersion != "" && hgv.Group != gvk.Group) || !sameName {
-		return fmt.Errorf("holds %s %q, not %s %q (the file changed since it was read)", h.kind, hname, gvk.Kind, name)
-	}
-	return nil
-}
-
-func commit(plans []*filePlan) error {
-	type staged struct {
-		p   *filePlan
-		tmp string
-	}
-	var done []staged
-	var createdDirs []string
-	cleanup := func() {
-		for _, s := range done {
-			os.Remove(s.tmp)
-		}
-		for i := len(createdDirs) - 1; i >= 0; i-- {
-			os.Remove(createdDirs[i])
-		}
-	}
-	for _, p := range plans {
-		if p.exists && string(p.out) == string(p.orig) {
-			continue // nothing changed: leave the file and its time stamp alone
-		}
-		dir := filepath.Dir(p.real)
-		dirs, err := mkdirAll(dir)
-		createdDirs = append(createdDirs, dirs...)
-		if err != nil {
-			cleanup()
-			return err
-		}
-		tmp, err := writeTemp(dir, filepath.Base(p.real), p.out, p.mode)
-		if err != nil {
-			cleanup()
-			return fmt.Errorf("write %s: %w", p.path, err)
-		}
-		done = append(done, staged{p, tmp})
-	}
-	for i, s := range done {
-		if err := os.Rename(s.tmp, s.p.real); err != nil {
-			// Put back what was already replaced, then drop the rest.
-			for _, r := range done[:i] {
-				if r.p.exists {
-					if t, err := writeTemp(filepath.Dir(r.p.real), filepath.Base(r.p.real), r.p.orig, r.p.mode); err == nil {
-						os.Rename(t, r.p.real)
-					}
-				} else {
-					os.Remove(r.p.real)
-				}
-			}
-			done = done[i:]
-			cleanup()
-			return fmt.Errorf("write %s: %w", s.p.path, err)
-		}
-	}
-	return nil
-}
-
-// mkdirAll creates dir and returns the directories it created, outermost first.
-func mkdirAll(dir string) ([]string, error) {
-	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); err == nil {
-			break
-		}
-		missing = append([]string{d}, missing...)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	var created []string
-	for _, d := range missing {
-		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return created, err
-		}
-		created = append(created, d)
-	}
-	return created, nil
-}
-
-func writeTemp(dir, base string, data []byte, mode fs.FileMode) (string, error) {
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return "", err
-	}
-	name := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(name, mode)
-	}
-	if err != nil {
-		os.Remove(name)
-		return "", err
-	}
-	return name, nil
 }

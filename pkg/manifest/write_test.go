@@ -111,8 +111,7 @@ func TestWriteInPlaceKeepsTheRest(t *testing.T) {
 		"maxClusters: 20     # twenty", "maxClusters: 25     # twenty",
 		`kubernetesVersion: "v1.31.0"`, `kubernetesVersion: "v1.32.1"`,
 		"role: 'operator'", "role: 'viewer'",
-		// The live CRD wants an integer; the quoted form is only accepted when reading.
-		`workerCPU: "4"`, `workerCPU: 4`,
+		// workerCPU: "4" stays as written: an edit changes only what it is asked to.
 	).Replace(commentedFile)
 	checkFile(t, path, want)
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o640 {
@@ -173,7 +172,7 @@ spec:
     maxMemory: 16384Mi  # 16 GiB, written in Mi on purpose
     maxStorage: 500Gi
   clusterDefaults:
-    workerCPU: 4
+    workerCPU: "4"
     kubernetesVersion: "v1.31.0"
   environments:
     - name: dev
@@ -236,7 +235,6 @@ func TestWriteReorderedListFallsBackToItsBlock(t *testing.T) {
         maxClustersPerMember: 2
         # prod is strict
 `, 1)
-	want = strings.Replace(want, `workerCPU: "4"`, `workerCPU: 4`, 1)
 	checkFile(t, path, want)
 }
 
@@ -725,7 +723,7 @@ func TestWriteRemovesKeyWithItsComment(t *testing.T) {
     # bob helps out
     - name: bob@example.com
       role: 'operator'
-`, "", "  labels: {tier: gold}\n", "", `workerCPU: "4"`, "workerCPU: 4",
+`, "", "  labels: {tier: gold}\n", "",
 		"  # end of spec\n", "  # end of spec\nstatus:\n  namespace: payments\n").Replace(commentedFile)
 	checkFile(t, path, want)
 }

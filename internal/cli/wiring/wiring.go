@@ -28,10 +28,10 @@ func NewFactory(binary string) *factory.Factory {
 }
 
 func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.Store, error) {
-	return func(_ context.Context, f *factory.Factory) (store.Store, error) {
+	return func(ctx context.Context, f *factory.Factory) (store.Store, error) {
 		o := f.Options
 		if len(o.Manifests) > 0 {
-			return offline.LoadWith(o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict})
+			return offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict})
 		}
 		return live.New(live.Options{
 			Kubeconfig:     o.Kubeconfig,

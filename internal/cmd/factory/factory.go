@@ -5,6 +5,7 @@ package factory
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -56,6 +57,17 @@ func (f *Factory) Store(ctx context.Context) (store.Store, error) {
 	}
 	f.store = s
 	return s, nil
+}
+
+// Close releases what the store holds, such as the offline store's lock on the
+// manifests; the runner calls it when the command ends.
+func (f *Factory) Close() error {
+	c, ok := f.store.(io.Closer)
+	if !ok {
+		return nil
+	}
+	f.store = nil
+	return c.Close()
 }
 
 // ValidateOutput checks -o against the formats a command supports.

@@ -69,6 +69,7 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) int {
 	cmd.SetOut(f.IOStreams.Out)
 	cmd.SetErr(f.IOStreams.ErrOut)
 	err := cmd.ExecuteContext(context.Background())
+	f.Close() // the store's lock on the manifests, for callers that run again in-process
 	if err == nil {
 		return cmdutil.ExitOK
 	}

@@ -1,6 +1,18 @@
 // Package offline is the store over manifests on disk: a GitOps directory, files, or
 // stdin. Reads come from the loaded set; writes go back into the files in place, keeping
 // comments and the other documents, or into new files beside them.
+//
+// Runs at the same time on the same tree are serialised: Open locks the --manifests
+// trees (see treeLock) before it reads them and holds the lock until Close or exit, so a
+// run's reads, its checks (caps, existing names) and its writes all see one state of the
+// tree, and the next run reads what this one wrote. Every run takes the lock, also those
+// that only read: the reading is milliseconds, and a read-only run never sees a tree
+// half-way through another run's multi-file write. A run that waits longer than
+// LockTimeout gives up with a message naming the directory. Load reads without the
+// lock, for tests and for callers that do their own ordering.
+//
+// Whatever the lock, a new file is created only if its name is still free, and every
+// file is replaced whole (manifest.Write), so a crash leaves the old or the new text.
 package offline
 
 import (
@@ -30,6 +42,31 @@ type Store struct {
 	// mu guards the TenantClusters of set, which MigrateCluster replaces as it writes them
 	// (migrations run several clusters at once).
 	mu sync.RWMutex
+
+	lock *treeLock // held from Open to Close
+}
+
+// Open locks the manifests named by paths against other runs, then loads them (as
+// Load); the lock is held until Close, or until the process exits.
+func Open(ctx context.Context, paths []string, stdin io.Reader, as string, asGroups []string, opts manifest.Options) (*Store, error) {
+	l, err := lockTree(ctx, paths, LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	s, err := LoadWith(paths, stdin, as, asGroups, opts)
+	if err != nil {
+		l.release()
+		return nil, err
+	}
+	s.lock = l
+	return s, nil
+}
+
+// Close releases the lock taken by Open.
+func (s *Store) Close() error {
+	s.lock.release()
+	s.lock = nil
+	return nil
 }
 
 // Load loads the manifests named by paths, reading "-" from stdin, with the default

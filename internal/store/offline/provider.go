@@ -3,7 +3,6 @@ package offline
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -49,39 +48,21 @@ func (s *Store) CreateSecret(_ context.Context, secret *corev1.Secret) (store.Re
 		return store.Result{}, storeerr.Missing(storeerr.NeedDirectory, "cannot write Secret %s/%s into %s: a Secret gets a file of its own, DIR/secrets/%s.yaml",
 			secret.Namespace, secret.Name, dir, secret.Name)
 	}
-	sub := filepath.Join(dir, "secrets")
-	file := filepath.Join(sub, secret.Name+".yaml")
-	if _, err := os.Lstat(file); err == nil {
-		return store.Result{}, fmt.Errorf("cannot write %s: %w", file, storeerr.ErrFileExists)
-	}
-	createdDir := false
-	if _, err := os.Stat(sub); errors.Is(err, fs.ErrNotExist) {
-		if err := os.Mkdir(sub, 0o755); err != nil {
+	file := filepath.Join(dir, "secrets", secret.Name+".yaml")
+	if fi, err := os.Lstat(file); err == nil {
+		// An empty file holds no Secret: one left by an interrupted create of an earlier
+		// version (which made the file before writing it) must not block the retry.
+		if !fi.Mode().IsRegular() || fi.Size() > 0 {
+			return store.Result{}, fmt.Errorf("cannot write %s: %w", file, storeerr.ErrFileExists)
+		}
+		if err := os.Remove(file); err != nil {
 			return store.Result{}, err
 		}
-		createdDir = true
 	}
-	undo := func() {
-		os.Remove(file)
-		if createdDir {
-			os.Remove(sub)
-		}
-	}
-	// Create the file empty with its final mode first: manifest.Write keeps the mode of an
-	// existing file, so the data is never on disk readable by others, not even briefly.
-	fh, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, secretFileMode)
-	if err != nil {
-		if createdDir {
-			os.Remove(sub)
-		}
-		return store.Result{}, err
-	}
-	if err := fh.Close(); err != nil {
-		undo()
-		return store.Result{}, err
-	}
-	if err := manifest.Write([]manifest.Change{{File: file, Obj: secretObject(secret)}}); err != nil {
-		undo()
+	// The file appears whole or not at all, mode 0600 from its first byte (manifest.Write
+	// writes a temporary file and links it into place); on failure nothing is left, the
+	// secrets/ directory included if this made it.
+	if err := manifest.Write([]manifest.Change{{File: file, Obj: secretObject(secret), Mode: secretFileMode}}); err != nil {
 		return store.Result{}, err
 	}
 	s.reload(file)

@@ -6,6 +6,7 @@ package providerutil
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,11 +16,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
-	"k8s.io/apimachinery/pkg/util/validation"
-
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 )
 
 // Redacted stands for a secret value wherever one would be shown.
@@ -82,7 +82,7 @@ type CredentialFlags struct {
 // AddFlags adds the flags.
 func (c *CredentialFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.File, "credentials-file", "", "Credentials as a YAML or JSON map of KEY: VALUE (or a Secret manifest); keep it mode 0600")
-	fs.StringVar(&c.EnvFile, "credentials-env-file", "", "Credentials as KEY=VALUE lines; keep it mode 0600")
+	fs.StringVar(&c.EnvFile, "credentials-env-file", "", "Credentials as KEY=VALUE lines, read as kubectl create secret --from-env-file reads them (no quotes, no export); keep it mode 0600")
 	fs.BoolVar(&c.Stdin, "credentials-stdin", false, "Read the credentials from standard input (YAML/JSON map or KEY=VALUE lines)")
 	fs.StringArrayVar(&c.FromFiles, "credentials-from-file", nil, "One credential KEY=FILE, the value being the file's content, e.g. kubeconfig=harvester.yaml (repeatable)")
 }
@@ -137,12 +137,12 @@ func (c *CredentialFlags) Read(stdin io.Reader, warn func(string)) (*Credentials
 		if stdin == nil {
 			return nil, cmdutil.UsageError("--credentials-stdin: there is no standard input to read")
 		}
-		b, err := io.ReadAll(io.LimitReader(stdin, MaxCredentialsSize+1))
+		b, err := safeio.ReadAll(stdin, MaxCredentialsSize)
+		if errors.Is(err, safeio.ErrTooLarge) {
+			return nil, cmdutil.UsageError("standard input: credentials larger than 1 MiB, the most a Secret holds")
+		}
 		if err != nil {
 			return nil, cmdutil.UsageError("--credentials-stdin: %v", err)
-		}
-		if len(b) > MaxCredentialsSize {
-			return nil, cmdutil.UsageError("standard input: credentials larger than 1 MiB, the most a Secret holds")
 		}
 		const name = "standard input"
 		if looksLikeEnv(b) {
@@ -162,6 +162,9 @@ func (c *CredentialFlags) Read(stdin io.Reader, warn func(string)) (*Credentials
 		}
 		if !validKey(key) {
 			return nil, cmdutil.UsageError("--credentials-from-file: %q is not a valid Secret key (letters, digits, '-', '_' and '.')", key)
+		}
+		if !knownKey(key) {
+			return nil, cmdutil.UsageError("--credentials-from-file: %q is not a key any provider reads (%s)", key, strings.Join(knownKeys, ", "))
 		}
 		if _, dup := creds.data[key]; dup {
 			return nil, cmdutil.UsageError("--credentials-from-file: key %q is given twice", key)
@@ -183,80 +186,22 @@ func (c *CredentialFlags) Read(stdin io.Reader, warn func(string)) (*Credentials
 	return creds, nil
 }
 
-// readFile reads a credentials file, warning when group or others may read it.
+// readFile reads a credentials file: a regular file only (a FIFO or a device is refused,
+// not waited on or read forever), at most MaxCredentialsSize bytes counted as they are
+// read. It warns when group or others may read the file.
 func readFile(path string, warn func(string)) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
+	b, err := safeio.ReadFile(path, MaxCredentialsSize)
+	switch {
+	case errors.Is(err, safeio.ErrTooLarge):
+		return nil, cmdutil.UsageError("%s: credentials larger than 1 MiB, the most a Secret holds", path)
+	case err != nil:
 		return nil, cmdutil.UsageError("credentials: %v", err)
 	}
-	if fi.IsDir() {
-		return nil, cmdutil.UsageError("credentials: %s is a directory", path)
-	}
-	if fi.Size() > MaxCredentialsSize {
-		return nil, cmdutil.UsageError("%s: credentials larger than 1 MiB, the most a Secret holds", path)
-	}
-	if perm := fi.Mode().Perm(); runtime.GOOS != "windows" && perm&0o044 != 0 && warn != nil {
+	if fi, err := os.Stat(path); err == nil && runtime.GOOS != "windows" && fi.Mode().Perm()&0o044 != 0 && warn != nil {
+		perm := fi.Mode().Perm()
 		warn(fmt.Sprintf("warning: credentials file %s is group- or world-readable (mode %04o); run chmod 600 %s\n", path, perm, path))
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, cmdutil.UsageError("credentials: %v", err)
-	}
 	return b, nil
-}
-
-var envLineRE = regexp.MustCompile(`^(export\s+)?[-._a-zA-Z0-9]+=`)
-
-// looksLikeEnv tells KEY=VALUE input from YAML by its first line that is not blank or a
-// comment.
-func looksLikeEnv(b []byte) bool {
-	for _, l := range strings.Split(string(b), "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		return envLineRE.MatchString(l)
-	}
-	return false
-}
-
-func validKey(k string) bool { return len(validation.IsConfigMapKey(k)) == 0 }
-
-// parseEnv reads KEY=VALUE lines: blank lines and # comments skipped, an optional
-// "export " prefix, and one pair of matching quotes around a value removed. Values are
-// single-line; use --credentials-from-file for a multi-line one.
-func parseEnv(name string, b []byte) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	for i, line := range strings.Split(string(b), "\n") {
-		n := i + 1
-		line = strings.TrimSuffix(line, "\r")
-		t := strings.TrimSpace(line)
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		t = strings.TrimPrefix(t, "export ")
-		key, value, ok := strings.Cut(t, "=")
-		key = strings.TrimSpace(key)
-		if !ok || key == "" {
-			return nil, cmdutil.UsageError("%s:%d: want KEY=VALUE", name, n)
-		}
-		if !validKey(key) {
-			// The text before '=' is not shown: on a malformed line it may be a value.
-			return nil, cmdutil.UsageError("%s:%d: the key is not a valid Secret key (letters, digits, '-', '_' and '.')", name, n)
-		}
-		if _, dup := out[key]; dup {
-			return nil, cmdutil.UsageError("%s:%d: key %q is given twice", name, n, key)
-		}
-		value = strings.TrimSpace(value)
-		if len(value) >= 2 && (value[0] == '"' || value[0] == '\'') && value[len(value)-1] == value[0] {
-			value = value[1 : len(value)-1]
-		}
-		if value == "" {
-			return nil, cmdutil.UsageError("%s:%d: key %q has an empty value", name, n, key)
-		}
-		out[key] = []byte(value)
-	}
-	return out, nil
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
@@ -342,6 +287,9 @@ func stringMap(name string, m *yaml.Node, b64 bool) (map[string][]byte, error) {
 		k, v := m.Content[i], m.Content[i+1]
 		if k.Kind != yaml.ScalarNode || !validKey(k.Value) {
 			return nil, cmdutil.UsageError("%s:%d: the key is not a valid Secret key (letters, digits, '-', '_' and '.')", name, k.Line)
+		}
+		if !knownKey(k.Value) {
+			return nil, errUnknownKey(name, k.Line)
 		}
 		key := k.Value
 		if _, dup := out[key]; dup {

@@ -36,13 +36,17 @@ func TestCredentialsNeverPrint(t *testing.T) {
 	}
 }
 
+// The env-file format is kubectl create secret --from-env-file's: values verbatim (quotes,
+// inner and trailing blanks kept), leading blanks and a BOM dropped, CRLF read as LF.
+// Errors name the line and never a value, nor a key that is not a credentials key: a
+// wrapped line holding "=" is refused, not turned into a key.
 func TestParseEnv(t *testing.T) {
-	in := "# comment\r\n\r\nexport a=1\r\nb = \"two words\"\nc='x=y'\nd=\"unbalanced\n"
+	in := "\ufeff# comment\r\n\r\n  username=root@pam\r\npassword=\"two words\" \ntoken='x=y'\n"
 	got, err := parseEnv("f", []byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"a": "1", "b": "two words", "c": "x=y", "d": `"unbalanced`}
+	want := map[string]string{"username": "root@pam", "password": `"two words" `, "token": "'x=y'"}
 	if len(got) != len(want) {
 		t.Fatalf("got %d keys", len(got))
 	}
@@ -52,12 +56,16 @@ func TestParseEnv(t *testing.T) {
 		}
 	}
 	for text, msg := range map[string]string{
-		"a=1\nsecretvalue\n":   "f:2: want KEY=VALUE",
-		"a=1\n=secretvalue\n":  "f:2: want KEY=VALUE",
-		"a b=secretvalue\n":    "f:1: the key is not a valid Secret key",
-		"a=1\na=secretvalue\n": `f:2: key "a" is given twice`,
-		"a=\n":                 `f:1: key "a" has an empty value`,
-		"a=''\n":               `f:1: key "a" has an empty value`,
+		"password=1\nsecretvalue\n":                 "f:2: want KEY=VALUE",
+		"password=1\n=secretvalue\n":                "f:2: want KEY=VALUE",
+		"pass word=secretvalue\n":                   "f:1: the key is not a valid Secret key",
+		"1password=secretvalue\n":                   "f:1: the key is not a valid Secret key",
+		"password=abc\nsecretvalue=more\n":          "f:2: not a key any provider reads (",
+		"secretvalue: x\n":                          "f:1: want KEY=VALUE",
+		"export password=secretvalue\n":             `f:1: "export" is not part of the format`,
+		"password=1\npassword=secretvalue\n":        `f:2: key "password" is given twice`,
+		"password=\n":                               `f:1: key "password" has an empty value`,
+		"password=secretvalue\n\xffsecretvalue=1\n": "f:2: not valid UTF-8 text",
 	} {
 		_, err := parseEnv("f", []byte(text))
 		if err == nil || !strings.HasPrefix(err.Error(), msg) || strings.Contains(err.Error(), "secretvalue") {
@@ -67,37 +75,38 @@ func TestParseEnv(t *testing.T) {
 }
 
 func TestParseMap(t *testing.T) {
-	got, err := parseMap("f", []byte("a: 1\nb: true\nc: |\n  line1\n  line2\nd: &x v\ne: *x\n"))
+	got, err := parseMap("f", []byte("username: 1\npassword: true\nkubeconfig: |\n  line1\n  line2\ntoken: &x v\nclientID: *x\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"a": "1", "b": "true", "c": "line1\nline2\n", "d": "v", "e": "v"}
+	want := map[string]string{"username": "1", "password": "true", "kubeconfig": "line1\nline2\n", "token": "v", "clientID": "v"}
 	for k, v := range want {
 		if string(got[k]) != v {
 			t.Errorf("%s = %q, want %q", k, got[k], v)
 		}
 	}
 	// A Secret manifest: data decoded, stringData wins, as on the server.
-	got, err = parseMap("f", []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata:\n  a: b2xk\n  b: Yg==\nstringData:\n  a: new\n"))
+	got, err = parseMap("f", []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata:\n  username: b2xk\n  password: Yg==\nstringData:\n  username: new\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got["a"]) != "new" || string(got["b"]) != "b" {
+	if string(got["username"]) != "new" || string(got["password"]) != "b" {
 		t.Errorf("secret manifest: %q", got)
 	}
 	for text, msg := range map[string]string{
-		"":                          "f: no credentials found",
-		"secretvalue\n":             "f:1: not a map of KEY: VALUE",
-		"a: 1\n---\nb: secretvalue": "f: holds more than one YAML document",
-		"a: [secretvalue]\n":        `f:1: key "a": the value must be a string`,
-		"a: ~\n":                    `f:1: key "a" has an empty value`,
-		"a: 1\na: secretvalue\n":    `f:2: key "a" is given twice`,
-		"a: 'secretvalue\n":         "f:2: not a valid YAML or JSON map of credentials",
-		"{a: secretvalue\n":         "f:",
-		"apiVersion: v1\nkind: Secret\ndata:\n  a: secretvalue!\n": `f:4: key "a": data values must be base64-encoded`,
-		"apiVersion: v1\nkind: Secret\ndata: secretvalue\n":        "f:3: data must be a map",
-		"apiVersion: v1\nkind: Secret\n":                           "f: the Secret has no data or stringData",
-		"? [secretvalue]\n: x\n":                                   "f:1: the key is not a valid Secret key",
+		"":                                     "f: no credentials found",
+		"secretvalue\n":                        "f:1: not a map of KEY: VALUE",
+		"token: 1\n---\npassword: secretvalue": "f: holds more than one YAML document",
+		"token: [secretvalue]\n":               `f:1: key "token": the value must be a string`,
+		"token: ~\n":                           `f:1: key "token" has an empty value`,
+		"token: 1\ntoken: secretvalue\n":       `f:2: key "token" is given twice`,
+		"token: 'secretvalue\n":                "f:2: not a valid YAML or JSON map of credentials",
+		"{token: secretvalue\n":                "f:",
+		"token: 1\nsecretvalue: [x]\n":         "f:2: not a key any provider reads",
+		"apiVersion: v1\nkind: Secret\ndata:\n  token: secretvalue!\n": `f:4: key "token": data values must be base64-encoded`,
+		"apiVersion: v1\nkind: Secret\ndata: secretvalue\n":            "f:3: data must be a map",
+		"apiVersion: v1\nkind: Secret\n":                               "f: the Secret has no data or stringData",
+		"? [secretvalue]\n: x\n":                                       "f:1: the key is not a valid Secret key",
 	} {
 		_, err := parseMap("f", []byte(text))
 		if err == nil || !strings.HasPrefix(err.Error(), msg) || strings.Contains(err.Error(), "secretvalue") {
@@ -119,7 +128,7 @@ func TestReadFlags(t *testing.T) {
 		return p
 	}
 	kube := write("kubeconfig", "apiVersion: v1\n", 0o600)
-	env := write("env", "a=1\n", 0o640)
+	env := write("env", "token=1\n", 0o640)
 	var warnings []string
 	warn := func(s string) { warnings = append(warnings, s) }
 
@@ -127,7 +136,7 @@ func TestReadFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(c.Keys(), []string{"a", "kubeconfig"}) || string(c.Data()["kubeconfig"]) != "apiVersion: v1\n" {
+	if !reflect.DeepEqual(c.Keys(), []string{"kubeconfig", "token"}) || string(c.Data()["kubeconfig"]) != "apiVersion: v1\n" {
 		t.Errorf("got %v", c.Keys())
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "mode 0640") {
@@ -137,12 +146,12 @@ func TestReadFlags(t *testing.T) {
 		t.Errorf("source %q", c.Source)
 	}
 
-	c, err = (&CredentialFlags{Stdin: true}).Read(strings.NewReader("export x=1\n"), warn)
-	if err != nil || string(c.Data()["x"]) != "1" {
+	c, err = (&CredentialFlags{Stdin: true}).Read(strings.NewReader("token=1\n"), warn)
+	if err != nil || string(c.Data()["token"]) != "1" {
 		t.Errorf("stdin env: %v %v", c, err)
 	}
-	c, err = (&CredentialFlags{Stdin: true}).Read(strings.NewReader("x: a=b\n"), warn)
-	if err != nil || string(c.Data()["x"]) != "a=b" {
+	c, err = (&CredentialFlags{Stdin: true}).Read(strings.NewReader("token: a=b\n"), warn)
+	if err != nil || string(c.Data()["token"]) != "a=b" {
 		t.Errorf("stdin yaml: %v", err)
 	}
 
@@ -153,8 +162,9 @@ func TestReadFlags(t *testing.T) {
 		{CredentialFlags{File: env, EnvFile: env}, "pass only one of"},
 		{CredentialFlags{FromFiles: []string{"kubeconfig"}}, `want KEY=FILE`},
 		{CredentialFlags{FromFiles: []string{"bad key=" + kube}}, `"bad key" is not a valid Secret key`},
-		{CredentialFlags{EnvFile: env, FromFiles: []string{"a=" + kube}}, `key "a" is given twice`},
-		{CredentialFlags{FromFiles: []string{"k=" + write("empty", "", 0o600)}}, `credentials key "k" would be empty`},
+		{CredentialFlags{EnvFile: env, FromFiles: []string{"token=" + kube}}, `key "token" is given twice`},
+		{CredentialFlags{FromFiles: []string{"extra=" + kube}}, `"extra" is not a key any provider reads`},
+		{CredentialFlags{FromFiles: []string{"token=" + write("empty", "", 0o600)}}, `credentials key "token" would be empty`},
 		{CredentialFlags{File: dir}, "is a directory"},
 		{CredentialFlags{File: write("comments", "# nothing\n", 0o600)}, "no credentials found"},
 		{CredentialFlags{File: write("big", strings.Repeat("a", MaxCredentialsSize+1), 0o600)}, "larger than 1 MiB"},

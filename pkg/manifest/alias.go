@@ -1,0 +1,75 @@
+package manifest
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// hasAliases reports anchors, aliases or merge keys, which in-place edits cannot follow.
+func hasAliases(n *yaml.Node) bool {
+	if n.Anchor != "" || n.Kind == yaml.AliasNode || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!merge") {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAliases(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// expand replaces aliases by copies and merge keys by the keys they bring, so a document
+// with anchors can still be edited (it is then re-rendered as a whole). The copies are
+// counted: a few lines of aliases can stand for billions of nodes (an alias bomb), in
+// fields the loader does not look into (the kinds it keeps loosely), so the expansion
+// stops at maxNodes, as reading does.
+func expand(n *yaml.Node) (*yaml.Node, error) {
+	budget := maxNodes
+	return expandNode(n, 0, &budget)
+}
+
+func expandNode(n *yaml.Node, depth int, budget *int) (*yaml.Node, error) {
+	if *budget--; *budget < 0 {
+		return nil, fmt.Errorf("document too large (aliases expand to more than %d nodes)", maxNodes)
+	}
+	if depth > maxDepth {
+		return nil, fmt.Errorf("nested too deeply")
+	}
+	n = resolve(n)
+	if n == nil || n.Kind == yaml.AliasNode {
+		return nil, fmt.Errorf("unresolvable alias")
+	}
+	c := *n
+	c.Anchor = ""
+	c.Content = nil
+	if n.Kind == yaml.MappingNode {
+		conv := newConverter(false)
+		var err error
+		conv.eachPair(n, nil, depth, func(_ string, kn, vn *yaml.Node) {
+			if err != nil {
+				return
+			}
+			var kc, vc *yaml.Node
+			if kc, err = expandNode(kn, depth+1, budget); err == nil {
+				vc, err = expandNode(vn, depth+1, budget)
+			}
+			c.Content = append(c.Content, kc, vc)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(conv.errs) > 0 {
+			return nil, fmt.Errorf("%s", conv.errs[0].msg)
+		}
+		return &c, nil
+	}
+	for _, ch := range n.Content {
+		x, err := expandNode(ch, depth+1, budget)
+		if err != nil {
+			return nil, err
+		}
+		c.Content = append(c.Content, x)
+	}
+	return &c, nil
+}
