@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // ClusterCreationPolicy is a platform admin's curation of the options a TenantCluster may
@@ -171,4 +172,22 @@ func (s *PolicyScope) Target() (team, env string) {
 		return s.Team.TeamRef.Name, ""
 	}
 	return "", ""
+}
+
+// ScopeRuleMessage is the message of the CRD's CEL rule on spec.scope.
+const ScopeRuleMessage = "exactly one of platformWide, team, or teamAndEnvironment must be set"
+
+// Validate is the CRD's CEL rule on spec.scope, as the API server reports it; nil when
+// exactly one scope is set.
+func (s *PolicyScope) Validate(path *field.Path) *field.Error {
+	n := 0
+	for _, set := range []bool{s.PlatformWide != nil, s.Team != nil, s.TeamAndEnvironment != nil} {
+		if set {
+			n++
+		}
+	}
+	if n == 1 {
+		return nil
+	}
+	return field.Invalid(path, "object", ScopeRuleMessage)
 }
