@@ -50,3 +50,23 @@ func (a *clusterAdmission) creationPolicies(pc *v1alpha1.ProviderConfig) {
 			r.Policy, verb, r.Option, r.Rule.Values, value)))
 	}
 }
+
+// NeedsPolicies reports whether AdmitCluster can read Policies for this request: only when
+// the cluster names a ProviderConfig that exists and sets a value for an option of its
+// provider (an empty value always passes). When it is false the decision is the same with
+// Policies nil, so the webhook skips listing them.
+func (r ClusterRequest) NeedsPolicies() bool {
+	c, pc := r.Cluster, r.ProviderConfig
+	if c == nil || pc == nil || c.Spec.ProviderConfigRef == nil || c.Spec.InfrastructureOverride == nil {
+		return false
+	}
+	if r.Operation != Create && r.Operation != "" && r.Operation != Update {
+		return false
+	}
+	for _, opt := range v1alpha1.OptionTypes {
+		if OptionValue(c, pc.Spec.Provider, opt) != "" {
+			return true
+		}
+	}
+	return false
+}
