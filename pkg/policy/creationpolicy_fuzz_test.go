@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"math/rand"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -174,5 +175,34 @@ func TestPolicyAdmissionMatchesServer(t *testing.T) {
 		if rules[rule] < 100 {
 			t.Errorf("generator too narrow: %d refusals by %s", rules[rule], rule)
 		}
+	}
+}
+
+// TestNeedsPolicies: whenever a request says it does not need the policies, its decision
+// is the same without them; the generator must reach both sides often.
+func TestNeedsPolicies(t *testing.T) {
+	rng := rand.New(rand.NewSource(19))
+	skipped, needed := 0, 0
+	for i := 0; i < 12000; i++ {
+		b := make([]byte, 320)
+		rng.Read(b)
+		req, _ := acFuzzRequest(b, "16Gi", "100Gi", "480Gi")
+		if req.NeedsPolicies() {
+			needed++
+			continue
+		}
+		if len(req.Policies) == 0 {
+			continue
+		}
+		with := policy.AdmitCluster(req)
+		req.Policies = nil
+		without := policy.AdmitCluster(req)
+		if !reflect.DeepEqual(with, without) {
+			t.Fatalf("case %d: NeedsPolicies is false but the policies change the decision\nwith:    %+v\nwithout: %+v", i, with, without)
+		}
+		skipped++
+	}
+	if skipped < 1000 || needed < 1000 {
+		t.Fatalf("generator too narrow: %d compared without policies, %d needing them", skipped, needed)
 	}
 }
