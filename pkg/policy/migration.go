@@ -63,6 +63,13 @@ type MigrationRequest struct {
 	ProviderConfig func(ref *v1alpha1.ProviderReference) (pc *v1alpha1.ProviderConfig, found bool)
 	// Username is the requesting identity, for the preflight.
 	Username string
+	// Policies is every ClusterCreationPolicy: a migration is an update, and the target
+	// environment's policies apply to it.
+	Policies []v1alpha1.ClusterCreationPolicy
+	// ForcePolicy moves clusters that only ClusterCreationPolicies would refuse, so that the
+	// server gives its own answer for each (when the tools' view of the policies may be
+	// stale); clusters refused by any other rule are still skipped.
+	ForcePolicy bool
 }
 
 // MigrationMove is one cluster a migration patches.
@@ -277,7 +284,7 @@ func ClassifyMigration(req MigrationRequest, c *v1alpha1.TenantCluster) Migratio
 		}
 		move.Relabel = true
 	}
-	if d := preflightMigration(req, c, move.Cleanup); !d.Allowed() {
+	if d := preflightMigration(req, c, move.Cleanup); !d.Allowed() && !(req.ForcePolicy && onlyPolicyViolations(d)) {
 		return skip(SkipRefused, "%v", d.Err())
 	}
 	return MigrationStep{Move: move}
@@ -328,7 +335,18 @@ func preflightMigration(req MigrationRequest, c *v1alpha1.TenantCluster, cleanup
 		Siblings:       req.Clusters,
 		ProviderConfig: pc,
 		Username:       req.Username,
+		Policies:       req.Policies,
 	})
+}
+
+// onlyPolicyViolations is true when every violation is a ClusterCreationPolicy's.
+func onlyPolicyViolations(d Decision) bool {
+	for _, v := range d.Violations {
+		if !strings.HasPrefix(v.Rule, RuleCreationPolicy) {
+			return false
+		}
+	}
+	return true
 }
 
 // migrationCaps checks the target environment's caps against the moves.
