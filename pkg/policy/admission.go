@@ -356,9 +356,7 @@ func (a *clusterAdmission) environment() {
 func (a *clusterAdmission) provider() bool {
 	ref := a.c.Spec.ProviderConfigRef
 	if ref == nil {
-		// 2. no ProviderConfig: the server checks no provider, policy or team limits
-		a.check(Check{Rule: RuleProviderRefUnset, Field: fieldPCRef, Warning: "spec.providerConfigRef is not set: " +
-			"the server skips the ProviderConfig, ClusterCreationPolicy and team-limit checks for this cluster"})
+		a.providerRefUnset() // 2. no ProviderConfig: no provider, policy or team-limit checks
 		return true
 	}
 	ns := ref.Namespace
@@ -389,9 +387,7 @@ func (a *clusterAdmission) provider() bool {
 		}
 	}
 
-	// 5. ClusterCreationPolicy pins and allow-lists
-	a.creationPolicies(pc)
-
+	a.creationPolicies(pc) // 5. ClusterCreationPolicy pins and allow-lists
 	// client-side: the team's allowedProviders
 	if lim := a.limits; lim != nil && len(lim.AllowedProviders) > 0 && (a.create || providerRefChanged(a.old, a.c)) {
 		list := quoteList(lim.AllowedProviders)

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -49,6 +50,23 @@ func (a *clusterAdmission) creationPolicies(pc *v1alpha1.ProviderConfig) {
 		a.deny(ck, field.Forbidden(path, fmt.Sprintf("ClusterCreationPolicy %q %s %s to %v; got %q",
 			r.Policy, verb, r.Option, r.Rule.Values, value)))
 	}
+}
+
+// providerRefUnset records that the server stops after the environment checks for a
+// cluster without providerConfigRef.
+func (a *clusterAdmission) providerRefUnset() {
+	a.check(Check{Rule: RuleProviderRefUnset, Field: fieldPCRef, Warning: "spec.providerConfigRef is not set: " +
+		"the server skips the ProviderConfig, ClusterCreationPolicy and team-limit checks for this cluster"})
+}
+
+// onlyPolicyViolations is true when every violation is a ClusterCreationPolicy's.
+func onlyPolicyViolations(d Decision) bool {
+	for _, v := range d.Violations {
+		if !strings.HasPrefix(v.Rule, RuleCreationPolicy) {
+			return false
+		}
+	}
+	return true
 }
 
 // NeedsPolicies reports whether AdmitCluster can read Policies for this request: only when

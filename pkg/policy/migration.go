@@ -64,11 +64,9 @@ type MigrationRequest struct {
 	// Username is the requesting identity, for the preflight.
 	Username string
 	// Policies is every ClusterCreationPolicy: a migration is an update, and the target
-	// environment's policies apply to it.
-	Policies []v1alpha1.ClusterCreationPolicy
-	// ForcePolicy moves clusters that only ClusterCreationPolicies would refuse, so that the
-	// server gives its own answer for each (when the tools' view of the policies may be
-	// stale); clusters refused by any other rule are still skipped.
+	// environment's policies apply. ForcePolicy moves clusters only they refuse, for the
+	// server to answer; clusters another rule refuses are still skipped.
+	Policies    []v1alpha1.ClusterCreationPolicy
 	ForcePolicy bool
 }
 
@@ -337,16 +335,6 @@ func preflightMigration(req MigrationRequest, c *v1alpha1.TenantCluster, cleanup
 		Username:       req.Username,
 		Policies:       req.Policies,
 	})
-}
-
-// onlyPolicyViolations is true when every violation is a ClusterCreationPolicy's.
-func onlyPolicyViolations(d Decision) bool {
-	for _, v := range d.Violations {
-		if !strings.HasPrefix(v.Rule, RuleCreationPolicy) {
-			return false
-		}
-	}
-	return true
 }
 
 // migrationCaps checks the target environment's caps against the moves.
