@@ -33,6 +33,11 @@ type Store interface {
 	GetProviderConfig(ctx context.Context, namespace, name string) (*v1alpha1.ProviderConfig, error)
 	ListUsers(ctx context.Context) ([]v1alpha1.User, error)
 	ListIdentityProviders(ctx context.Context) ([]v1alpha1.IdentityProvider, error)
+	// ListClusterCreationPolicies lists every ClusterCreationPolicy, by name. Live, a
+	// server that does not serve them (the CRD is not installed) has none, as its webhook
+	// takes it; any other failure is an error.
+	ListClusterCreationPolicies(ctx context.Context) ([]v1alpha1.ClusterCreationPolicy, error)
+	GetClusterCreationPolicy(ctx context.Context, name string) (*v1alpha1.ClusterCreationPolicy, error)
 
 	// CreateCluster creates the cluster and then its named addons.
 	CreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (Result, error)

@@ -375,9 +375,11 @@ func rbac() []client.Object {
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "cluster-admin"},
 			Subjects:   subjects(Olivia),
 		},
-		// Everyone reads teams (cluster-scoped), not Users or IdentityProviders: for them
-		// the platform-admin check falls back to a SelfSubjectAccessReview.
-		clusterRole("butler-team-reader", rbacv1.PolicyRule{APIGroups: []string{group}, Resources: []string{"teams"}, Verbs: read}),
+		// Everyone reads teams and ClusterCreationPolicies (cluster-scoped; the console shows
+		// every user the policies that shape their choices), not Users or
+		// IdentityProviders: for them the platform-admin check falls back to a
+		// SelfSubjectAccessReview.
+		clusterRole("butler-team-reader", rbacv1.PolicyRule{APIGroups: []string{group}, Resources: []string{"teams", "clustercreationpolicies"}, Verbs: read}),
 		&rbacv1.ClusterRoleBinding{
 			ObjectMeta: metav1.ObjectMeta{Name: "butler-team-reader"},
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "butler-team-reader"},
@@ -434,7 +436,7 @@ func (e *Env) Reset(ctx context.Context) error {
 		namespaced bool
 	}{
 		{"TenantAddon", true}, {"TenantCluster", true}, {"ProviderConfig", true},
-		{"Team", false}, {"User", false}, {"IdentityProvider", false},
+		{"Team", false}, {"User", false}, {"IdentityProvider", false}, {"ClusterCreationPolicy", false},
 	}
 	for _, k := range kinds {
 		obj := &unstructured.Unstructured{}

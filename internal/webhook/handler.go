@@ -30,10 +30,13 @@ const (
 	NameTenantCluster  = "vtenantcluster.kb.io"
 	NameTeam           = "vteam.kb.io"
 	NameProviderConfig = "vproviderconfig.kb.io"
+	// NameCreationPolicy and PathCreationPolicy follow the same kubebuilder convention.
+	NameCreationPolicy = "vclustercreationpolicy.kb.io"
 
 	PathTenantCluster  = "/validate-butler-butlerlabs-dev-v1alpha1-tenantcluster"
 	PathTeam           = "/validate-butler-butlerlabs-dev-v1alpha1-team"
 	PathProviderConfig = "/validate-butler-butlerlabs-dev-v1alpha1-providerconfig"
+	PathCreationPolicy = "/validate-butler-butlerlabs-dev-v1alpha1-clustercreationpolicy"
 )
 
 // maxBodyBytes bounds a review: the API server's own request limit is 3 MiB, and a review
@@ -44,7 +47,7 @@ const maxBodyBytes = 8 << 20
 // sends ?timeout=, the webhook's timeoutSeconds).
 const defaultTimeout = 10 * time.Second
 
-// Handler answers AdmissionReviews (admission.k8s.io/v1) at the three paths with the
+// Handler answers AdmissionReviews (admission.k8s.io/v1) at the four paths with the
 // policy library's decisions. It is an http.Handler; Server adds TLS, health and shutdown.
 type Handler struct {
 	reader  Reader
@@ -77,6 +80,7 @@ func NewHandler(r Reader, log *slog.Logger) (*Handler, error) {
 		PathTenantCluster:  {NameTenantCluster, v1alpha1.KindTenantCluster, h.tenantCluster},
 		PathTeam:           {NameTeam, v1alpha1.KindTeam, h.team},
 		PathProviderConfig: {NameProviderConfig, v1alpha1.KindProviderConfig, h.providerConfig},
+		PathCreationPolicy: {NameCreationPolicy, v1alpha1.KindClusterCreationPolicy, h.creationPolicy},
 	}
 	return h, nil
 }

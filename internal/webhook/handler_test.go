@@ -36,6 +36,7 @@ type fakeReader struct {
 	pcs      map[string]*v1alpha1.ProviderConfig // namespace/name
 	users    []v1alpha1.User
 	idps     []v1alpha1.IdentityProvider
+	policies []v1alpha1.ClusterCreationPolicy
 	sar      bool
 	fail     map[string]error // by method name
 	panicOn  string

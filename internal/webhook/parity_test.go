@@ -71,6 +71,16 @@ var preps = map[string]func(ctx context.Context, t *testing.T, c client.Client) 
 			tm.Spec.Environments[0].ClusterDefaults.DefaultAddons = []string{"cert-manager", "cilium"}
 		})
 	},
+	// ClusterCreationPolicies at every tier, and a cluster that predates the team's list.
+	"policies": func(ctx context.Context, t *testing.T, c client.Client) error {
+		old := withImage(cluster("old-image", "dev", testenv.Carol, 1, 2, "2Gi"), "rocky-9")
+		for _, o := range append(parityPolicies(), old) {
+			if err := c.Create(ctx, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	},
 	"provider-limits": func(ctx context.Context, t *testing.T, c client.Client) error {
 		pc := &v1alpha1.ProviderConfig{}
 		if err := c.Get(ctx, types.NamespacedName{Namespace: "butler-system", Name: "harvester-prod"}, pc); err != nil {
@@ -195,11 +205,49 @@ func TestParityPreflightAndServer(t *testing.T) {
 			want: `spec.workers.replicas: Forbidden: worker replicas (3) exceeds team "payments" per-cluster node limit (2)`},
 		{name: "team CPU, memory and storage", prep: "team-compute", user: alice, op: policy.Create, obj: dev("a", alice),
 			want: `[spec.workers: Forbidden: total CPU (28) would exceed team "payments" CPU quota (27), spec.workers: Forbidden: total memory (44Gi) would exceed team "payments" memory quota (43Gi), spec.workers: Forbidden: total storage (1100Gi) would exceed team "payments" storage quota (1Ti)]`},
-		{name: "team CPU, memory and storage on a scale up", prep: "team-compute", user: carol, op: policy.Update, obj: tcKey("carol-sandbox-1"), mutate: scale(4),
-			want: `[spec.workers: Forbidden: total CPU (28) would exceed team "payments" CPU quota (27), spec.workers: Forbidden: total memory (44Gi) would exceed team "payments" memory quota (43Gi), spec.workers: Forbidden: total storage (1100Gi) would exceed team "payments" storage quota (1Ti)]`},
+		// The server checks CPU, memory and storage on create only: a scale up past them is
+		// admitted (the CLI warns).
+		{name: "team CPU, memory and storage on a scale up", prep: "team-compute", user: carol, op: policy.Update, obj: tcKey("carol-sandbox-1"), mutate: scale(4)},
 		{name: "team compute quotas do not block a scale up within them", prep: "team-compute", user: carol, op: policy.Update, obj: tcKey("carol-sandbox-1"), mutate: scale(3)},
 		{name: "team allowedKubernetesVersions and denied default addon", prep: "team-restrictions", user: alice, op: policy.Create, obj: withProvider(dev("a", alice), ""),
 			want: `[spec.kubernetesVersion: Unsupported value: "v1.31.0": supported values: "1.30.x", spec.addons: Forbidden: addon "cilium" is not allowed for team "payments"]`},
+
+		// ClusterCreationPolicies applied to TenantClusters.
+		{name: "team allow-list replaces the platform's", prep: "policies", user: bob, op: policy.Create, obj: withImage(dev("img", bob), "ubuntu-22"),
+			want: `spec.infrastructureOverride.harvester.imageName: Forbidden: ClusterCreationPolicy "payments-images" allow-lists image to [ubuntu-24]; got "ubuntu-22"`},
+		{name: "platform allow-list for another team", prep: "policies", user: olive, op: policy.Create, obj: withImage(ledger("img"), "debian-12"),
+			want: `spec.infrastructureOverride.harvester.imageName: Forbidden: ClusterCreationPolicy "platform-images" allow-lists image to [ubuntu-22 ubuntu-24]; got "debian-12"`},
+		{name: "environment pin", prep: "policies", user: carol, op: policy.Create, obj: withNetwork(prod("net", carol), "default/vlan-100"),
+			want: `spec.infrastructureOverride.harvester.networkName: Forbidden: ClusterCreationPolicy "payments-prod-network" pins network to [default/vlan-200]; got "default/vlan-100"`},
+		{name: "two policy violations", prep: "policies", user: carol, op: policy.Create, obj: withNetwork(withImage(prod("two", carol), "ubuntu-22"), "default/vlan-100"),
+			want: `[spec.infrastructureOverride.harvester.imageName: Forbidden: ClusterCreationPolicy "payments-images" allow-lists image to [ubuntu-24]; got "ubuntu-22", spec.infrastructureOverride.harvester.networkName: Forbidden: ClusterCreationPolicy "payments-prod-network" pins network to [default/vlan-200]; got "default/vlan-100"]`},
+		{name: "allowed values", prep: "policies", user: carol, op: policy.Create, obj: withNetwork(withImage(prod("ok", carol), "ubuntu-24"), "default/vlan-200")},
+		{name: "empty values pass", prep: "policies", user: carol, op: policy.Create, obj: prod("plain", carol)},
+		{name: "existing cluster refused on scale after a new allow-list", prep: "policies", user: carol, op: policy.Update, obj: tcKey("old-image"), mutate: scale(2),
+			want: `spec.infrastructureOverride.harvester.imageName: Forbidden: ClusterCreationPolicy "payments-images" allow-lists image to [ubuntu-24]; got "rocky-9"`},
+
+		// ClusterCreationPolicies' own admission.
+		{name: "policy: team not found", prep: "policies", user: olive, op: policy.Create, obj: ccp("x", teamScope("ledger"), nil),
+			want: `spec.scope.team.teamRef.name: Not found: "ledger"`},
+		{name: "policy: environment's team not found", prep: "policies", user: olive, op: policy.Create, obj: ccp("x", envScope("ledger", "qa"), nil),
+			want: `spec.scope.teamAndEnvironment.teamRef.name: Not found: "ledger"`},
+		{name: "policy: environment not found", prep: "policies", user: olive, op: policy.Create, obj: ccp("x", envScope("payments", "qa"), nil),
+			want: `spec.scope.teamAndEnvironment.environmentName: Not found: "qa"`},
+		{name: "policy: option keys and mode rules", prep: "policies", user: olive, op: policy.Create, obj: ccp("x", envScope("payments", "dev"), map[string]v1alpha1.OptionRule{
+			"image": {Mode: "pin", Values: []string{"a", "b"}}, "network": {Mode: "allowList"}, "cluster": {Mode: "recommended"},
+			"storageContainer": {Mode: "default"}, "flavor": {Mode: "pin", Values: []string{"m"}}}),
+			want: `[spec.options[image].values: Invalid value: ["a","b"]: mode "pin" requires exactly one value, got 2, ` +
+				`spec.options[network].values: Required value: at least one value is required when mode is "allowList", ` +
+				`spec.options[cluster].values: Required value: at least one value is required when mode is "recommended", ` +
+				`spec.options[storageContainer].default: Required value: default value is required when mode is "default", ` +
+				`spec.options[flavor]: Unsupported value: "flavor": supported values: "image", "network", "cluster", "storageContainer"]`},
+		{name: "policy: pin without values", prep: "policies", user: olive, op: policy.Create, obj: ccp("x", envScope("payments", "dev"), map[string]v1alpha1.OptionRule{"image": {Mode: "pin"}}),
+			want: `spec.options[image].values: Invalid value: null: mode "pin" requires exactly one value, got 0`},
+		{name: "policy: same-tier conflict", prep: "policies", user: olive, op: policy.Create, obj: ccp("x", teamScope("payments"), map[string]v1alpha1.OptionRule{
+			"image": {Mode: "default", Default: "ubuntu-24"}, "network": {Mode: "allowList", Values: []string{"n"}}}),
+			want: `spec.options: Forbidden: conflicts with ClusterCreationPolicy "payments-images" on option types [image] at the same tier`},
+		{name: "policy: valid", prep: "policies", user: olive, op: policy.Create, obj: ccp("x", envScope("payments", "dev"), map[string]v1alpha1.OptionRule{
+			"image": {Mode: "recommended", Values: []string{"ubuntu-24"}, RecommendedReason: "LTS"}})},
 
 		// §5, Team writes.
 		{name: "new team with resourceLimits", prep: "payments", user: carol, groups: creators, op: policy.Create, obj: newTeam("ledger", func(tm *v1alpha1.Team) {
@@ -323,7 +371,8 @@ func TestParityPreflightAndServer(t *testing.T) {
 					t.Errorf("server:\n got: %s\nwant: %s", got, c.want)
 				}
 				if got != "" {
-					if want := map[string]string{"TenantCluster": webhook.NameTenantCluster, "Team": webhook.NameTeam, "ProviderConfig": webhook.NameProviderConfig}[kindOf(c.obj)]; hook != want {
+					if want := map[string]string{"TenantCluster": webhook.NameTenantCluster, "Team": webhook.NameTeam, "ProviderConfig": webhook.NameProviderConfig,
+						"ClusterCreationPolicy": webhook.NameCreationPolicy}[kindOf(c.obj)]; hook != want {
 						t.Errorf("denied by %q, want %q", hook, want)
 					}
 					rules[kindOf(c.obj)+": "+firstLine(got)] = true
@@ -342,6 +391,8 @@ func kindOf(o client.Object) string {
 		return "Team"
 	case *v1alpha1.ProviderConfig:
 		return "ProviderConfig"
+	case *v1alpha1.ClusterCreationPolicy:
+		return "ClusterCreationPolicy"
 	}
 	return fmt.Sprintf("%T", o)
 }
@@ -402,6 +453,9 @@ func preflight(ctx context.Context, t *testing.T, env *testenv.Env, c parityCase
 			}
 			req.ProviderConfig = pc
 		}
+		if req.Policies, err = s.ListClusterCreationPolicies(ctx); err != nil {
+			t.Fatal(err)
+		}
 		if c.op == policy.Create && req.Team != nil {
 			// butlerctl cluster create checks the merged default addons (no extras here).
 			d, err := policy.ResolveDefaults(req.Team, cur.Labels[v1alpha1.LabelEnvironment], policy.Explicit{KubernetesVersion: cur.Spec.KubernetesVersion})
@@ -453,6 +507,20 @@ func preflight(ctx context.Context, t *testing.T, env *testenv.Env, c parityCase
 			return providerutil.Aggregate(probs)
 		}
 		return ""
+	case *v1alpha1.ClusterCreationPolicy:
+		others, err := s.ListClusterCreationPolicies(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		teams := func(name string) *v1alpha1.Team {
+			tm, err := s.GetTeam(ctx, name)
+			if err != nil && !apierrors.IsNotFound(err) {
+				t.Fatal(err)
+			}
+			return tm
+		}
+		d := policy.AdmitPolicy(policy.PolicyRequest{Operation: c.op, Policy: obj, Team: teams, Others: others})
+		return msg(d.Err())
 	}
 	t.Fatalf("no preflight for %T", c.obj)
 	return ""

@@ -24,6 +24,9 @@ type Reader interface {
 	GetProviderConfig(ctx context.Context, namespace, name string) (*v1alpha1.ProviderConfig, error)
 	ListUsers(ctx context.Context) ([]v1alpha1.User, error)
 	ListIdentityProviders(ctx context.Context) ([]v1alpha1.IdentityProvider, error)
+	// ListClusterCreationPolicies lists every ClusterCreationPolicy; none when the API
+	// does not serve them (their CRD is not installed).
+	ListClusterCreationPolicies(ctx context.Context) ([]v1alpha1.ClusterCreationPolicy, error)
 	// CanUpdateTeams asks the API server (SubjectAccessReview) whether the request's user
 	// may update teams.butler.butlerlabs.dev.
 	CanUpdateTeams(ctx context.Context, user User) (bool, error)

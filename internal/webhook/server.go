@@ -41,7 +41,7 @@ type Options struct {
 	ShutdownTimeout time.Duration
 }
 
-// Server is the webhook's HTTPS server: the three webhook paths, /healthz and /readyz.
+// Server is the webhook's HTTPS server: the four webhook paths, /healthz and /readyz.
 type Server struct {
 	handler  *Handler
 	certs    *certReloader

@@ -105,6 +105,9 @@ func (h *Handler) tenantCluster(ctx context.Context, req *admissionv1.AdmissionR
 	if op == policy.Create && creq.Team != nil {
 		creq.Addons = defaultAddons(creq.Team, tc.Labels[v1alpha1.LabelEnvironment])
 	}
+	if v, failed := h.clusterPolicies(ctx, &creq); failed {
+		return v
+	}
 	return decisionVerdict(policy.AdmitCluster(creq))
 }
 

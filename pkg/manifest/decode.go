@@ -42,6 +42,7 @@ var knownKinds = func() map[schema.GroupVersionKind]*kindInfo {
 	add(&v1alpha1.User{}, b, v1alpha1.KindUser, true, false, "users")
 	add(&v1alpha1.IdentityProvider{}, b, v1alpha1.KindIdentityProvider, true, false, "identityproviders")
 	add(&v1alpha1.TenantAddon{}, b, v1alpha1.KindTenantAddon, true, true, "tenantaddons")
+	add(&v1alpha1.ClusterCreationPolicy{}, b, v1alpha1.KindClusterCreationPolicy, true, false, "clustercreationpolicies")
 	// Only part of TenantControlPlane is typed and its CRD keeps unknown fields, so unknown
 	// fields are allowed (and kept on write); types are still checked.
 	add(&stewardv1alpha1.TenantControlPlane{}, stewardv1alpha1.GroupVersion, "TenantControlPlane", false, true, "tenantcontrolplanes")

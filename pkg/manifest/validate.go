@@ -156,6 +156,7 @@ func Validate(obj Object) error {
 	}
 	v := &validator{obj: &obj}
 	v.validate(s, val, nil)
+	v.errs = append(v.errs, celRules(obj.Obj)...)
 	if md, ok := val.(map[string]any)["metadata"].(map[string]any); ok {
 		v.metadata(md, ki.namespaced)
 	} else {

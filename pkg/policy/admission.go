@@ -34,6 +34,9 @@ const (
 	RuleTeamMaxStorage         = "team-max-storage"
 	RuleTeamAllowedVersions    = "team-allowed-versions"
 	RuleTeamAddons             = "team-addons"
+	// RuleProviderRefUnset records that the server skips the ProviderConfig,
+	// ClusterCreationPolicy and team-limit checks for a cluster without providerConfigRef.
+	RuleProviderRefUnset = "provider-ref-unset"
 )
 
 // Field paths of the preflight's errors, rendered the way the webhook renders them.
@@ -75,6 +78,9 @@ type ClusterRequest struct {
 	ProviderConfig *v1alpha1.ProviderConfig
 	Username       string   // the requesting identity as the server sees it
 	Addons         []string // named addons the cluster will get (merged defaults + extras)
+	// Policies is every ClusterCreationPolicy; nil when there are none or their CRD is not
+	// installed (the server then checks none).
+	Policies []v1alpha1.ClusterCreationPolicy
 }
 
 // AdmitCluster evaluates a TenantCluster create or update like the newest TenantCluster
@@ -84,26 +90,27 @@ type ClusterRequest struct {
 // Order: on update, the environment label immutability check runs first and alone (a denial
 // stops everything). Then the environment checks (when the team is known and defines
 // environments), then — only when the cluster names a ProviderConfig — not found (which ends
-// the server's checks), the ProviderConfig team scope, the team's allowedProviders
-// (client-side), the ProviderConfig limits and the team resourceLimits. Last come the other
-// client-side team feature restrictions, allowedKubernetesVersions and allowed/deniedAddons,
-// evaluated whenever the team is known (even when no ProviderConfig is named or it is missing).
+// the evaluation, as on the server), the ProviderConfig team scope, the ClusterCreationPolicy
+// pins and allow-lists (Policies), the team's allowedProviders (client-side), the
+// ProviderConfig limits and the team resourceLimits. Last come the other client-side team
+// feature restrictions, allowedKubernetesVersions and allowed/deniedAddons, evaluated whenever
+// the team is known and the ProviderConfig is not missing. A cluster without providerConfigRef
+// gets a warning check: the server skips the ProviderConfig, policy and team-limit checks.
 //
 // Decisions beyond the server's newest webhook, all in docs/rules.md §5.5 and §6:
 //   - the team feature restrictions above, which the server does not enforce. On update the
 //     provider restriction applies only when providerConfigRef changes and the version
 //     restriction only when kubernetesVersion changes, so a restriction added later never
 //     blocks scaling an existing cluster; addons are checked whenever Addons lists any;
-//   - maxCPUCores / maxMemory / maxStorage apply to create and scale: on update they are
-//     checked when the update raises this cluster's own CPU (memory, storage) — a scale up
-//     or a bigger machine — with the total of the other clusters plus the new shape. Updates
-//     that do not grow the cluster are never blocked by them (the deadlock the webhook avoids).
+//   - maxCPUCores / maxMemory / maxStorage refuse a create, as on the server (a zero limit is
+//     no limit). The server does not check them on update, so an update is never refused by
+//     them: when it raises this cluster's own CPU (memory, storage) — a scale up or a bigger
+//     machine — past the quota, the check is allowed with a Warning naming the figures.
 //
 // Every other aggregate gate (env cap, per-member cap, ProviderConfig limits, team maxClusters
 // and maxTotalNodes) is create-only and maxNodesPerCluster applies to create and update,
-// exactly as on the server. The webhook's ClusterCreationPolicy step (pin/allowList policies)
-// is not evaluated: it needs objects the request does not carry. Operations other than Create
-// and Update are allowed unchecked, as on the server.
+// exactly as on the server. Operations other than Create and Update are allowed unchecked,
+// as on the server. Client-side checks are marked Check.ClientSide.
 //
 // Checks: Usage is the figure before the request (for counts and sums, the other clusters of
 // the namespace; on a growing update the team total with this cluster's old shape), Requested
@@ -142,7 +149,9 @@ func AdmitCluster(req ClusterRequest) Decision {
 		return a.d
 	}
 	a.environment()
-	a.provider()
+	if !a.provider() {
+		return a.d // a missing ProviderConfig ends the evaluation, as on the server
+	}
 	a.featureRestrictions()
 	return a.d
 }
@@ -343,13 +352,14 @@ func (a *clusterAdmission) environment() {
 	}
 }
 
-// provider is steps 2 to 8 (step 5, ClusterCreationPolicy, needs cluster state the request
-// does not carry and is left to the server), with the client-side allowedProviders check
-// after the scope check.
-func (a *clusterAdmission) provider() {
+// provider is steps 2 to 8, with the client-side allowedProviders check after the
+// ClusterCreationPolicy step; false when the ProviderConfig is missing, which ends the
+// server's evaluation.
+func (a *clusterAdmission) provider() bool {
 	ref := a.c.Spec.ProviderConfigRef
 	if ref == nil {
-		return // 2. no ProviderConfig: the server checks no provider or team limits
+		a.providerRefUnset() // 2. no ProviderConfig: no provider, policy or team-limit checks
+		return true
 	}
 	ns := ref.Namespace
 	if ns == "" {
@@ -359,7 +369,7 @@ func (a *clusterAdmission) provider() {
 	ck := Check{Rule: RuleProviderNotFound, Field: fieldPCRefName, Requested: ns + "/" + ref.Name}
 	if pc == nil {
 		a.deny(ck, field.NotFound(pathPCRefName, ref.Name))
-		return // 3. not found ends the server's evaluation
+		return false // 3. not found ends the server's evaluation
 	}
 	a.check(ck)
 	pcName := pc.Name
@@ -379,10 +389,11 @@ func (a *clusterAdmission) provider() {
 		}
 	}
 
+	a.creationPolicies(pc) // 5. ClusterCreationPolicy pins and allow-lists
 	// client-side: the team's allowedProviders
 	if lim := a.limits; lim != nil && len(lim.AllowedProviders) > 0 && (a.create || providerRefChanged(a.old, a.c)) {
 		list := quoteList(lim.AllowedProviders)
-		ck := Check{Rule: RuleProviderAllowed, Field: fieldPCRef, Limit: list, Requested: pc.Spec.Provider}
+		ck := Check{Rule: RuleProviderAllowed, Field: fieldPCRef, Limit: list, Requested: pc.Spec.Provider, ClientSide: true}
 		if !ProviderAllowed(pc.Spec.Provider, lim.AllowedProviders) {
 			a.deny(ck, field.Forbidden(pathPCRef, fmt.Sprintf(
 				"provider %q is not allowed for team %q; allowed: %s", pc.Spec.Provider, a.teamName, list)))
@@ -421,6 +432,7 @@ func (a *clusterAdmission) provider() {
 	}
 
 	a.teamLimits(replicas)
+	return true
 }
 
 // teamLimits is step 8.
@@ -561,10 +573,16 @@ func (a *clusterAdmission) computeQuota(rule, what string, others, req, old *qua
 	total.addSum(req)
 	beforeQ, totalQ, limitQ := before.quantity(), total.quantity(), limit.DeepCopy()
 	ck := Check{Rule: rule, Field: fieldWorkers, Limit: limitQ.String(), Usage: beforeQ.String(), Requested: reqQ.String(), After: totalQ.String()}
-	if totalQ.Cmp(limitQ) > 0 {
+	switch {
+	case totalQ.Cmp(limitQ) <= 0:
+		a.check(ck)
+	case a.create:
 		a.deny(ck, field.Forbidden(pathWorkers, fmt.Sprintf(
 			"total %s (%s) would exceed team %q %s quota (%s)", what, ck.After, a.teamName, what, ck.Limit)))
-	} else {
+	default:
+		// The server checks this quota on create only: the update is admitted, with a warning.
+		ck.Warning = fmt.Sprintf("total %s (%s) will exceed team %q %s quota (%s); the server checks it on create only and admits this update",
+			what, ck.After, a.teamName, what, ck.Limit)
 		a.check(ck)
 	}
 }
@@ -578,7 +596,7 @@ func (a *clusterAdmission) featureRestrictions() {
 	}
 	v := a.c.Spec.KubernetesVersion
 	if len(lim.AllowedKubernetesVersions) > 0 && (a.create || v != a.old.Spec.KubernetesVersion) {
-		ck := Check{Rule: RuleTeamAllowedVersions, Field: fieldK8sVersion, Limit: quoteList(lim.AllowedKubernetesVersions), Requested: v, After: v}
+		ck := Check{Rule: RuleTeamAllowedVersions, Field: fieldK8sVersion, Limit: quoteList(lim.AllowedKubernetesVersions), Requested: v, After: v, ClientSide: true}
 		if !VersionAllowed(v, lim.AllowedKubernetesVersions) {
 			a.deny(ck, field.NotSupported(pathK8sVersion, v, lim.AllowedKubernetesVersions))
 		} else {
@@ -593,7 +611,7 @@ func (a *clusterAdmission) featureRestrictions() {
 		if name == "" || seenAddon(a.req.Addons[:i], name) {
 			continue
 		}
-		ck := Check{Rule: RuleTeamAddons, Field: fieldAddons, Requested: name}
+		ck := Check{Rule: RuleTeamAddons, Field: fieldAddons, Requested: name, ClientSide: true}
 		if !AddonAllowed(name, lim.AllowedAddons, lim.DeniedAddons) {
 			a.deny(ck, field.Forbidden(pathAddons, fmt.Sprintf("addon %q is not allowed for team %q", name, a.teamName)))
 		} else {

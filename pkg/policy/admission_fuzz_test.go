@@ -212,6 +212,7 @@ func acFuzzRequest(data []byte, mem, disk, limit string) (req policy.ClusterRequ
 	for n := r.pick(4); n > 0; n-- {
 		req.Addons = append(req.Addons, []string{"cilium", "istio@1.22", "cert-manager", "istio", " "}[r.pick(5)])
 	}
+	ccpFuzzAdd(r, &req)
 	return req, !raw
 }
 

@@ -15,8 +15,9 @@ import (
 // (butler-controller internal/webhook/tenantcluster_webhook.go @ 01c4b78: handleUpdate,
 // validateEnvironmentLabelImmutability, validateCreateUpdate, validateEnvironment), with the
 // slow Quantity loops the server runs, fed from a ClusterRequest instead of API reads. It
-// includes the contract's additions in the same literal style (compute quotas on growing
-// updates, allowedProviders after the scope check, versions and addons last) so that
+// includes the ClusterCreationPolicy step (ccpOracle) and the tools' client-side additions in
+// the same literal style (allowedProviders after the policy step, versions and addons last,
+// none after a missing ProviderConfig) so that
 // AdmitCluster can be compared with it on any input. Test-only; keep it naive.
 func acOracle(req policy.ClusterRequest) error {
 	tc := req.Cluster
@@ -41,8 +42,10 @@ func acOracle(req policy.ClusterRequest) error {
 	if tc.Spec.TeamRef != nil {
 		team = req.Team
 	}
-	errs := acOracleServer(req, tc, oldTC, team)
-	errs = append(errs, acOracleRestrictions(req, tc, oldTC, team)...)
+	errs, stopped := acOracleServer(req, tc, oldTC, team)
+	if !stopped {
+		errs = append(errs, acOracleRestrictions(req, tc, oldTC, team)...)
+	}
 	return errs.ToAggregate()
 }
 
@@ -72,18 +75,20 @@ func acOracleImmutability(oldTC, newTC *v1alpha1.TenantCluster) field.ErrorList 
 	return errs
 }
 
-func acOracleServer(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster, team *v1alpha1.Team) field.ErrorList {
+// acOracleServer is the server's validateCreateUpdate; stopped is true when a missing
+// ProviderConfig ended it.
+func acOracleServer(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster, team *v1alpha1.Team) (field.ErrorList, bool) {
 	var allErrs field.ErrorList
 	isCreate := oldTC == nil
 	if tc.Spec.TeamRef != nil && team != nil {
 		allErrs = append(allErrs, acOracleEnv(req, tc, oldTC, team)...)
 	}
 	if tc.Spec.ProviderConfigRef == nil {
-		return allErrs
+		return allErrs, false
 	}
 	pc := req.ProviderConfig
 	if pc == nil {
-		return append(allErrs, field.NotFound(field.NewPath("spec", "providerConfigRef", "name"), tc.Spec.ProviderConfigRef.Name))
+		return append(allErrs, field.NotFound(field.NewPath("spec", "providerConfigRef", "name"), tc.Spec.ProviderConfigRef.Name)), true
 	}
 	if pc.Spec.Scope != nil && pc.Spec.Scope.Type == v1alpha1.ScopeTeam && pc.Spec.Scope.TeamRef != nil {
 		tcTeamName := ""
@@ -95,6 +100,7 @@ func acOracleServer(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster
 				fmt.Sprintf("ProviderConfig %q is scoped to team %q, but TenantCluster references team %q", pc.Name, pc.Spec.Scope.TeamRef.Name, tcTeamName)))
 		}
 	}
+	allErrs = append(allErrs, ccpOracle(req.Policies, tc, pc)...)
 	// contract addition: allowedProviders (create, or a changed providerConfigRef)
 	if team != nil && team.Spec.ResourceLimits != nil && len(team.Spec.ResourceLimits.AllowedProviders) > 0 &&
 		(isCreate || acRefKey(oldTC.Spec.ProviderConfigRef) != acRefKey(tc.Spec.ProviderConfigRef)) {
@@ -141,7 +147,7 @@ func acOracleServer(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster
 		}
 	}
 	if tc.Spec.TeamRef == nil || team == nil || team.Spec.ResourceLimits == nil {
-		return allErrs
+		return allErrs, false
 	}
 	limits := team.Spec.ResourceLimits
 	mt := tc.Spec.Workers.MachineTemplate
@@ -184,11 +190,7 @@ func acOracleServer(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster
 		}
 		return s
 	}
-	// contract addition: on update, only when this cluster's own share grows
-	grows := func(newQ, oldQ func(*v1alpha1.TenantCluster) *resource.Quantity) bool {
-		return isCreate || newQ(tc).Cmp(*oldQ(oldTC)) > 0
-	}
-	if limits.MaxCPUCores != nil && !limits.MaxCPUCores.IsZero() && grows(cpuOf, cpuOf) {
+	if isCreate && limits.MaxCPUCores != nil && !limits.MaxCPUCores.IsZero() {
 		requestedCPU := resource.NewQuantity(int64(mt.CPU)*int64(replicas), resource.DecimalSI)
 		currentCPU := resource.NewQuantity(0, resource.DecimalSI)
 		for i := range tcList {
@@ -206,7 +208,7 @@ func acOracleServer(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster
 	memOf := func(c *v1alpha1.TenantCluster) *resource.Quantity {
 		return loopSum(c.Spec.Workers.MachineTemplate.Memory, c.Spec.Workers.Replicas)
 	}
-	if limits.MaxMemory != nil && !limits.MaxMemory.IsZero() && grows(memOf, memOf) {
+	if isCreate && limits.MaxMemory != nil && !limits.MaxMemory.IsZero() {
 		requestedMemory := memOf(tc)
 		currentMemory := resource.NewQuantity(0, resource.BinarySI)
 		for i := range tcList {
@@ -226,7 +228,7 @@ func acOracleServer(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster
 	diskOf := func(c *v1alpha1.TenantCluster) *resource.Quantity {
 		return loopSum(c.Spec.Workers.MachineTemplate.DiskSize, c.Spec.Workers.Replicas)
 	}
-	if limits.MaxStorage != nil && !limits.MaxStorage.IsZero() && grows(diskOf, diskOf) {
+	if isCreate && limits.MaxStorage != nil && !limits.MaxStorage.IsZero() {
 		requestedStorage := diskOf(tc)
 		currentStorage := resource.NewQuantity(0, resource.BinarySI)
 		for i := range tcList {
@@ -243,7 +245,7 @@ func acOracleServer(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster
 				fmt.Sprintf("total storage (%s) would exceed team %q storage quota (%s)", totalStorage.String(), team.Name, limits.MaxStorage.String())))
 		}
 	}
-	return allErrs
+	return allErrs, false
 }
 
 func acRefKey(r *v1alpha1.ProviderReference) string {

@@ -717,8 +717,9 @@ func TestTeamComputeQuotas(t *testing.T) {
 	r.Siblings[9].DeletionTimestamp = &now
 	acExpect(t, r, fmt.Sprintf(cpuMsg, "124", "123"))
 
-	// scale: a scale up beyond the quota is refused, within it allowed; scaling down or
-	// leaving the size alone is never refused, even while over quota
+	// scale: the server checks these quotas on create only, so a scale up beyond the quota
+	// is allowed with a warning naming the figures, within it allowed; scaling down or
+	// leaving the size alone is not evaluated
 	old := ten[0]
 	scale := func(to int32, cpu string) policy.ClusterRequest {
 		cur := *old.DeepCopy()
@@ -731,7 +732,14 @@ func TestTeamComputeQuotas(t *testing.T) {
 	if c := acFindCheck(t, d, policy.RuleTeamMaxCPU); c.Usage != "120" || c.Requested != "16" || c.After != "124" {
 		t.Fatalf("scale check: %+v", c)
 	}
-	acExpect(t, scale(5, "124"), fmt.Sprintf(cpuMsg, "128", "124"))
+	d = acExpect(t, scale(5, "124"), "")
+	if c := acFindCheck(t, d, policy.RuleTeamMaxCPU); !c.Allowed || c.After != "128" ||
+		c.Warning != `total CPU (128) will exceed team "payments" CPU quota (124); the server checks it on create only and admits this update` {
+		t.Fatalf("scale past the quota: %+v", c)
+	}
+	if w := d.Warnings(); len(w) != 1 {
+		t.Fatalf("warnings: %q", w)
+	}
 	d = acExpect(t, scale(2, "100"), "")
 	if acHasCheck(d, policy.RuleTeamMaxCPU) {
 		t.Fatal("scale down evaluated against the CPU quota")
@@ -742,7 +750,10 @@ func TestTeamComputeQuotas(t *testing.T) {
 	cur.Spec.Workers.MachineTemplate.Memory = resource.MustParse("16Gi")
 	r = acUpdate(old, cur, "x@example.com", ten)
 	r.Team.Spec.ResourceLimits.MaxMemory = acQty("250Gi")
-	acExpect(t, r, fmt.Sprintf(memMsg, "264Gi", "250Gi"))
+	d = acExpect(t, r, "")
+	if c := acFindCheck(t, d, policy.RuleTeamMaxMemory); c.Warning == "" || c.After != "264Gi" {
+		t.Fatalf("bigger machine past the quota: %+v", c)
+	}
 }
 
 // ---------------------------------------------------------------------------------------
@@ -760,10 +771,13 @@ func TestVersionRestriction(t *testing.T) {
 		req.Cluster.Spec.KubernetesVersion = v
 		acExpect(t, req, want)
 	}
-	// checked even when the ProviderConfig is missing (client-side, last)
+	if !d.Checks[len(d.Checks)-1].ClientSide {
+		t.Fatal("the version restriction is not marked client-side")
+	}
+	// a missing ProviderConfig ends the evaluation, as on the server
 	req.Cluster.Spec.KubernetesVersion = "v1.31.0"
 	req.ProviderConfig = nil
-	acExpect(t, req, `[spec.providerConfigRef.name: Not found: "harvester-prod", `+fmt.Sprintf(msg, "v1.31.0")+`]`)
+	acExpect(t, req, `spec.providerConfigRef.name: Not found: "harvester-prod"`)
 	// update: only when the version changes
 	old := acTC("c1", "dev", acAlice)
 	cur := *old.DeepCopy()

@@ -26,6 +26,14 @@ type Check struct {
 	Requested string `json:"requested,omitempty"` // what the request adds or asks for
 	After     string `json:"after,omitempty"`     // usage after the request
 	Message   string `json:"message,omitempty"`   // the server's message when denied
+	// Policy names the ClusterCreationPolicy whose rule this is.
+	Policy string `json:"policy,omitempty"`
+	// ClientSide marks the team feature restrictions: the tools enforce them, the server
+	// does not.
+	ClientSide bool `json:"clientSide,omitempty"`
+	// Warning is set on an allowed check the user should know about: a quota the server
+	// checks on create only and this update goes past, a check the server skips.
+	Warning string `json:"warning,omitempty"`
 }
 
 // Violation is one denial: the field error the server would return and the rule behind it.
@@ -42,6 +50,17 @@ type Decision struct {
 
 // Allowed is true when nothing was violated.
 func (d *Decision) Allowed() bool { return len(d.Violations) == 0 }
+
+// Warnings are the warnings of the allowed checks, in evaluation order.
+func (d *Decision) Warnings() []string {
+	var out []string
+	for _, c := range d.Checks {
+		if c.Warning != "" {
+			out = append(out, c.Warning)
+		}
+	}
+	return out
+}
 
 // ErrorList returns the violations as field errors, in evaluation order.
 func (d *Decision) ErrorList() field.ErrorList {

@@ -63,6 +63,11 @@ type MigrationRequest struct {
 	ProviderConfig func(ref *v1alpha1.ProviderReference) (pc *v1alpha1.ProviderConfig, found bool)
 	// Username is the requesting identity, for the preflight.
 	Username string
+	// Policies is every ClusterCreationPolicy: a migration is an update, and the target
+	// environment's policies apply. ForcePolicy moves clusters only they refuse, for the
+	// server to answer; clusters another rule refuses are still skipped.
+	Policies    []v1alpha1.ClusterCreationPolicy
+	ForcePolicy bool
 }
 
 // MigrationMove is one cluster a migration patches.
@@ -277,7 +282,7 @@ func ClassifyMigration(req MigrationRequest, c *v1alpha1.TenantCluster) Migratio
 		}
 		move.Relabel = true
 	}
-	if d := preflightMigration(req, c, move.Cleanup); !d.Allowed() {
+	if d := preflightMigration(req, c, move.Cleanup); !d.Allowed() && !(req.ForcePolicy && onlyPolicyViolations(d)) {
 		return skip(SkipRefused, "%v", d.Err())
 	}
 	return MigrationStep{Move: move}
@@ -328,6 +333,7 @@ func preflightMigration(req MigrationRequest, c *v1alpha1.TenantCluster, cleanup
 		Siblings:       req.Clusters,
 		ProviderConfig: pc,
 		Username:       req.Username,
+		Policies:       req.Policies,
 	})
 }
 

@@ -139,6 +139,38 @@ func producedMessages(t *testing.T) []string {
 	if e := policy.ProviderDeleteGuard(acPC(), sibs); e != nil {
 		msgs = append(msgs, e.Error())
 	}
+	return append(msgs, producedPolicyMessages()...)
+}
+
+// producedPolicyMessages drives the ClusterCreationPolicy step of TenantCluster admission
+// and every rule of ClusterCreationPolicy admission.
+func producedPolicyMessages() []string {
+	var msgs []string
+	add := func(d policy.Decision) {
+		for _, e := range d.ErrorList() {
+			msgs = append(msgs, e.Error())
+		}
+	}
+	req := nutanixCreate(ccp("p", platformWide, nil, map[string]v1alpha1.OptionRule{"image": pin("a"), "network": allow("n1", "n2")}))
+	policy.SetOptionValue(req.Cluster, "nutanix", "image", "b")
+	policy.SetOptionValue(req.Cluster, "nutanix", "network", "n3")
+	add(policy.AdmitCluster(req))
+	teams := func(name string) *v1alpha1.Team {
+		if name == "payments" {
+			return acPayments()
+		}
+		return nil
+	}
+	stored := []v1alpha1.ClusterCreationPolicy{ccp("other", teamPayments, nil, map[string]v1alpha1.OptionRule{"image": allow("a")})}
+	for _, p := range []v1alpha1.ClusterCreationPolicy{
+		ccp("x", v1alpha1.PolicyScope{Team: &v1alpha1.TeamScope{TeamRef: v1alpha1.LocalObjectReference{Name: "nope"}}}, nil, nil),
+		ccp("x", v1alpha1.PolicyScope{TeamAndEnvironment: &v1alpha1.TeamAndEnvironmentScope{TeamRef: v1alpha1.LocalObjectReference{Name: "nope"}, EnvironmentName: "qa"}}, nil, nil),
+		ccp("x", v1alpha1.PolicyScope{TeamAndEnvironment: &v1alpha1.TeamAndEnvironmentScope{TeamRef: v1alpha1.LocalObjectReference{Name: "payments"}, EnvironmentName: "qa"}}, nil, nil),
+		ccp("x", teamPayments, nil, map[string]v1alpha1.OptionRule{"image": {Mode: "pin"}, "network": {Mode: "allowList"},
+			"cluster": {Mode: "recommended"}, "storageContainer": {Mode: "default"}, "flavor": pin("m")}),
+	} {
+		add(policy.AdmitPolicy(policy.PolicyRequest{Operation: policy.Create, Policy: &p, Team: teams, Others: stored}))
+	}
 	return msgs
 }
 

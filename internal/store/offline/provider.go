@@ -233,7 +233,7 @@ func (s *Store) deleteDocument(o *manifest.Object, what string) (store.Result, e
 		// empty; Remove leaves a directory with anything in it alone.
 		if dir := filepath.Dir(src.File); filepath.Clean(dir) != filepath.Clean(s.paths[0]) {
 			switch filepath.Base(dir) {
-			case "secrets", "providers":
+			case "secrets", "providers", "policies":
 				os.Remove(dir)
 			}
 		}

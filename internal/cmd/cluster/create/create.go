@@ -44,6 +44,7 @@ type Options struct {
 
 	explicit policy.Explicit
 	extras   []addon
+	options  map[string]*string // option type -> --image, --network, ... (options.go)
 }
 
 type addon struct{ name, version string }
@@ -90,6 +91,7 @@ stays.`,
 	fl.StringVar(&o.Disk, "disk", "", "Disk per worker, a quantity such as 100Gi")
 	fl.StringVar(&o.Version, "kubernetes-version", "", "Kubernetes version, vX.Y.Z")
 	fl.StringArrayVar(&o.Addons, "addon", nil, "Extra addon as NAME@VERSION (repeatable)")
+	addOptionFlags(fl, o)
 	fl.BoolVar(&o.Write, "write", false, "With --manifests: add the cluster to the manifests")
 	fl.BoolVar(&o.Explain, "explain", false, "Explain each value's source and each quota before and after")
 	fl.StringVar(&o.DryRun, "dry-run", "none", `"client": print the cluster, send nothing; "server": send it with server-side dry run and print the server's answer`)
@@ -175,6 +177,7 @@ type plan struct {
 	decision policy.Decision
 	role     policy.RoleResult
 	actor    lookup.Actor
+	options  []ExplainedOption
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
@@ -225,6 +228,11 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 	p.cluster = render(team, o, p.defaults, ref, actor.Identity)
+	policies, options, err := applyOptions(ctx, f, s, p.cluster, pc, o)
+	if err != nil {
+		return err
+	}
+	p.options = options
 	p.addons = tenantAddons(p.cluster, o.extras)
 	addonNames := append([]string{}, p.defaults.Addons...)
 	for _, a := range o.extras {
@@ -238,6 +246,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		ProviderConfig: pc,
 		Username:       actor.Identity.Username,
 		Addons:         addonNames,
+		Policies:       policies,
 	})
 
 	// Role first: without operator rights the server would refuse before any quota.

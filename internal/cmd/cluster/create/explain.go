@@ -21,6 +21,7 @@ type Explanation struct {
 	Role     string                    `json:"role"`
 	Allowed  bool                      `json:"allowed"`
 	Defaults map[string]ExplainedField `json:"defaults"`
+	Options  []ExplainedOption         `json:"options,omitempty"`
 	Checks   []policy.Check            `json:"checks"`
 }
 
@@ -67,7 +68,7 @@ func explain(f *factory.Factory, p *plan, o *Options) error {
 		e := Explanation{
 			Cluster: p.cluster.Namespace + "/" + p.cluster.Name, Team: o.Team, Env: o.Environment,
 			User: p.actor.Identity.Username, Role: p.role.Role.String(), Allowed: p.decision.Allowed(),
-			Defaults: map[string]ExplainedField{}, Checks: p.decision.Checks,
+			Defaults: map[string]ExplainedField{}, Options: p.options, Checks: p.decision.Checks,
 		}
 		for _, k := range fieldOrder {
 			e.Defaults[k] = ExplainedField{Value: vals[k], Source: p.defaults.Sources[k]}
@@ -96,18 +97,31 @@ func explain(f *factory.Factory, p *plan, o *Options) error {
 		return err
 	}
 	fmt.Fprintln(out)
+	if err := explainOptions(f, p.options); err != nil {
+		return err
+	}
 	q := printers.NewTable(f.IOStreams.ColorEnabled(), "CHECK", "LIMIT", "BEFORE", "REQUESTED", "AFTER", "RESULT")
 	for _, c := range p.decision.Checks {
 		res := st.Good("ok")
-		if !c.Allowed {
+		switch {
+		case !c.Allowed:
 			res = st.Bad("denied")
+		case c.Warning != "":
+			res = "warning"
 		}
-		q.Row(c.Rule, printers.Dash(c.Limit), printers.Dash(c.Usage), printers.Dash(c.Requested), printers.Dash(c.After), res)
+		rule := c.Rule
+		if c.ClientSide {
+			rule += " (client-side)" // the tools enforce it, the server does not
+		}
+		q.Row(rule, printers.Dash(c.Limit), printers.Dash(c.Usage), printers.Dash(c.Requested), printers.Dash(c.After), res)
 	}
 	if err := q.Render(out); err != nil {
 		return err
 	}
 	fmt.Fprintln(out)
+	for _, w := range p.decision.Warnings() {
+		fmt.Fprintf(out, "Warning: %s\n", w)
+	}
 	if p.decision.Allowed() {
 		fmt.Fprintf(out, "%s: every check passes\n", st.Good("Allowed"))
 	} else {

@@ -5,6 +5,7 @@ package scale
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -108,12 +109,15 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		if from == o.Workers {
 			return printResult(f, cur, from, false, "")
 		}
-		decision, err := preflight(ctx, s, team, cur, o.Workers, actor)
+		decision, err := preflight(ctx, s, team, cur, o.Workers, actor, f.IOStreams.ErrOut)
 		if err != nil {
 			return err
 		}
 		if !decision.Allowed() {
 			return deny(f, decision)
+		}
+		for _, w := range decision.Warnings() {
+			fmt.Fprintf(f.IOStreams.ErrOut, "Warning: %s\n", w)
 		}
 		updated, written, err := w.ScaleCluster(ctx, cur, o.Workers)
 		if apierrors.IsConflict(err) && attempt < Attempts {
@@ -127,8 +131,17 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 }
 
 // preflight runs the server's update rules on the cluster with its new worker count.
-func preflight(ctx context.Context, s store.Store, team *v1alpha1.Team, cur *v1alpha1.TenantCluster, workers int32, actor lookup.Actor) (policy.Decision, error) {
+func preflight(ctx context.Context, s store.Store, team *v1alpha1.Team, cur *v1alpha1.TenantCluster, workers int32, actor lookup.Actor, errOut io.Writer) (policy.Decision, error) {
 	siblings, err := s.ListClusters(ctx, cur.Namespace)
+	if err != nil {
+		return policy.Decision{}, err
+	}
+	// The server applies ClusterCreationPolicies on update too, to values the cluster had.
+	policies, err := s.ListClusterCreationPolicies(ctx)
+	if apierrors.IsForbidden(err) {
+		fmt.Fprintf(errOut, "Warning: cannot read ClusterCreationPolicies, so they are not checked here (the server applies them): %v\n", err)
+		policies, err = nil, nil
+	}
 	if err != nil {
 		return policy.Decision{}, err
 	}
@@ -156,6 +169,7 @@ func preflight(ctx context.Context, s store.Store, team *v1alpha1.Team, cur *v1a
 		Siblings:       siblings,
 		ProviderConfig: pc,
 		Username:       actor.Identity.Username,
+		Policies:       policies,
 	}), nil
 }
 

@@ -67,6 +67,7 @@ type Options struct {
 	DryRun         bool
 	Yes            bool
 	AllowOverQuota bool
+	ForcePolicy    bool
 	Concurrency    int
 
 	selector labels.Selector
@@ -137,6 +138,7 @@ failure was a refusal by the server).`,
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes (butler-cli's name)")
 	fl.BoolVar(&o.AllowOverQuota, "allow-over-quota", false, "Migrate even if the environment's caps would be exceeded")
+	fl.BoolVar(&o.ForcePolicy, "force-policy", false, "Send clusters the target environment's ClusterCreationPolicies would refuse, for the server to answer")
 	fl.IntVar(&o.Concurrency, "concurrency", DefaultConcurrency, "Clusters migrated at once")
 	return cmd
 }
@@ -272,6 +274,14 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if req.ProviderConfig, err = providerLookup(ctx, s, team); err != nil {
 		return err
 	}
+	if req.Policies, err = s.ListClusterCreationPolicies(ctx); apierrors.IsForbidden(err) {
+		fmt.Fprintf(f.IOStreams.ErrOut, "Warning: cannot read ClusterCreationPolicies, so they are not checked here (the server applies them): %v\n", err)
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	req.ForcePolicy = o.ForcePolicy
 	plan := policy.PlanMigration(req)
 
 	out := &Output{Plan: plan, DryRun: o.DryRun, Results: []Result{}}

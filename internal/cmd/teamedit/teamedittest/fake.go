@@ -130,6 +130,16 @@ func (s *Store) ListIdentityProviders(context.Context) ([]v1alpha1.IdentityProvi
 	return nil, nil
 }
 
+// ListClusterCreationPolicies implements store.Store: the fake holds none.
+func (s *Store) ListClusterCreationPolicies(context.Context) ([]v1alpha1.ClusterCreationPolicy, error) {
+	return nil, nil
+}
+
+// GetClusterCreationPolicy implements store.Store.
+func (s *Store) GetClusterCreationPolicy(_ context.Context, name string) (*v1alpha1.ClusterCreationPolicy, error) {
+	return nil, apierrors.NewNotFound(v1alpha1.Resource("clustercreationpolicies"), name)
+}
+
 // CreateCluster implements store.Store.
 func (s *Store) CreateCluster(_ context.Context, c *v1alpha1.TenantCluster, _ []v1alpha1.TenantAddon) (store.Result, error) {
 	s.Clusters = append(s.Clusters, *c.DeepCopy())

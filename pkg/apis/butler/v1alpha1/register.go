@@ -20,6 +20,8 @@ const (
 	KindUser             = "User"
 	KindIdentityProvider = "IdentityProvider"
 	KindTenantAddon      = "TenantAddon"
+	// KindClusterCreationPolicy is the platform admins' curation of cluster options.
+	KindClusterCreationPolicy = "ClusterCreationPolicy"
 )
 
 // Resource returns the GroupResource of a plural resource name in this group.
@@ -42,6 +44,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&User{}, &UserList{},
 		&IdentityProvider{}, &IdentityProviderList{},
 		&TenantAddon{}, &TenantAddonList{},
+		&ClusterCreationPolicy{}, &ClusterCreationPolicyList{},
 	)
 	metav1.AddToGroupVersion(scheme, GroupVersion)
 	return nil
