@@ -234,6 +234,10 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 	seen := map[string]int{}
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
+		// Keys count too: merge keys ("<<") walk the same mappings again and again.
+		if !c.tick(n.Content[i], p, depth) {
+			return
+		}
 		kn, vn := resolve(n.Content[i]), n.Content[i+1]
 		if kn == nil || kn.Kind != yaml.ScalarNode {
 			c.fail(p, n.Content[i].Line, "mapping keys must be strings")
