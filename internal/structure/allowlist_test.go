@@ -18,7 +18,6 @@ var longFuncs = map[string]string{
 	// Libraries: one switch over YAML node kinds or one rule list each, read top to bottom.
 	"pkg/manifest/convert.go:converter.convert":            "one switch over YAML node kinds and Go kinds",
 	"pkg/manifest/edit.go:docEditor.mergeSequence":         "one list-merge algorithm; splitting it scatters its invariants",
-	"pkg/manifest/load.go:Load":                            "reading sources in order; to be split with the loader's options",
 	"pkg/manifest/render.go:valueNode":                     "one switch over Go kinds to YAML nodes",
 	"pkg/manifest/write.go:filePlan.render":                "one render pass over a file; to be split with write.go",
 	"pkg/policy/admission.go:clusterAdmission.environment": "the webhook's environment step in its order (docs/rules.md §5.3); to be split by check",
