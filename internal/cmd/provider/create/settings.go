@@ -22,7 +22,10 @@ var (
 // (every provider), then each provider's section. Flags, help, the check that a flag goes
 // with --provider, the refusal next to -f and building the spec all come from it. Fresh
 // rows per command, since each holds its value.
-func settings() []*setting {
+func settings() []*setting { return append(specSettings(), sectionSettings()...) }
+
+// specSettings are the spec's network and limits, for every provider type.
+func specSettings() []*setting {
 	return []*setting{
 		str("network-mode", nil, "Addressing: cloud (the provider's own, the default) or ipam (Butler's pools)", func(s *spec, v string) { network(s).Mode = v }),
 		pools("pool", "IPAM pool as NAME[:PRIORITY], lower priority tried first (repeatable; implies --network-mode ipam)"),
@@ -38,7 +41,12 @@ func settings() []*setting {
 		i32("max-lb-ips", nil, "Load-balancer IPs per tenant (quotaPerTenant.maxLoadBalancerIPs)", func(s *spec, v *int32) { quota(s).MaxLoadBalancerIPs = v }),
 		i32("max-clusters-per-team", nil, "Clusters one team may run on it (limits.maxClustersPerTeam)", func(s *spec, v *int32) { limits(s).MaxClustersPerTeam = v }),
 		i32("max-nodes-per-team", nil, "Nodes one team may run on it (limits.maxNodesPerTeam)", func(s *spec, v *int32) { limits(s).MaxNodesPerTeam = v }),
+	}
+}
 
+// sectionSettings are the settings of each provider's section.
+func sectionSettings() []*setting {
+	return []*setting{
 		str("endpoint", []string{v1.ProviderHarvester, v1.ProviderNutanix, v1.ProviderProxmox}, "API endpoint (https://...)", func(s *spec, v string) {
 			switch {
 			case s.Harvester != nil:

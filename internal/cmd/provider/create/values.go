@@ -36,6 +36,7 @@ func (st *setting) appliesTo(p string) bool {
 }
 
 // register adds the flag; provider-specific usage starts with the providers it applies to.
+// Repeatable flags count as given when they hold values; the others record a Set.
 func (st *setting) register(fs *pflag.FlagSet) {
 	usage := st.usage
 	if st.providers != nil {
@@ -43,9 +44,12 @@ func (st *setting) register(fs *pflag.FlagSet) {
 	}
 	st.add(fs, usage)
 	fl := fs.Lookup(st.flag)
-	if sv, ok := fl.Value.(pflag.SliceValue); ok {
-		fl.Value = &recordedSlice{recorded{Value: fl.Value, given: &st.given}, sv}
-	} else {
+	switch v := fl.Value.(type) {
+	case pflag.SliceValue:
+		st.given = true // its setter looks at the values themselves
+	case interface{ IsBoolFlag() bool }:
+		fl.Value = &recordedBool{recorded{Value: fl.Value, given: &st.given}, v.IsBoolFlag()}
+	default:
 		fl.Value = &recorded{Value: fl.Value, given: &st.given}
 	}
 }
@@ -58,21 +62,13 @@ type recorded struct {
 
 func (r *recorded) Set(s string) error { *r.given = true; return r.Value.Set(s) }
 
-// IsBoolFlag keeps --insecure working without a value.
-func (r *recorded) IsBoolFlag() bool {
-	b, ok := r.Value.(interface{ IsBoolFlag() bool })
-	return ok && b.IsBoolFlag()
-}
-
-// recordedSlice is recorded for repeatable flags, which the configuration fills whole.
-type recordedSlice struct {
+// recordedBool keeps --insecure working without a value.
+type recordedBool struct {
 	recorded
-	sv pflag.SliceValue
+	isBool bool
 }
 
-func (r *recordedSlice) Append(s string) error     { *r.given = true; return r.sv.Append(s) }
-func (r *recordedSlice) Replace(ss []string) error { *r.given = true; return r.sv.Replace(ss) }
-func (r *recordedSlice) GetSlice() []string        { return r.sv.GetSlice() }
+func (r *recordedBool) IsBoolFlag() bool { return r.isBool }
 
 type spec = v1alpha1.ProviderConfigSpec
 
@@ -89,7 +85,12 @@ func strs(flag string, providers []string, usage string, set func(*spec, []strin
 	var v []string
 	return &setting{flag: flag, providers: providers, usage: usage,
 		add: func(fs *pflag.FlagSet, u string) { fs.StringArrayVar(&v, flag, nil, u) },
-		set: func(s *spec) error { set(s, v); return nil }}
+		set: func(s *spec) error {
+			if len(v) > 0 {
+				set(s, v)
+			}
+			return nil
+		}}
 }
 
 func i32(flag string, providers []string, usage string, set func(*spec, *int32)) *setting {
@@ -112,6 +113,9 @@ func pools(flag, usage string) *setting {
 	return &setting{flag: flag, usage: usage,
 		add: func(fs *pflag.FlagSet, u string) { fs.StringArrayVar(&v, flag, nil, u) },
 		set: func(s *spec) error {
+			if len(v) == 0 {
+				return nil
+			}
 			refs, err := parsePools(v)
 			network(s).PoolRefs = refs
 			return err
