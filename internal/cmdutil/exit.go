@@ -92,3 +92,14 @@ func CodeOfAPI(err error) int {
 	}
 	return ExitFailure
 }
+
+// CancelledError is a prompt the user declined: exit 1, and the root prints the message
+// alone, without "Error:", since nothing went wrong.
+type CancelledError struct{ Msg string }
+
+func (e *CancelledError) Error() string { return e.Msg }
+
+// Cancelled returns a CancelledError.
+func Cancelled(format string, a ...any) error {
+	return &CancelledError{Msg: fmt.Sprintf(format, a...)}
+}

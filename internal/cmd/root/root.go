@@ -75,7 +75,12 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) int {
 	}
 	err = cmdutil.Explain(err) // a store's error gets its advice and exit code
 	var silent *cmdutil.SilentError
-	if !errors.As(err, &silent) {
+	var cancelled *cmdutil.CancelledError
+	switch {
+	case errors.As(err, &silent):
+	case errors.As(err, &cancelled):
+		fmt.Fprintln(f.IOStreams.ErrOut, cancelled.Msg)
+	default:
 		fmt.Fprintf(f.IOStreams.ErrOut, "Error: %v\n", err)
 	}
 	code := cmdutil.CodeOf(err)

@@ -3,7 +3,6 @@ package create
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/progress"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -70,7 +70,9 @@ func waitReady(ctx context.Context, f *factory.Factory, s store.Store, c *v1alph
 	if now == nil {
 		now = time.Now
 	}
-	pr := newProgress(f.IOStreams.ErrOut, f.IOStreams.IsStderrTTY(), fmt.Sprintf("TenantCluster %s/%s", c.Namespace, c.Name), timeout, now)
+	structured := f.Options.Output != "" && f.Options.Output != "table"
+	rep := progress.New(f.IOStreams, progress.ModeFor(f.IOStreams, structured))
+	pr := newProgress(rep, fmt.Sprintf("TenantCluster %s/%s", c.Namespace, c.Name), timeout, now)
 	got, err := Wait(ctx, s, cs, c.Namespace, c.Name, timeout, pr.update)
 	pr.stop()
 	if err != nil {
@@ -231,10 +233,11 @@ func readyReason(c *v1alpha1.TenantCluster) string {
 	return fmt.Sprintf(" (%s: %s)", cond.Reason, cond.Message)
 }
 
-// progress shows the wait on stderr: on a terminal one line with a spinner, rewritten in
-// place; otherwise a line when the phase changes and one every ProgressInterval.
-type progress struct {
-	w       io.Writer
+// waitProgress shows the wait on stderr (internal/progress): on a terminal one line with a
+// spinner, rewritten in place; otherwise a line when the phase changes and one every
+// ProgressInterval; nothing when piped with structured output.
+type waitProgress struct {
+	r       *progress.Reporter
 	tty     bool
 	what    string
 	timeout time.Duration
@@ -255,23 +258,24 @@ type progress struct {
 
 var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
-func newProgress(w io.Writer, tty bool, what string, timeout time.Duration, now func() time.Time) *progress {
-	p := &progress{w: w, tty: tty, what: what, timeout: timeout, now: now, start: now(),
+func newProgress(r *progress.Reporter, what string, timeout time.Duration, now func() time.Time) *waitProgress {
+	tty := r.Mode() == progress.Redraw
+	p := &waitProgress{r: r, tty: tty, what: what, timeout: timeout, now: now, start: now(),
 		state: "no phase yet", quit: make(chan struct{}), done: make(chan struct{})}
 	if !tty {
-		fmt.Fprintf(w, "Waiting for %s to be Ready (timeout %s)\n", what, timeout)
+		r.Line("Waiting for %s to be Ready (timeout %s)", what, timeout)
 		p.lastOut = p.start
 	}
 	go p.loop()
 	return p
 }
 
-func (p *progress) elapsed() string {
+func (p *waitProgress) elapsed() string {
 	return p.now().Sub(p.start).Round(time.Second).String()
 }
 
 // update takes a new state of the cluster.
-func (p *progress) update(c *v1alpha1.TenantCluster) {
+func (p *waitProgress) update(c *v1alpha1.TenantCluster) {
 	state := "no phase yet"
 	if c.Status.Phase != "" {
 		state = "phase " + c.Status.Phase
@@ -292,12 +296,12 @@ func (p *progress) update(c *v1alpha1.TenantCluster) {
 }
 
 // line prints the state in plain mode; the caller holds p.mu.
-func (p *progress) line(prefix string) {
-	fmt.Fprintf(p.w, "%s: %s%s (%s)\n", p.what, prefix, p.state, p.elapsed())
+func (p *waitProgress) line(prefix string) {
+	p.r.Line("%s: %s%s (%s)", p.what, prefix, p.state, p.elapsed())
 	p.printed, p.lastOut = p.state, p.now()
 }
 
-func (p *progress) loop() {
+func (p *waitProgress) loop() {
 	defer close(p.done)
 	every := SpinnerInterval
 	if !p.tty {
@@ -316,7 +320,7 @@ func (p *progress) loop() {
 			case p.stopped: // nothing more to show
 			case p.tty:
 				p.frame = (p.frame + 1) % len(spinner)
-				fmt.Fprintf(p.w, "\r\x1b[K%s Waiting for %s to be Ready: %s (%s)", spinner[p.frame], p.what, p.state, p.elapsed())
+				p.r.Status("%s Waiting for %s to be Ready: %s (%s)", spinner[p.frame], p.what, p.state, p.elapsed())
 			case p.now().Sub(p.lastOut) >= ProgressInterval:
 				p.line("still ")
 			}
@@ -326,15 +330,13 @@ func (p *progress) loop() {
 }
 
 // stop ends the progress display, clearing the spinner's line.
-func (p *progress) stop() {
+func (p *waitProgress) stop() {
 	p.once.Do(func() {
 		p.mu.Lock()
 		p.stopped = true
 		p.mu.Unlock()
 		close(p.quit)
 		<-p.done
-		if p.tty {
-			fmt.Fprint(p.w, "\r\x1b[K")
-		}
+		p.r.End(false)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/butlerdotdev/butler-toolkit/internal/progress"
 	"strings"
 	"sync"
 	"testing"
@@ -267,7 +268,7 @@ func (s *syncBuffer) String() string {
 func TestProgressPlainLines(t *testing.T) {
 	fast(t)
 	var out syncBuffer
-	p := newProgress(&out, false, "TenantCluster payments/web", time.Minute, time.Now)
+	p := newProgress(progress.NewWriter(&out, progress.Lines), "TenantCluster payments/web", time.Minute, time.Now)
 	p.update(tc("", "1"))
 	c := tc("Provisioning", "2")
 	c.Status.WorkerNodesDesired, c.Status.WorkerNodesReady = 3, 1
@@ -290,7 +291,7 @@ func TestProgressPlainLines(t *testing.T) {
 func TestProgressSpinnerOnATerminal(t *testing.T) {
 	fast(t)
 	var out syncBuffer
-	p := newProgress(&out, true, "TenantCluster payments/web", time.Minute, time.Now)
+	p := newProgress(progress.NewWriter(&out, progress.Redraw), "TenantCluster payments/web", time.Minute, time.Now)
 	p.update(tc("Provisioning", "2"))
 	time.Sleep(10 * SpinnerInterval)
 	p.stop()

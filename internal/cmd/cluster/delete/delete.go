@@ -3,18 +3,15 @@
 package delete
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -88,10 +85,11 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 	if !o.Yes {
-		if !f.IOStreams.CanPrompt() {
+		pr := prompt.New(f.IOStreams)
+		if !pr.CanPrompt() {
 			return cmdutil.UsageError("deleting tenant cluster %q needs confirmation: pass --yes (there is no terminal to ask on)", c.Name)
 		}
-		if err := confirm(f.IOStreams.In, f.IOStreams.ErrOut, c); err != nil {
+		if err := confirm(pr, c); err != nil {
 			return err
 		}
 	}
@@ -113,24 +111,13 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 }
 
 // confirm asks for the cluster's name.
-func confirm(in io.Reader, out io.Writer, c *v1alpha1.TenantCluster) error {
+func confirm(pr *prompt.Prompter, c *v1alpha1.TenantCluster) error {
 	env := c.Labels[v1alpha1.LabelEnvironment]
 	if env == "" {
 		env = "no environment"
 	} else {
 		env = "environment " + env
 	}
-	fmt.Fprintf(out, "Delete TenantCluster %s/%s (%s, %d worker(s))? Its control plane and workers go with it. Type its name to confirm: ",
-		c.Namespace, c.Name, env, c.Spec.Workers.Replicas)
-	line, err := bufio.NewReader(in).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	if errors.Is(err, io.EOF) {
-		fmt.Fprintln(out)
-	}
-	if typed := strings.TrimSpace(line); typed != c.Name {
-		return fmt.Errorf("deletion cancelled: you typed %q, expected %q", typed, c.Name)
-	}
-	return nil
+	return pr.TypeName(fmt.Sprintf("Delete TenantCluster %s/%s (%s, %d worker(s))? Its control plane and workers go with it. Type its name to confirm: ",
+		c.Namespace, c.Name, env, c.Spec.Workers.Replicas), "deletion", c.Name)
 }

@@ -3,12 +3,8 @@
 package delete
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +13,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -105,7 +102,8 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 
-	if !o.Yes && !f.IOStreams.CanPrompt() {
+	pr := prompt.New(f.IOStreams)
+	if !o.Yes && !pr.CanPrompt() {
 		return cmdutil.UsageError("deleting environment %q needs confirmation: pass --yes (there is no terminal to ask on)", name)
 	}
 	if n := labelled(clusters, name); n > 0 {
@@ -113,7 +111,8 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			n, v1alpha1.LabelEnvironment, name, old.Name)
 	}
 	if !o.Yes {
-		if err := confirm(f.IOStreams.In, f.IOStreams.ErrOut, name, old.Name); err != nil {
+		q := fmt.Sprintf("Remove environment %q from team %s? Type the environment name to confirm: ", name, old.Name)
+		if err := pr.TypeName(q, "deletion", name); err != nil {
 			return err
 		}
 	}
@@ -158,20 +157,4 @@ func labelled(clusters []v1alpha1.TenantCluster, env string) int {
 		}
 	}
 	return n
-}
-
-// confirm asks for the environment's name, as butler-cli does.
-func confirm(in io.Reader, out io.Writer, env, team string) error {
-	fmt.Fprintf(out, "Remove environment %q from team %s? Type the environment name to confirm: ", env, team)
-	line, err := bufio.NewReader(in).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	if typed := strings.TrimSpace(line); typed != env {
-		if errors.Is(err, io.EOF) {
-			fmt.Fprintln(out)
-		}
-		return fmt.Errorf("deletion cancelled: you typed %q, expected %q", typed, env)
-	}
-	return nil
 }

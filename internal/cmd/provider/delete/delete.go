@@ -3,11 +3,8 @@
 package delete
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,6 +13,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -111,11 +109,12 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 	}
 
-	if !o.Yes && !f.IOStreams.CanPrompt() {
+	pr := prompt.New(f.IOStreams)
+	if !o.Yes && !pr.CanPrompt() {
 		return cmdutil.UsageError("deleting ProviderConfig %q needs confirmation: pass --yes (there is no terminal to ask on)", pc.Name)
 	}
 	if !o.Yes {
-		if err := confirm(f.IOStreams.In, f.IOStreams.ErrOut, pc); err != nil {
+		if err := pr.TypeName(fmt.Sprintf("Delete ProviderConfig %s/%s? Type its name to confirm: ", pc.Namespace, pc.Name), "deletion", pc.Name); err != nil {
 			return err
 		}
 	}
@@ -183,20 +182,4 @@ func sharers(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) ([
 		}
 	}
 	return out, nil
-}
-
-// confirm asks for the ProviderConfig's name.
-func confirm(in io.Reader, out io.Writer, pc *v1alpha1.ProviderConfig) error {
-	fmt.Fprintf(out, "Delete ProviderConfig %s/%s? Type its name to confirm: ", pc.Namespace, pc.Name)
-	line, err := bufio.NewReader(in).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	if typed := strings.TrimSpace(line); typed != pc.Name {
-		if errors.Is(err, io.EOF) {
-			fmt.Fprintln(out)
-		}
-		return fmt.Errorf("deletion cancelled: you typed %q, expected %q", typed, pc.Name)
-	}
-	return nil
 }

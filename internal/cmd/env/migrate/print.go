@@ -1,0 +1,91 @@
+package migrate
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// fromText prints an environment label, "(unlabeled)" when there is none.
+func fromText(env string) string {
+	if env == "" {
+		return "(unlabeled)"
+	}
+	return env
+}
+
+// printPlan prints the plan in butler-cli's form, then what is cleaned up and skipped, and
+// the caps it goes past.
+func printPlan(w io.Writer, p *policy.MigrationPlan) {
+	fmt.Fprintf(w, "Migration plan: target environment %q (%d cluster(s))\n", p.Environment, len(p.Moves))
+	for _, m := range p.Moves {
+		fmt.Fprintf(w, "  %s  %s -> %s\n", m.Cluster, fromText(m.From), m.To)
+	}
+	if len(p.Cleanups) > 0 {
+		fmt.Fprintf(w, "Already in %q, still carrying the %s annotation, which is removed (%d):\n",
+			p.Environment, v1alpha1.AnnotationMigration, len(p.Cleanups))
+		for _, m := range p.Cleanups {
+			fmt.Fprintf(w, "  %s\n", m.Cluster)
+		}
+	}
+	if len(p.Skipped) > 0 {
+		fmt.Fprintf(w, "Skipped (%d):\n", len(p.Skipped))
+		for _, s := range p.Skipped {
+			fmt.Fprintf(w, "  %s  %s\n", s.Cluster, s.Message)
+		}
+	}
+	if len(p.Excess) > 0 {
+		if p.AllowOverQuota {
+			fmt.Fprintf(w, "Over the caps of environment %q (allowed by --allow-over-quota):\n", p.Environment)
+		} else {
+			fmt.Fprintf(w, "Over the caps of environment %q (refused):\n", p.Environment)
+		}
+		for _, e := range p.Excess {
+			fmt.Fprintf(w, "  %s\n", e.Message)
+		}
+	}
+}
+
+// printResults prints each cluster's outcome in plan order (successes on stdout, failures
+// on stderr with the server's message) and the summary.
+func printResults(f *factory.Factory, out *Output, results []Result, interrupted bool) {
+	w := f.IOStreams.Out
+	for _, r := range results {
+		name := "tenantcluster.butler.butlerlabs.dev/" + r.Cluster
+		switch r.Status {
+		case StatusMigrated:
+			fmt.Fprintf(w, "%s migrated: %s -> %s\n", name, fromText(r.From), r.To)
+		case StatusCleaned:
+			fmt.Fprintf(w, "%s: %s annotation removed\n", name, v1alpha1.AnnotationMigration)
+		case StatusSkipped, StatusGone:
+			fmt.Fprintf(w, "%s %s: %s\n", name, r.Status, r.Message)
+		default:
+			f.Errorf("error: %s %s: %s\n", r.Cluster, r.Status, r.Error)
+		}
+	}
+	s := out.Summary
+	parts := []string{fmt.Sprintf("%d migrated", s.Migrated)}
+	if s.Cleaned > 0 {
+		parts = append(parts, fmt.Sprintf("%d cleaned up", s.Cleaned))
+	}
+	parts = append(parts, fmt.Sprintf("%d skipped", s.Skipped))
+	for _, x := range []struct {
+		n    int
+		what string
+	}{{s.Gone, "gone"}, {s.Denied, "denied"}, {s.NotFound, "not found"}, {s.NotAttempted, "not attempted"}} {
+		if x.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", x.n, x.what))
+		}
+	}
+	parts = append(parts, fmt.Sprintf("%d failed", s.Failed))
+	fmt.Fprintf(w, "Summary: %s\n", strings.Join(parts, ", "))
+	if interrupted {
+		f.Errorf("interrupted: run the same command again to finish; clusters already migrated are skipped\n")
+	} else if s.Failed > 0 {
+		f.Errorf("%d cluster(s) failed; the others were migrated. Run the same command again to retry them\n", s.Failed)
+	}
+}
