@@ -6,8 +6,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
@@ -65,7 +65,7 @@ func (s *Store) UpdateClusterCreationPolicy(_ context.Context, p *v1alpha1.Clust
 		return store.Result{}, apierrors.NewNotFound(policiesResource, p.Name)
 	}
 	if src.File == manifest.Stdin {
-		return store.Result{}, cmdutil.UsageError("cannot write: ClusterCreationPolicy %q came from stdin; pass --manifests DIR or FILE", p.Name)
+		return store.Result{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: ClusterCreationPolicy %q came from stdin", p.Name)
 	}
 	if err := manifest.Write([]manifest.Change{{Source: &src, Obj: p}}); err != nil {
 		return store.Result{}, err
