@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,9 +81,38 @@ func ApplyConfig(cmd *cobra.Command, configFlag string) error {
 	return nil
 }
 
-// FlagErrorFunc turns cobra's flag errors into usage errors (exit 2).
+// FlagErrorFunc turns cobra's flag errors into usage errors (exit 2). Under a group, a
+// mistyped subcommand followed by its flags (`env lsit --team T`) is reported as the
+// unknown command it is, not as the group's unknown flag.
 func FlagErrorFunc(cmd *cobra.Command, err error) error {
+	if u := UnknownSubcommand(cmd); u != nil {
+		return u
+	}
 	return UsageError("%v\nSee '%s --help'.", err, cmd.CommandPath())
+}
+
+// UnknownSubcommand is the usage error, with cobra's suggestions, for a group command
+// (no Run of its own) left with a positional argument: a subcommand that does not exist.
+// nil otherwise, and with --help.
+func UnknownSubcommand(c *cobra.Command) error {
+	if c.Runnable() || !c.HasAvailableSubCommands() || !c.HasParent() {
+		return nil
+	}
+	if h, _ := c.Flags().GetBool("help"); h {
+		return nil
+	}
+	rest := c.Flags().Args()
+	if len(rest) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", rest[0], c.CommandPath())
+	if c.SuggestionsMinimumDistance <= 0 {
+		c.SuggestionsMinimumDistance = 2 // cobra sets its default on the root only
+	}
+	if s := c.SuggestionsFor(rest[0]); len(s) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t") + "\n"
+	}
+	return UsageError("%s\nRun '%s --help' for usage.", msg, c.CommandPath())
 }
 
 // ExactArgs is cobra.ExactArgs with a usage error.

@@ -18,6 +18,9 @@ const (
 	ExitUsage    = 2 // usage errors and bad input (flags, manifests)
 	ExitNotFound = 3
 	ExitDenied   = 4 // refused by policy or permissions
+	// ExitInternal is a bug in the tools (a recovered panic): EX_SOFTWARE of sysexits.h,
+	// so a crash never reads as bad input.
+	ExitInternal = 70
 )
 
 // ExitError carries the exit code an error should end the process with.

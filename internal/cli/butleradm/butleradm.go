@@ -27,7 +27,8 @@ webhook. Every change is checked against the server's rules before it is written
 
 Work on a live cluster (your kubeconfig) or on manifests on disk with --manifests.
 
-Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy or permissions.`)
+Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy or permissions,
+70 internal error (a bug: please report it).`)
 	cmd.AddCommand(team.NewCmd(f, true), env.NewCmd(f, true), auth.NewCmd(f))
 	cmd.AddCommand(provider.NewCmd(f))
 	cmd.AddCommand(cluster.NewCmd(f, true))

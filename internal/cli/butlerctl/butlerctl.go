@@ -24,7 +24,8 @@ answer, and why, before anything is sent.
 
 Work on a live cluster (your kubeconfig) or on manifests on disk with --manifests.
 
-Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy or permissions.`)
+Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy or permissions,
+70 internal error (a bug: please report it).`)
 	cmd.AddCommand(cluster.NewCmd(f, false), team.NewCmd(f, false), env.NewCmd(f, false), auth.NewCmd(f), version.NewCmd(f))
 	completion.Register(cmd, f) // last: completes the whole tree
 	return cmd

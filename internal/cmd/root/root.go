@@ -3,11 +3,6 @@
 package root
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
@@ -60,35 +55,4 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 	p.BoolVar(&o.NoColor, "no-color", false, "Disable colour (also NO_COLOR)")
 	p.StringVar(&o.Config, "config", "", "Config file (default $XDG_CONFIG_HOME/butler/config.yaml, then ~/.butler/config.yaml)")
 	return cmd
-}
-
-// Run executes cmd with args and returns the process exit code; errors go to stderr.
-func Run(f *factory.Factory, cmd *cobra.Command, args []string) int {
-	cmd.SetArgs(args)
-	cmd.SetIn(f.IOStreams.In)
-	cmd.SetOut(f.IOStreams.Out)
-	cmd.SetErr(f.IOStreams.ErrOut)
-	err := cmd.ExecuteContext(context.Background())
-	f.Close() // the store's lock on the manifests, for callers that run again in-process
-	if err == nil {
-		return cmdutil.ExitOK
-	}
-	err = cmdutil.Explain(err) // a store's error gets its advice and exit code
-	var silent *cmdutil.SilentError
-	var cancelled *cmdutil.CancelledError
-	switch {
-	case errors.As(err, &silent):
-	case errors.As(err, &cancelled):
-		fmt.Fprintln(f.IOStreams.ErrOut, cancelled.Msg)
-	default:
-		fmt.Fprintf(f.IOStreams.ErrOut, "Error: %v\n", err)
-	}
-	code := cmdutil.CodeOf(err)
-	if strings.HasPrefix(err.Error(), "unknown command") {
-		code = cmdutil.ExitUsage
-	}
-	if code == cmdutil.ExitFailure {
-		code = cmdutil.CodeOfAPI(err)
-	}
-	return code
 }

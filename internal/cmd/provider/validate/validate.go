@@ -97,7 +97,9 @@ func run(f *factory.Factory, o *Options) error {
 	pcs, more, bad := providerutil.CheckManifests(objs)
 	probs = append(probs, more...)
 	providerutil.SortProblems(probs)
-	report := Report{Valid: len(probs) == 0, ProviderConfigs: []Checked{}, Problems: []Problem{}}
+	// Nothing to validate is a failure (exit 2), so the report must not say valid either.
+	nothing := len(pcs) == 0 && len(probs) == 0
+	report := Report{Valid: len(probs) == 0 && !nothing, ProviderConfigs: []Checked{}, Problems: []Problem{}}
 	for _, o := range pcs {
 		pc := o.Obj.(*v1alpha1.ProviderConfig)
 		ns := pc.Namespace
@@ -127,6 +129,10 @@ func run(f *factory.Factory, o *Options) error {
 		})
 	}
 
+	if nothing {
+		msg := "no ProviderConfig found in " + strings.Join(o.Files, ", ")
+		report.Problems = append(report.Problems, Problem{Message: msg, Error: msg})
+	}
 	out := f.IOStreams.Out
 	switch f.Options.Output {
 	case "json", "yaml":
@@ -143,7 +149,7 @@ func run(f *factory.Factory, o *Options) error {
 			}
 		}
 	}
-	if len(pcs) == 0 && len(probs) == 0 {
+	if nothing {
 		return cmdutil.UsageError("no ProviderConfig found in %s", strings.Join(o.Files, ", "))
 	}
 	if len(probs) > 0 {

@@ -1,0 +1,85 @@
+package root
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+)
+
+// IssuesURL is where an internal error asks to be reported.
+const IssuesURL = "https://github.com/butlerdotdev/butler-toolkit/issues"
+
+// Run executes cmd with args and returns the process exit code; errors go to stderr. A
+// panic in a command is recovered into ExitInternal with a one-line message (the stack
+// only with BUTLER_DEBUG set), so a crash never passes for bad input (exit 2).
+func Run(f *factory.Factory, cmd *cobra.Command, args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(f.IOStreams.ErrOut, "Error: internal error: %v; please report it at %s\n", r, IssuesURL)
+			if os.Getenv("BUTLER_DEBUG") != "" {
+				_, _ = f.IOStreams.ErrOut.Write(debug.Stack())
+			} else {
+				fmt.Fprintln(f.IOStreams.ErrOut, "(set BUTLER_DEBUG=1 to print the stack trace)")
+			}
+			code = cmdutil.ExitInternal
+		}
+	}()
+	// The store's lock on the manifests, also after a panic, for callers that run again
+	// in-process.
+	defer f.Close()
+	var unknown error
+	guardGroups(cmd, &unknown)
+	cmd.SetArgs(args)
+	cmd.SetIn(f.IOStreams.In)
+	cmd.SetOut(f.IOStreams.Out)
+	cmd.SetErr(f.IOStreams.ErrOut)
+	err := cmd.ExecuteContext(context.Background())
+	if err == nil {
+		err = unknown
+	}
+	if err == nil {
+		return cmdutil.ExitOK
+	}
+	err = cmdutil.Explain(err) // a store's error gets its advice and exit code
+	var silent *cmdutil.SilentError
+	var cancelled *cmdutil.CancelledError
+	switch {
+	case errors.As(err, &silent):
+	case errors.As(err, &cancelled):
+		fmt.Fprintln(f.IOStreams.ErrOut, cancelled.Msg)
+	default:
+		fmt.Fprintf(f.IOStreams.ErrOut, "Error: %v\n", err)
+	}
+	code = cmdutil.CodeOf(err)
+	if strings.HasPrefix(err.Error(), "unknown command") {
+		code = cmdutil.ExitUsage
+	}
+	if code == cmdutil.ExitFailure {
+		code = cmdutil.CodeOfAPI(err)
+	}
+	return code
+}
+
+// guardGroups makes a mistyped subcommand under a group (`cluster lst`) a usage error.
+// cobra checks unknown subcommands only at the root: under a group that has no Run of
+// its own it shows the group's help and exits 0. Its help function runs exactly then, with
+// the group's flags parsed, so it is where the leftover argument is caught; `help cluster`
+// and `cluster --help` still print the help.
+func guardGroups(root *cobra.Command, unknown *error) {
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if err := cmdutil.UnknownSubcommand(c); err != nil {
+			*unknown = err
+			return
+		}
+		help(c, args)
+	})
+}
