@@ -1,14 +1,21 @@
 package cmdutil
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
 )
 
 // ConfigPath finds the config file: --config, then $XDG_CONFIG_HOME/butler/config.yaml,
@@ -34,22 +41,50 @@ func ConfigPath(flagValue string) string {
 	return ""
 }
 
+// Where a flag's value came from, as FlagSource reports it.
+const (
+	SourceDefault     = ""       // not set: the flag's default
+	SourceCommandLine = "flag"   // typed on the command line
+	SourceEnv         = "env"    // BUTLER_<FLAG>
+	SourceConfig      = "config" // the config file
+	sourceAnnotation  = "butler.butlerlabs.dev/source"
+)
+
+// MaxConfigBytes bounds the config file: it holds a few flag values.
+const MaxConfigBytes = 1 << 20
+
 // ApplyConfig fills every flag the user did not set from BUTLER_<FLAG> in the environment,
 // then from the config file, so a default team or identity needs no typing. Flags given on
-// the command line always win.
+// the command line always win. A filled flag is not marked Changed (it was not typed):
+// FlagSource says where it came from and IsSet whether it was set at all.
 func ApplyConfig(cmd *cobra.Command, configFlag string) error {
+	return ApplyConfigWarn(cmd, configFlag, nil)
+}
+
+// ApplyConfigWarn is ApplyConfig that also warns on warn (when not nil) about each key of
+// the config file that is no flag of the tool, naming the key and the file.
+func ApplyConfigWarn(cmd *cobra.Command, configFlag string, warn io.Writer) error {
 	v := viper.New()
 	v.SetEnvPrefix("BUTLER")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
 	v.AutomaticEnv()
+	file := viper.New() // the file alone, to tell its values from the environment's
 	if path := ConfigPath(configFlag); path != "" {
-		v.SetConfigFile(path)
-		v.SetConfigType("yaml")
-		if err := v.ReadInConfig(); err != nil {
-			if configFlag == "" && os.IsNotExist(err) {
+		b, err := safeio.ReadFile(path, MaxConfigBytes)
+		if err != nil {
+			if configFlag == "" && errors.Is(err, fs.ErrNotExist) {
 				return nil
 			}
 			return UsageError("reading config %s: %v", path, err)
+		}
+		for _, x := range []*viper.Viper{v, file} {
+			x.SetConfigType("yaml")
+			if err := x.ReadConfig(bytes.NewReader(b)); err != nil {
+				return UsageError("reading config %s: %v", path, err)
+			}
+		}
+		if warn != nil {
+			warnUnknownKeys(cmd.Root(), file.AllKeys(), path, warn)
 		}
 	}
 	var firstErr error
@@ -60,25 +95,116 @@ func ApplyConfig(cmd *cobra.Command, configFlag string) error {
 		if !v.IsSet(fl.Name) {
 			return
 		}
-		var values []string
+		if _, nested := v.Get(fl.Name).(map[string]any); nested {
+			return // output: {format: x} is no value: its keys were warned about as unknown
+		}
+		source := SourceConfig
+		if os.Getenv("BUTLER_"+strings.ToUpper(strings.ReplaceAll(fl.Name, "-", "_"))) != "" { // viper ignores empty ones too
+			source = SourceEnv
+		}
 		if sv, ok := fl.Value.(pflag.SliceValue); ok {
-			values = v.GetStringSlice(fl.Name)
-			if err := sv.Replace(values); err != nil {
-				firstErr = UsageError("config value for %q: %v", fl.Name, err)
+			if err := sv.Replace(v.GetStringSlice(fl.Name)); err != nil {
+				firstErr = UsageError("%s value for %q: %v", source, fl.Name, err)
+				return
 			}
-			fl.Changed = true
+		} else if err := fl.Value.Set(v.GetString(fl.Name)); err != nil {
+			firstErr = UsageError("%s value for %q: %v", source, fl.Name, err)
 			return
 		}
-		if err := fl.Value.Set(v.GetString(fl.Name)); err != nil {
-			firstErr = UsageError("config value for %q: %v", fl.Name, err)
-			return
+		if fl.Annotations == nil {
+			fl.Annotations = map[string][]string{}
 		}
-		fl.Changed = true
+		fl.Annotations[sourceAnnotation] = []string{source}
 	})
-	if firstErr != nil {
-		return firstErr
+	return firstErr
+}
+
+// FlagSource says where the value of flag name of fs came from: SourceCommandLine,
+// SourceEnv, SourceConfig, or SourceDefault when it was not set.
+func FlagSource(fs *pflag.FlagSet, name string) string {
+	fl := fs.Lookup(name)
+	switch {
+	case fl == nil:
+		return SourceDefault
+	case fl.Changed:
+		return SourceCommandLine
+	case len(fl.Annotations[sourceAnnotation]) > 0:
+		return fl.Annotations[sourceAnnotation][0]
 	}
-	return nil
+	return SourceDefault
+}
+
+// IsSet reports whether flag name was given: typed, or from the environment or the config
+// file. It is what Changed meant before the configuration stopped pretending to be typed.
+func IsSet(fs *pflag.FlagSet, name string) bool { return FlagSource(fs, name) != SourceDefault }
+
+// warnUnknownKeys warns about each config key that is no flag anywhere in the tool: the
+// file is shared by every command, so a key is known when any command has that flag.
+// Nested keys (teem.x) and misspellings (teem) are both unknown.
+func warnUnknownKeys(root *cobra.Command, keys []string, path string, warn io.Writer) {
+	known := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, fs := range []*pflag.FlagSet{c.LocalFlags(), c.PersistentFlags(), c.InheritedFlags()} {
+			fs.VisitAll(func(fl *pflag.Flag) { known[fl.Name] = true })
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	names := make([]string, 0, len(known))
+	for n := range known {
+		names = append(names, n)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if known[k] && k != "config" && k != "help" {
+			continue
+		}
+		hint := "its keys are flag names, such as team, as or manifests"
+		if s := closest(k, names); s != "" {
+			hint = fmt.Sprintf("did you mean %q?", s)
+		}
+		fmt.Fprintf(warn, "Warning: config file %s: unknown key %q is ignored (%s)\n", path, k, hint)
+	}
+}
+
+// closest is the flag name nearest to key (at most 2 edits away, or key's first part), or "".
+func closest(key string, names []string) string {
+	first, _, _ := strings.Cut(key, ".")
+	best, bestD := "", 3
+	sort.Strings(names)
+	for _, n := range names {
+		if n == "config" || n == "help" {
+			continue
+		}
+		if d := editDistance(first, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // FlagErrorFunc turns cobra's flag errors into usage errors (exit 2). Under a group, a

@@ -55,7 +55,7 @@ func (p EnvPatch) Empty() bool {
 // remove a key or an entry (env update).
 func (e *EnvFlags) Parse(fs *pflag.FlagSet, allowClear bool) (EnvPatch, error) {
 	var p EnvPatch
-	if fs.Changed("description") {
+	if cmdutil.IsSet(fs, "description") {
 		d := e.Description
 		p.Description = &d
 	}
@@ -64,7 +64,7 @@ func (e *EnvFlags) Parse(fs *pflag.FlagSet, allowClear bool) (EnvPatch, error) {
 		v    int32
 		dst  **int32
 	}{{"max-clusters", e.MaxClusters, &p.MaxClusters}, {"max-clusters-per-member", e.MaxClustersPerMember, &p.MaxClustersPerMember}} {
-		if !fs.Changed(c.name) {
+		if !cmdutil.IsSet(fs, c.name) {
 			continue
 		}
 		if c.v < 0 {

@@ -52,7 +52,7 @@ func (l *LimitFlags) Parse(fs *pflag.FlagSet) (LimitsPatch, error) {
 		{"max-nodes-per-cluster", l.maxNodesPerCluster, &p.MaxNodesPerCluster},
 		{"max-total-nodes", l.maxTotalNodes, &p.MaxTotalNodes},
 	} {
-		if !fs.Changed(c.name) {
+		if !cmdutil.IsSet(fs, c.name) {
 			continue
 		}
 		if c.v < 0 {
@@ -69,7 +69,7 @@ func (l *LimitFlags) Parse(fs *pflag.FlagSet) (LimitsPatch, error) {
 		{"max-memory", l.maxMemory, "256Gi", &p.MaxMemory},
 		{"max-storage", l.maxStorage, "2Ti", &p.MaxStorage},
 	} {
-		if !fs.Changed(q.name) {
+		if !cmdutil.IsSet(fs, q.name) {
 			continue
 		}
 		v, err := resource.ParseQuantity(q.v)

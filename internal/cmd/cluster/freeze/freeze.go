@@ -80,13 +80,13 @@ Steward's TenantControlPlane API exits 1.`,
 func (o *Options) complete(cmd *cobra.Command) error {
 	fl := cmd.Flags()
 	for _, n := range []string{"read-only", "quota-mode"} {
-		if v, _ := fl.GetBool(n); fl.Changed(n) && !v {
+		if v, _ := fl.GetBool(n); cmdutil.IsSet(fl, n) && !v {
 			return cmdutil.UsageError("--%s=false: to lift the limits, run butleradm cluster thaw", n)
 		}
 	}
 	custom := false
 	for _, n := range blockFlags {
-		custom = custom || fl.Changed(n)
+		custom = custom || cmdutil.IsSet(fl, n)
 	}
 	chosen := 0
 	for _, on := range []bool{o.ReadOnly, o.QuotaMode, custom} {

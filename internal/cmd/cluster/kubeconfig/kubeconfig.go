@@ -58,7 +58,7 @@ usage error).`,
 			if o.Team == "" {
 				return cmdutil.UsageError("--team is required")
 			}
-			if cmd.Flags().Changed("file") && o.File == "" {
+			if cmdutil.IsSet(cmd.Flags(), "file") && o.File == "" {
 				return cmdutil.UsageError("--file needs a PATH")
 			}
 			return run(cmd.Context(), f, o)

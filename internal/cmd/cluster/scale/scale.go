@@ -68,7 +68,7 @@ func (o *Options) complete(cmd *cobra.Command) error {
 	if o.Team == "" {
 		return cmdutil.UsageError("--team is required")
 	}
-	if !cmd.Flags().Changed("workers") {
+	if !cmdutil.IsSet(cmd.Flags(), "workers") {
 		return cmdutil.UsageError("--workers is required")
 	}
 	if o.Workers < 1 {

@@ -90,7 +90,7 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	if errs := validation.IsDNS1123Label(o.Name); len(errs) > 0 {
 		return cmdutil.UsageError("invalid team name %q: %s", o.Name, strings.Join(errs, "; "))
 	}
-	if cmd.Flags().Changed("provider") {
+	if cmdutil.IsSet(cmd.Flags(), "provider") {
 		if errs := validation.IsDNS1123Subdomain(o.Provider); len(errs) > 0 {
 			return cmdutil.UsageError("--provider %q: %s", o.Provider, strings.Join(errs, "; "))
 		}

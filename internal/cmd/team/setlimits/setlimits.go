@@ -86,7 +86,7 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 func changed(cmd *cobra.Command) []string {
 	var names []string
 	for _, n := range teamedit.LimitFlagNames {
-		if cmd.Flags().Changed(n) {
+		if cmdutil.IsSet(cmd.Flags(), n) {
 			names = append(names, n)
 		}
 	}
