@@ -206,7 +206,7 @@ func (a *clusterAdmission) siblings() *siblingStats {
 		st.disk.addQuantity(w.MachineTemplate.DiskSize, r)
 		if env != "" && InEnvironment(s, env) {
 			st.sameEnv++
-			if creator != "" && strings.EqualFold(clusterOwner(s), creator) {
+			if creator != "" && EmailsEqual(clusterOwner(s), creator) {
 				st.owned++
 			}
 		}
@@ -335,7 +335,7 @@ func (a *clusterAdmission) environment() {
 	}
 	a.check(ck)
 	ck = Check{Rule: RuleMemberCreatorMismatch, Field: fieldCreator, Limit: a.req.Username, Requested: creator}
-	if !strings.EqualFold(creator, a.req.Username) {
+	if !EmailsEqual(creator, a.req.Username) {
 		a.deny(ck, field.Invalid(pathCreator, creator, fmt.Sprintf(
 			"%s must match the requesting identity %q; environment %q enforces per-member caps and cannot accept an annotation claiming a different user",
 			v1alpha1.AnnotationCreatorEmail, a.req.Username, env)))

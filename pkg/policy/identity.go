@@ -3,12 +3,52 @@ package policy
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// NormalizeEmail is the canonical form of an e-mail: trimmed and lower-cased.
-func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+// NormalizeEmail is the canonical form of an e-mail, the one normalisation every e-mail
+// comparison goes through (offline, live and in the webhook): surrounding white space
+// trimmed and ASCII letters lower-cased, as RFC 5321 practice treats the address. Nothing
+// else is folded: Unicode case folding (strings.EqualFold, strings.ToLower) would make
+// look-alikes such as the Kelvin sign U+212A equal to "k", so one identity could take
+// another's place; CheckEmail rejects such names where a person types them.
+func NormalizeEmail(s string) string {
+	s = strings.TrimSpace(s)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// EmailsEqual reports whether a and b are the same e-mail after NormalizeEmail.
+func EmailsEqual(a, b string) bool { return NormalizeEmail(a) == NormalizeEmail(b) }
+
+// CheckEmail says why s cannot name a person: a non-ASCII character (a look-alike such as
+// U+212A KELVIN SIGN for "K" would pass for another address), or white space or a control
+// character inside it. nil for a plain name; it does not insist on an "@" (live user names
+// such as "system:admin" are no e-mails). Surrounding white space is NormalizeEmail's to
+// trim, not an error.
+func CheckEmail(s string) error {
+	for _, r := range strings.TrimSpace(s) {
+		switch {
+		case r > unicode.MaxASCII:
+			return fmt.Errorf("%q contains the non-ASCII character %U %q: e-mails are compared as ASCII, so a look-alike would not match (type the address in plain ASCII)", s, r, r)
+		case unicode.IsSpace(r) || unicode.IsControl(r):
+			return fmt.Errorf("%q contains white space or a control character (%U)", s, r)
+		}
+	}
+	return nil
+}
 
 // NormalizeGroupName reduces a group name the way butler-server does (docs/rules.md §2.2):
 // trim; "CN=DevOps,OU=Groups,DC=corp" becomes "DevOps" (value of the first RDN);
@@ -262,7 +302,8 @@ func IsTeamAdmin(team *v1alpha1.Team, id Identity, platformAdmin bool) bool {
 		return false
 	}
 	for _, u := range team.Spec.Access.Users {
-		if strings.EqualFold(u.Name, id.Username) && u.Role == v1alpha1.RoleAdmin {
+		// The webhook's EqualFold does not trim: neither does this; it folds ASCII only.
+		if untrimmed(u.Name, id.Username) && EmailsEqual(u.Name, id.Username) && u.Role == v1alpha1.RoleAdmin {
 			return true
 		}
 	}
@@ -277,4 +318,14 @@ func IsTeamAdmin(team *v1alpha1.Team, id Identity, platformAdmin bool) bool {
 		}
 	}
 	return false
+}
+
+// untrimmed reports whether no string has surrounding white space.
+func untrimmed(ss ...string) bool {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != s {
+			return false
+		}
+	}
+	return true
 }

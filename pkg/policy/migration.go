@@ -267,7 +267,7 @@ func ClassifyMigration(req MigrationRequest, c *v1alpha1.TenantCluster) Migratio
 	if c.DeletionTimestamp != nil {
 		return skip(SkipDeleting, "being deleted")
 	}
-	move := MigrationMove{Cluster: c.Name, From: from, To: env, Owner: strings.ToLower(clusterOwner(c))}
+	move := MigrationMove{Cluster: c.Name, From: from, To: env, Owner: NormalizeEmail(clusterOwner(c))}
 	if from == env {
 		if _, ok := c.Annotations[v1alpha1.AnnotationMigration]; !ok {
 			return skip(SkipAlreadyInTarget, "already in environment %q", env)

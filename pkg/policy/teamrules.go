@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 
@@ -102,7 +101,7 @@ func envLimitsChanged(old, new []v1alpha1.EnvironmentSpec) bool {
 func envAccessMembership(team *v1alpha1.Team) *Denial {
 	users := map[string]bool{}
 	for _, u := range team.Spec.Access.Users {
-		users[strings.ToLower(u.Name)] = true
+		users[NormalizeEmail(u.Name)] = true
 	}
 	groups := map[string]bool{}
 	for _, g := range team.Spec.Access.Groups {
@@ -114,7 +113,7 @@ func envAccessMembership(team *v1alpha1.Team) *Denial {
 			continue
 		}
 		for _, u := range a.Users {
-			if !users[strings.ToLower(u.Name)] {
+			if !users[NormalizeEmail(u.Name)] {
 				return &Denial{RuleEnvAccessUser, fmt.Sprintf(
 					"spec.environments[%d].access.users[%q] is not a team member; env access is additive only and cannot introduce subjects absent from spec.access.users", i, u.Name)}
 			}

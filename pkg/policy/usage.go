@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
@@ -79,7 +78,7 @@ func EnvironmentCount(clusters []v1alpha1.TenantCluster, env, exclude string) in
 
 // MemberCount counts the clusters labelled with env that email owns: the owner annotation,
 // or when it is empty the creator-email annotation, compared case-insensitively
-// (strings.EqualFold, like the webhook). A cluster with neither annotation belongs to nobody,
+// (EmailsEqual: trimmed, ASCII case-insensitive). A cluster with neither annotation belongs to nobody,
 // so an empty email counts nothing. The cluster named exclude is skipped.
 func MemberCount(clusters []v1alpha1.TenantCluster, env, email, exclude string) int {
 	if email == "" {
@@ -94,7 +93,7 @@ func MemberCount(clusters []v1alpha1.TenantCluster, env, email, exclude string) 
 		if !InEnvironment(c, env) {
 			continue
 		}
-		if strings.EqualFold(clusterOwner(c), email) {
+		if EmailsEqual(clusterOwner(c), email) {
 			n++
 		}
 	}
@@ -333,7 +332,7 @@ func EnvironmentUsageOf(team *v1alpha1.Team, env string, clusters []v1alpha1.Ten
 		}
 		eu.Clusters++
 		if o := clusterOwner(c); o != "" {
-			eu.Members[strings.ToLower(o)]++
+			eu.Members[NormalizeEmail(o)]++
 		}
 	}
 	return eu

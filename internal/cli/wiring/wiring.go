@@ -5,10 +5,14 @@ package wiring
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/butlerclient"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/live"
@@ -33,13 +37,50 @@ func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.S
 		if len(o.Manifests) > 0 {
 			return offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict})
 		}
-		return live.New(live.Options{
+		as, groups := impersonation(f)
+		s, err := live.New(live.Options{
 			Kubeconfig:     o.Kubeconfig,
 			Context:        o.Context,
-			As:             o.As,
-			AsGroups:       o.AsGroups,
+			As:             as,
+			AsGroups:       groups,
 			RequestTimeout: o.RequestTimeout,
 			UserAgent:      userAgent,
 		})
+		if err != nil {
+			return nil, err
+		}
+		if as != "" {
+			f.Errorf("Warning: impersonating %q%s on %s: the server checks that identity's permissions, not yours\n", as, groupList(groups), s.Host())
+		}
+		return s, nil
 	}
+}
+
+// impersonation applies the rule for live clusters: --as and --as-group typed on the
+// command line impersonate; from BUTLER_AS or the config file (meant for manifests) only
+// with BUTLER_IMPERSONATE=1, and otherwise are left out with a note.
+func impersonation(f *factory.Factory) (string, []string) {
+	o := f.Options
+	if o.As == "" && len(o.AsGroups) == 0 {
+		return "", nil
+	}
+	if o.AsSource == cmdutil.SourceCommandLine || os.Getenv(factory.ImpersonateEnv) == "1" {
+		return o.As, o.AsGroups
+	}
+	if o.AsSource == "" {
+		return "", nil // completion: the run's hooks did not say where --as came from; stay silent
+	}
+	from := "BUTLER_AS/BUTLER_AS_GROUP"
+	if o.AsSource == cmdutil.SourceConfig {
+		from = "the config file"
+	}
+	f.Errorf("Note: not impersonating %q from %s on a live cluster (it applies to --manifests); pass --as on the command line, or set %s=1\n", o.As, from, factory.ImpersonateEnv)
+	return "", nil
+}
+
+func groupList(groups []string) string {
+	if len(groups) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (groups %s)", strings.Join(groups, ", "))
 }

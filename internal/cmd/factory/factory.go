@@ -19,11 +19,15 @@ var OutputFormats = []string{"table", "wide", "json", "yaml", "name"}
 
 // GlobalOptions are the flags every command of both binaries takes.
 type GlobalOptions struct {
-	Kubeconfig     string
-	Context        string
-	Namespace      string
-	As             string
-	AsGroups       []string
+	Kubeconfig string
+	Context    string
+	Namespace  string
+	As         string
+	AsGroups   []string
+	// AsSource is where --as and --as-group came from: cmdutil.SourceCommandLine, SourceEnv
+	// or SourceConfig ("" when neither is set). Live, only the command line (or
+	// BUTLER_IMPERSONATE=1) makes them impersonation; see ImpersonateEnv.
+	AsSource       string
 	RequestTimeout string
 	Manifests      []string
 	// Strict refuses manifests of kinds the tools do not check instead of skipping them.
@@ -32,6 +36,11 @@ type GlobalOptions struct {
 	NoColor bool
 	Config  string
 }
+
+// ImpersonateEnv, set to 1, lets --as and --as-group from BUTLER_AS or the config file
+// impersonate on a live cluster; otherwise only the flags typed on the command line do,
+// so an identity exported for work on manifests never silently acts on a cluster.
+const ImpersonateEnv = "BUTLER_IMPERSONATE"
 
 // Factory hands commands their dependencies; tests replace the fields.
 type Factory struct {

@@ -3,10 +3,13 @@
 package root
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // StrictFlag is the name of --strict. A command that gates CI turns it on by default with
@@ -31,7 +34,14 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			if err := cmdutil.ApplyConfig(cmd, o.Config); err != nil {
+			warn := f.IOStreams.ErrOut
+			if cmd.Name() == cobra.ShellCompRequestCmd || cmd.Name() == cobra.ShellCompNoDescRequestCmd {
+				warn = nil // completion stays silent
+			}
+			if err := cmdutil.ApplyConfigWarn(cmd, o.Config, warn); err != nil {
+				return err
+			}
+			if err := identityFlags(cmd, o); err != nil {
 				return err
 			}
 			if o.NoColor {
@@ -55,4 +65,32 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 	p.BoolVar(&o.NoColor, "no-color", false, "Disable colour (also NO_COLOR)")
 	p.StringVar(&o.Config, "config", "", "Config file (default $XDG_CONFIG_HOME/butler/config.yaml, then ~/.butler/config.yaml)")
 	return cmd
+}
+
+// identityFlags normalises --as (surrounding spaces trimmed; a name with a non-ASCII
+// look-alike or inner white space refused) and records where --as and --as-group came
+// from, for the live store's impersonation rule.
+func identityFlags(cmd *cobra.Command, o *factory.GlobalOptions) error {
+	if o.As != "" {
+		o.As = strings.TrimSpace(o.As)
+		if err := policy.CheckEmail(o.As); err != nil {
+			return cmdutil.UsageError("--as: %v", err)
+		}
+		if o.As == "" {
+			return cmdutil.UsageError("--as: empty user name")
+		}
+	}
+	for i, g := range o.AsGroups {
+		o.AsGroups[i] = strings.TrimSpace(g)
+	}
+	o.AsSource = ""
+	for _, name := range []string{"as", "as-group"} {
+		switch src := cmdutil.FlagSource(cmd.Flags(), name); {
+		case src == cmdutil.SourceCommandLine:
+			o.AsSource = src
+		case src != "" && o.AsSource == "":
+			o.AsSource = src
+		}
+	}
+	return nil
 }

@@ -88,7 +88,8 @@ func run(cmd *cobra.Command, f *factory.Factory, o *Options) error {
 	if f.Offline() {
 		return cmdutil.UsageError("webhook serve answers a live API server; --manifests does not apply")
 	}
-	if f.Options.As != "" || len(f.Options.AsGroups) > 0 {
+	// Typed only: BUTLER_AS exported for work on manifests is no impersonation live.
+	if f.Options.AsSource == cmdutil.SourceCommandLine {
 		return cmdutil.UsageError("webhook serve reads with its own credentials; --as and --as-group do not apply")
 	}
 	if err := cmdutil.RequireFlag("cert-dir", o.CertDir); err != nil {
