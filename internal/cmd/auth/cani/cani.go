@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
@@ -84,7 +85,18 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if env != "" {
+	var unknownEnv string
+	switch {
+	case verb == "create":
+		// The same questions as cluster create: an environment where the team has some
+		// (exit 2), and an unknown one is the server's refusal (no, exit 4).
+		if err := lookup.CreateEnvironment(t, env); err != nil {
+			return err
+		}
+		if env != "" && t.Environment(env) == nil {
+			unknownEnv = field.NotSupported(field.NewPath("metadata", "labels").Key(v1alpha1.LabelEnvironment), env, lookup.EnvironmentNames(t)).Error()
+		}
+	case env != "":
 		if _, err := lookup.RequireEnvironment(t, env); err != nil {
 			return err
 		}
@@ -104,6 +116,10 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	} else {
 		ans.Allowed = false
 		ans.Reasons = append(ans.Reasons, fmt.Sprintf("role %s in %s (%s); %s needs operator or admin", role.Role, scope, role.Reason, verb))
+	}
+	if unknownEnv != "" {
+		ans.Allowed = false
+		ans.Reasons = append(ans.Reasons, unknownEnv)
 	}
 	if verb == "create" {
 		ans.Reasons = append(ans.Reasons, capReasons(t, env, clusters, a.Identity.Username, &ans.Allowed)...)

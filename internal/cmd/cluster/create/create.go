@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -18,6 +19,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -110,13 +112,13 @@ func (o *Options) complete(cmd *cobra.Command) error {
 	if o.Team == "" {
 		return cmdutil.UsageError("--team is required")
 	}
-	if cmd.Flags().Changed("workers") {
+	if cmdutil.IsSet(cmd.Flags(), "workers") {
 		if o.Workers < 1 {
 			return cmdutil.UsageError("--workers must be at least 1, got %d", o.Workers)
 		}
 		o.explicit.WorkerCount = &o.Workers
 	}
-	if cmd.Flags().Changed("cpu") {
+	if cmdutil.IsSet(cmd.Flags(), "cpu") {
 		if o.CPU < 1 {
 			return cmdutil.UsageError("--cpu must be at least 1, got %d", o.CPU)
 		}
@@ -184,20 +186,8 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
 		return err
 	}
-	if o.Write && !f.Offline() {
-		return cmdutil.UsageError("--write works on manifests: pass --manifests DIR")
-	}
-	if o.Write && f.Options.Manifests[0] == "-" {
-		return cmdutil.UsageError("cannot --write: the manifests come from stdin; pass --manifests DIR or FILE")
-	}
-	if f.Offline() && o.DryRun == "server" {
-		return cmdutil.UsageError("--dry-run=server needs a live cluster to send to; on manifests, cluster create already prints without writing")
-	}
-	if f.Offline() && o.Wait {
-		return cmdutil.UsageError("--wait needs a live cluster: on manifests nothing provisions the cluster")
-	}
-	if o.Write && o.DryRun != "none" {
-		return cmdutil.UsageError("--write and --dry-run are opposites: pass one of them")
+	if err := o.checkMode(f); err != nil {
+		return err
 	}
 	s, err := f.Store(ctx)
 	if err != nil {
@@ -207,30 +197,77 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if o.Environment == "" && len(team.Spec.Environments) > 0 {
-		return cmdutil.UsageError("team %q defines environments; pass --environment with one of: %s", team.Name, strings.Join(lookup.EnvironmentNames(team), ", "))
+	if err := lookup.CreateEnvironment(team, o.Environment); err != nil {
+		return err
 	}
-	actor, err := lookup.WhoAmI(ctx, s)
+	p, err := newPlan(ctx, f, s, team, siblings, o)
 	if err != nil {
 		return err
+	}
+	actor := p.actor
+
+	// Role first: without operator rights the server would refuse before any quota.
+	if !p.role.Role.CanOperate() {
+		return cmdutil.DeniedError(fmt.Errorf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
+			actor.Identity.Username, where(team.Name, o.Environment), p.role.Role, p.role.Reason))
+	}
+	if o.Explain {
+		if err := explain(f, p, o); err != nil {
+			return err
+		}
+	}
+	if !p.decision.Allowed() {
+		return deny(f, p)
+	}
+	// After admission, as on the server (admission runs before storage): a name that
+	// exists is the server's AlreadyExists (exit 1, as kubectl create), with or without
+	// --write, never a rendering that looks fine.
+	if exists(siblings, o.Name) {
+		return apierrors.NewAlreadyExists(v1alpha1.Resource("tenantclusters"), o.Name)
+	}
+	if o.Explain && !o.Write {
+		return nil
+	}
+	if o.Write {
+		res, err := s.CreateCluster(ctx, p.cluster, p.addons)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created (%s)\n", p.cluster.Name, res.Location)
+		return nil
+	}
+	if !f.Offline() && o.DryRun == "server" {
+		return serverDryRun(ctx, f, s, p)
+	}
+	if !f.Offline() && o.DryRun == "none" {
+		return createLive(ctx, f, s, p, o)
+	}
+	return printPlan(f.IOStreams.Out, f.Options.Output, p)
+}
+
+// newPlan renders the cluster with its defaults and runs the admission rules on it.
+func newPlan(ctx context.Context, f *factory.Factory, s store.Store, team *v1alpha1.Team, siblings []v1alpha1.TenantCluster, o *Options) (*plan, error) {
+	actor, err := lookup.WhoAmI(ctx, s)
+	if err != nil {
+		return nil, err
 	}
 	p := &plan{actor: actor}
 	p.role = policy.EnvironmentRole(team, o.Environment, actor.Identity, actor.PlatformAdmin)
 	p.defaults, err = policy.ResolveDefaults(team, o.Environment, o.explicit)
 	if err != nil {
-		return cmdutil.WithCode(cmdutil.ExitUsage, err)
+		return nil, cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}
 	if p.defaults.KubernetesVersion == "" {
-		return cmdutil.WithCode(cmdutil.ExitUsage, policy.ErrNoKubernetesVersion)
+		return nil, cmdutil.WithCode(cmdutil.ExitUsage, policy.ErrNoKubernetesVersion)
 	}
 	ref, pc, err := lookup.Provider(ctx, s, team, o.Provider)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p.cluster = render(team, o, p.defaults, ref, actor.Identity)
 	policies, options, err := applyOptions(ctx, f, s, p.cluster, pc, o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p.options = options
 	p.addons = tenantAddons(p.cluster, o.extras)
@@ -248,62 +285,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		Addons:         addonNames,
 		Policies:       policies,
 	})
-
-	// Role first: without operator rights the server would refuse before any quota.
-	if !p.role.Role.CanOperate() {
-		return cmdutil.DeniedError(fmt.Errorf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
-			actor.Identity.Username, where(team.Name, o.Environment), p.role.Role, p.role.Reason))
-	}
-	if o.Explain {
-		if err := explain(f, p, o); err != nil {
-			return err
-		}
-	}
-	if !p.decision.Allowed() {
-		return deny(f, p)
-	}
-	if o.Explain && !o.Write {
-		return nil
-	}
-	if o.Write {
-		res, err := s.CreateCluster(ctx, p.cluster, p.addons)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created (%s)\n", p.cluster.Name, res.Location)
-		return nil
-	}
-	if !f.Offline() && o.DryRun == "server" {
-		return serverDryRun(ctx, f, s, p)
-	}
-	if !f.Offline() && o.DryRun == "none" {
-		// Live: the preflight passed, so create for real; the server still has the last word.
-		if _, err := s.CreateCluster(ctx, p.cluster, p.addons); err != nil {
-			return err
-		}
-		if f.Options.Output != "table" {
-			if err := printPlan(f.IOStreams.Out, f.Options.Output, p); err != nil {
-				return err
-			}
-		} else {
-			fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created\n", p.cluster.Name)
-			for _, a := range p.addons {
-				fmt.Fprintf(f.IOStreams.Out, "tenantaddon.butler.butlerlabs.dev/%s created\n", a.Name)
-			}
-		}
-		if o.Wait {
-			return waitReady(ctx, f, s, p.cluster, o.Timeout)
-		}
-		return nil
-	}
-	return printPlan(f.IOStreams.Out, f.Options.Output, p)
-}
-
-func where(team, env string) string {
-	if env == "" {
-		return fmt.Sprintf("team %q", team)
-	}
-	return fmt.Sprintf("environment %q of team %q", env, team)
+	return p, nil
 }
 
 // render builds the TenantCluster as the server should receive it.
@@ -335,23 +317,6 @@ func render(team *v1alpha1.Team, o *Options, d policy.Defaults, ref *v1alpha1.Pr
 		},
 	}
 	return c
-}
-
-// tenantAddons are the extra named addons, one TenantAddon each (docs/rules.md §1.2).
-func tenantAddons(c *v1alpha1.TenantCluster, extras []addon) []v1alpha1.TenantAddon {
-	var out []v1alpha1.TenantAddon
-	for _, a := range extras {
-		out = append(out, v1alpha1.TenantAddon{
-			TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindTenantAddon},
-			ObjectMeta: metav1.ObjectMeta{Name: c.Name + "-" + a.name, Namespace: c.Namespace},
-			Spec: v1alpha1.TenantAddonSpec{
-				ClusterRef: v1alpha1.LocalObjectReference{Name: c.Name},
-				Addon:      a.name,
-				Version:    a.version,
-			},
-		})
-	}
-	return out
 }
 
 // printPlan prints the rendered objects: YAML by default, one document each.

@@ -25,6 +25,9 @@ type Row struct {
 	MaxClusters          int32  `json:"maxClusters,omitempty"`
 	MaxClustersPerMember int32  `json:"maxClustersPerMember,omitempty"`
 	Role                 string `json:"role,omitempty"`
+	// Status and Problems: how the environment stands against its caps (policy.StandingOf).
+	Status   string   `json:"status"`
+	Problems []string `json:"problems,omitempty"`
 }
 
 // Spec is what env list prints: a Row each; -o name prints the environments' names.
@@ -70,22 +73,32 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	// Your role needs an identity; without one (offline, no --as) the column is left out.
 	actor, idErr := lookup.WhoAmI(ctx, s)
 	d := output.Doc{
-		Header:     []string{"NAME", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER"},
+		Header:     []string{"NAME", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER", "STATUS"},
 		WideHeader: []string{"DESCRIPTION"},
 		Empty:      fmt.Sprintf("Team %q defines no environments.", t.Name),
 	}
 	if idErr == nil {
 		d.Header = append(d.Header, "YOUR ROLE")
 	}
+	var problems []string
 	for _, e := range t.Spec.Environments {
 		u := policy.EnvironmentUsageOf(t, e.Name, clusters)
-		r := Row{Name: e.Name, Description: e.Description, ClusterCount: u.Clusters, MaxClusters: u.MaxClusters, MaxClustersPerMember: u.MaxClustersPerMember}
-		cells := []string{r.Name, strconv.Itoa(r.ClusterCount), printers.Cap(r.MaxClusters), printers.Cap(r.MaxClustersPerMember)}
+		st := policy.StandingOf(u, clusters)
+		r := Row{Name: e.Name, Description: e.Description, ClusterCount: u.Clusters, MaxClusters: u.MaxClusters, MaxClustersPerMember: u.MaxClustersPerMember,
+			Status: st.Status, Problems: st.Problems}
+		problems = append(problems, st.Problems...)
+		cells := []string{r.Name, strconv.Itoa(r.ClusterCount), printers.Cap(r.MaxClusters), printers.Cap(r.MaxClustersPerMember), r.Status}
 		if idErr == nil {
 			r.Role = policy.EnvironmentRole(t, e.Name, actor.Identity, actor.PlatformAdmin).Role.String()
 			cells = append(cells, r.Role)
 		}
 		d.Items = append(d.Items, output.Item{View: r, Name: r.Name, Cells: cells, WideCells: []string{r.Description}})
 	}
-	return o.Print.Printer(f.IOStreams).Print(d)
+	if err := o.Print.Printer(f.IOStreams).Print(d); err != nil {
+		return err
+	}
+	for _, p := range problems {
+		f.Errorf("Warning: %s\n", p)
+	}
+	return nil
 }

@@ -21,10 +21,12 @@ import (
 
 // View is team get's computed view (--view, docs/output.md).
 type View struct {
-	Name         string               `json:"name"`
-	DisplayName  string               `json:"displayName,omitempty"`
-	Description  string               `json:"description,omitempty"`
-	Namespace    string               `json:"namespace"`
+	Name        string `json:"name"`
+	DisplayName string `json:"displayName,omitempty"`
+	Description string `json:"description,omitempty"`
+	Namespace   string `json:"namespace"`
+	// Status is the worst of the team quota's and every environment's status.
+	Status       string               `json:"status"`
 	Quota        policy.QuotaReport   `json:"quota"`
 	Environments []EnvironmentSummary `json:"environments"`
 }
@@ -36,6 +38,8 @@ type EnvironmentSummary struct {
 	Clusters             int    `json:"clusters"`
 	MaxClusters          int32  `json:"maxClusters,omitempty"`
 	MaxClustersPerMember int32  `json:"maxClustersPerMember,omitempty"`
+	// Status, OverMembers and Problems: how it stands against its caps.
+	policy.EnvironmentStanding
 }
 
 // Spec is what team get prints: the Team, or with --view its usage and quota (View).
@@ -74,7 +78,7 @@ func Summaries(t *v1alpha1.Team, clusters []v1alpha1.TenantCluster) []Environmen
 	for _, e := range t.Spec.Environments {
 		u := policy.EnvironmentUsageOf(t, e.Name, clusters)
 		out = append(out, EnvironmentSummary{Name: e.Name, Description: e.Description, Clusters: u.Clusters,
-			MaxClusters: u.MaxClusters, MaxClustersPerMember: u.MaxClustersPerMember})
+			MaxClusters: u.MaxClusters, MaxClustersPerMember: u.MaxClustersPerMember, EnvironmentStanding: policy.StandingOf(u, clusters)})
 	}
 	return out
 }
@@ -90,6 +94,14 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	}
 	v := View{Name: t.Name, DisplayName: t.Spec.DisplayName, Description: t.Spec.Description,
 		Namespace: t.TeamNamespace(), Quota: policy.TeamQuota(t, clusters), Environments: Summaries(t, clusters)}
+	v.Status = worst(v.Quota.Status, v.Environments)
+	defer func() {
+		for _, env := range v.Environments {
+			for _, p := range env.Problems {
+				f.Errorf("Warning: %s\n", p)
+			}
+		}
+	}()
 	color := f.IOStreams.ColorEnabled()
 	return o.Print.Printer(f.IOStreams).Print(output.Doc{
 		One:   true,
@@ -109,7 +121,7 @@ func describe(out io.Writer, v View, color bool) error {
 		fmt.Fprintf(out, "Description:  %s\n", v.Description)
 	}
 	fmt.Fprintf(out, "Namespace:    %s\n", v.Namespace)
-	fmt.Fprintf(out, "Quota:        %s\n\n", st.Status(v.Quota.Status))
+	fmt.Fprintf(out, "Quota:        %s\n\n", st.Status(v.Status))
 	q := printers.NewTable(color, "RESOURCE", "USED", "LIMIT", "UTILISATION", "STATUS")
 	for _, l := range v.Quota.Lines {
 		pct := "-"
@@ -125,9 +137,21 @@ func describe(out io.Writer, v View, color bool) error {
 		return nil
 	}
 	fmt.Fprintln(out)
-	e := printers.NewTable(color, "ENVIRONMENT", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER", "DESCRIPTION")
+	e := printers.NewTable(color, "ENVIRONMENT", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER", "STATUS", "DESCRIPTION")
 	for _, env := range v.Environments {
-		e.Row(env.Name, strconv.Itoa(env.Clusters), printers.Cap(env.MaxClusters), printers.Cap(env.MaxClustersPerMember), env.Description)
+		e.Row(env.Name, strconv.Itoa(env.Clusters), printers.Cap(env.MaxClusters), printers.Cap(env.MaxClustersPerMember), st.Status(env.Status), env.Description)
 	}
 	return e.Render(out)
+}
+
+// worst is the most severe of the team quota status and the environments' statuses.
+func worst(team string, envs []EnvironmentSummary) string {
+	rank := map[string]int{policy.QuotaOK: 0, policy.QuotaWarning: 1, policy.QuotaExceeded: 2}
+	w := team
+	for _, e := range envs {
+		if rank[e.Status] > rank[w] {
+			w = e.Status
+		}
+	}
+	return w
 }
