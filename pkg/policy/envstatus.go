@@ -12,7 +12,7 @@ import (
 // as over, never as OK.
 type EnvironmentStanding struct {
 	// Status is QuotaExceeded when the environment or a member is past a cap, QuotaWarning
-	// above 80 % of one (CONTRACT.md §4's thresholds) or when a cluster's annotations
+	// above 80 % of one (docs/rules.md §7) or when a cluster's annotations
 	// defeat the per-member cap, else QuotaOK.
 	Status string `json:"status"`
 	// OverMembers are the members past maxClustersPerMember, with what they own.
