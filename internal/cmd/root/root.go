@@ -19,7 +19,7 @@ const StrictFlag = "strict"
 // DefaultStrict makes --strict the default of a command unless the user set the flag (on
 // the command line, in the environment or in the config file); call it first in RunE.
 func DefaultStrict(cmd *cobra.Command, o *factory.GlobalOptions) {
-	if f := cmd.Flags().Lookup(StrictFlag); f != nil && !f.Changed {
+	if f := cmd.Flags().Lookup(StrictFlag); f != nil && !cmdutil.IsSet(cmd.Flags(), StrictFlag) {
 		o.Strict = true
 	}
 }
