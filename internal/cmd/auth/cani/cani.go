@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/create"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -90,7 +91,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	case verb == "create":
 		// The same questions as cluster create: an environment where the team has some
 		// (exit 2), and an unknown one is the server's refusal (no, exit 4).
-		if err := lookup.CreateEnvironment(t, env); err != nil {
+		if err := create.CheckEnvironment(t, env); err != nil {
 			return err
 		}
 		if env != "" && t.Environment(env) == nil {

@@ -197,7 +197,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if err := lookup.CreateEnvironment(team, o.Environment); err != nil {
+	if err := CheckEnvironment(team, o.Environment); err != nil {
 		return err
 	}
 	p, err := newPlan(ctx, f, s, team, siblings, o)
