@@ -50,13 +50,13 @@ func Doc(clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[strin
 		} else if writes != nil {
 			wide = append(wide, w)
 		}
-		d.Items = append(d.Items, output.Item{Object: withTypeMeta(c), Cells: row, WideCells: wide})
+		d.Items = append(d.Items, output.Item{Object: WithTypeMeta(c), Cells: row, WideCells: wide})
 	}
 	return d
 }
 
 // WithTypeMeta returns c with its apiVersion and kind set, as printed.
-func withTypeMeta(c v1alpha1.TenantCluster) *v1alpha1.TenantCluster {
+func WithTypeMeta(c v1alpha1.TenantCluster) *v1alpha1.TenantCluster {
 	c.APIVersion, c.Kind = v1alpha1.APIVersion, v1alpha1.KindTenantCluster
 	return &c
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
@@ -26,7 +26,13 @@ type Change struct {
 	Cluster     string
 	Team        string
 	Permissions stewardv1alpha1.Permissions
+	// Print is the command's -o, validated before Apply.
+	Print *output.Flags
 }
+
+// Spec is what freeze and thaw print: their Result (a computed view, it has no
+// apiVersion or kind) and -o name (docs/output.md).
+var Spec = output.Spec{Name: true}
 
 // Result is what a change did, as -o json and yaml print it.
 type Result struct {
@@ -57,9 +63,6 @@ type WritePermissions struct {
 // tenantcontrolplanes has the last word (exit 4 with its message). Nothing is written
 // when the control plane is already in the wanted state.
 func Apply(ctx context.Context, f *factory.Factory, ch Change) error {
-	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -131,33 +134,34 @@ func Authorize(team *v1alpha1.Team, actor lookup.Actor, verb, cluster string) er
 }
 
 func report(f *factory.Factory, ch Change, r Result, res store.Result) error {
-	out := f.IOStreams.Out
 	name := "tenantcluster.butler.butlerlabs.dev/" + r.Cluster
-	switch f.Options.Output {
-	case "json", "yaml":
-		return printers.Print(out, f.Options.Output, r)
-	case "name":
-		fmt.Fprintln(out, name)
-		return nil
-	}
+	return ch.Print.Printer(f.IOStreams).Print(output.Doc{
+		One:   true,
+		Items: []output.Item{{View: r, Name: name}},
+		Text:  func(w io.Writer) error { return text(w, name, ch, r, res) },
+	})
+}
+
+// text is the human report: what happened, then what the control plane blocks.
+func text(w io.Writer, name string, ch Change, r Result, res store.Result) error {
 	thaw := r.Mode == None
 	switch {
 	case thaw && !r.Changed:
-		fmt.Fprintf(out, "%s unchanged: not frozen\n", name)
+		fmt.Fprintf(w, "%s unchanged: not frozen\n", name)
 	case thaw:
-		done(out, name+" "+ch.Done, res)
+		done(w, name+" "+ch.Done, res)
 	case !r.Changed:
-		fmt.Fprintf(out, "%s unchanged: already %s\n", name, r.Mode)
+		fmt.Fprintf(w, "%s unchanged: already %s\n", name, r.Mode)
 	default:
-		done(out, name+" "+ch.Done+": "+r.Mode, res)
+		done(w, name+" "+ch.Done+": "+r.Mode, res)
 	}
 	p := stewardv1alpha1.Permissions{BlockCreate: r.WritePermissions.BlockCreation, BlockUpdate: r.WritePermissions.BlockUpdate, BlockDelete: r.WritePermissions.BlockDeletion}
 	line := fmt.Sprintf("tenantcontrolplane %s blocks %s", r.ControlPlane, Blocked(p))
 	if r.Status != "" {
 		line += "; status " + r.Status
 	}
-	fmt.Fprintln(out, line)
-	return nil
+	_, err := fmt.Fprintln(w, line)
+	return err
 }
 
 // done prints a write's line with where it went, as the team commands do.

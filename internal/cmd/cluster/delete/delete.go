@@ -8,9 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -21,7 +23,13 @@ type Options struct {
 	Name string
 	Team string
 	Yes  bool
+
+	Print *output.Flags
 }
+
+// Spec: the structured formats print the TenantCluster as it was before the delete, -o name
+// its kind.group/name (docs/output.md).
+var Spec = output.Spec{Objects: true, Name: true}
 
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
@@ -44,12 +52,16 @@ name meanwhile is left alone. On manifests the cluster's document is removed fro
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			if o.Team == "" {
 				return cmdutil.UsageError("--team is required")
 			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
@@ -58,9 +70,6 @@ name meanwhile is left alone. On manifests the cluster's document is removed fro
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "name"); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -97,17 +106,8 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	name := "tenantcluster.butler.butlerlabs.dev/" + c.Name
-	if f.Options.Output == "name" {
-		fmt.Fprintln(f.IOStreams.Out, name)
-		return nil
-	}
-	if f.Offline() && res.Location != "" {
-		fmt.Fprintf(f.IOStreams.Out, "%s deleted (%s)\n", name, res.Location)
-		return nil
-	}
-	fmt.Fprintf(f.IOStreams.Out, "%s deleted\n", name)
-	return nil
+	msg := "tenantcluster.butler.butlerlabs.dev/" + c.Name + " deleted"
+	return o.Print.Printer(f.IOStreams).Done(clusterview.WithTypeMeta(*c), msg, f.Where(res, s))
 }
 
 // confirm asks for the cluster's name.

@@ -10,6 +10,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 )
 
@@ -17,6 +18,7 @@ import (
 type Options struct {
 	Name        string
 	Team        string
+	Print       *output.Flags
 	ReadOnly    bool
 	QuotaMode   bool
 	BlockCreate bool
@@ -59,12 +61,16 @@ Steward's TenantControlPlane API exits 1.`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			if err := o.complete(cmd); err != nil {
 				return err
 			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, controlplane.Spec)
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
 	fl.BoolVar(&o.ReadOnly, "read-only", false, "Block creation, update and deletion (the default)")
@@ -117,6 +123,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		Done:        "frozen",
 		Cluster:     o.Name,
 		Team:        o.Team,
+		Print:       o.Print,
 		Permissions: o.permissions,
 	})
 }

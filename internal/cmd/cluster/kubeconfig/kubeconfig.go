@@ -6,14 +6,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/yaml"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -30,7 +33,13 @@ type Options struct {
 	Name string
 	Team string
 	File string
+
+	Print *output.Flags
 }
+
+// Spec: for people the kubeconfig as the Secret holds it; the structured formats print it
+// parsed, as a computed view (-o jsonpath='{.clusters[0].cluster.server}'; docs/output.md).
+var Spec = output.Spec{}
 
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
@@ -55,6 +64,9 @@ usage error).`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			if o.Team == "" {
 				return cmdutil.UsageError("--team is required")
 			}
@@ -64,15 +76,13 @@ usage error).`,
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	cmd.Flags().StringVar(&o.File, "file", "", "Write the kubeconfig to this file (mode 0600) instead of stdout")
 	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
 	return cmd
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "yaml"); err != nil {
-		return err
-	}
 	if f.Offline() {
 		return cmdutil.UsageError("cluster kubeconfig needs a live management cluster: the admin kubeconfig is a Secret there, not in the manifests")
 	}
@@ -110,14 +120,30 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 	if o.File == "" {
-		_, err := f.IOStreams.Out.Write(value)
-		return err
+		return printKubeconfig(f, o, value)
 	}
 	if err := writeFile(o.File, value); err != nil {
 		return err
 	}
 	fmt.Fprintf(f.IOStreams.ErrOut, "Wrote the admin kubeconfig of TenantCluster %s/%s to %s\n", c.Namespace, c.Name, o.File)
 	return nil
+}
+
+// printKubeconfig writes the kubeconfig to stdout: as it is for people, parsed for programs.
+func printKubeconfig(f *factory.Factory, o *Options, value []byte) error {
+	d := output.Doc{One: true, Text: func(w io.Writer) error {
+		_, err := w.Write(value)
+		return err
+	}}
+	if o.Print.Structured() {
+		var view map[string]any
+		// Not the parser's error: it may quote the credentials.
+		if yaml.Unmarshal(value, &view) != nil {
+			return errors.New("the admin kubeconfig in the Secret is not YAML")
+		}
+		d.View = view
+	}
+	return o.Print.Printer(f.IOStreams).Print(d)
 }
 
 // SecretRef is where a cluster's admin kubeconfig is: the namespace (empty while the

@@ -10,13 +10,15 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 )
 
 // Options are the flags and arguments of cluster thaw.
 type Options struct {
-	Name string
-	Team string
+	Name  string
+	Team  string
+	Print *output.Flags
 }
 
 // NewCmd returns the command.
@@ -39,9 +41,13 @@ TenantControlPlane yet exits 3.`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, controlplane.Spec)
 	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
 	return cmd
 }
@@ -52,6 +58,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		Done:        "thawed",
 		Cluster:     o.Name,
 		Team:        o.Team,
+		Print:       o.Print,
 		Permissions: stewardv1alpha1.Permissions{},
 	})
 }
