@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/list"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/validate"
@@ -21,7 +22,7 @@ func NewCmd(f *factory.Factory, admin bool) *cobra.Command {
 	cmd.AddCommand(list.NewCmd(f, admin))
 	if admin {
 		cmd.Short = "Manage ClusterCreationPolicies (images, networks, clusters, storage containers)"
-		cmd.AddCommand(get.NewCmd(f), validate.NewCmd(f))
+		cmd.AddCommand(get.NewCmd(f), validate.NewCmd(f), delete.NewCmd(f))
 	}
 	return cmd
 }
