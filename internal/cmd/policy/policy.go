@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/create"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/list"
@@ -22,7 +23,7 @@ func NewCmd(f *factory.Factory, admin bool) *cobra.Command {
 	cmd.AddCommand(list.NewCmd(f, admin))
 	if admin {
 		cmd.Short = "Manage ClusterCreationPolicies (images, networks, clusters, storage containers)"
-		cmd.AddCommand(get.NewCmd(f), validate.NewCmd(f), delete.NewCmd(f))
+		cmd.AddCommand(create.NewCmd(f), get.NewCmd(f), validate.NewCmd(f), delete.NewCmd(f))
 	}
 	return cmd
 }
