@@ -9,6 +9,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team"
@@ -30,7 +31,7 @@ Work on a live cluster (your kubeconfig) or on manifests on disk with --manifest
 Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy or permissions,
 70 internal error (a bug: please report it).`)
 	cmd.AddCommand(team.NewCmd(f, true), env.NewCmd(f, true), auth.NewCmd(f))
-	cmd.AddCommand(provider.NewCmd(f))
+	cmd.AddCommand(provider.NewCmd(f), policy.NewCmd(f, true))
 	cmd.AddCommand(cluster.NewCmd(f, true))
 	cmd.AddCommand(version.NewCmd(f))
 	cmd.AddCommand(webhook.NewCmd(f))

@@ -1,0 +1,59 @@
+// Package get is `butleradm policy get`: one ClusterCreationPolicy.
+package get
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+)
+
+// Spec is what policy get prints: the ClusterCreationPolicy.
+var Spec = output.Spec{Objects: true, Name: true}
+
+// Options are the flags and arguments of policy get.
+type Options struct {
+	Name  string
+	Print *output.Flags
+}
+
+// NewCmd returns the command.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "get NAME",
+		Short: "Show one ClusterCreationPolicy",
+		Example: `  butleradm policy get payments-images --manifests DIR
+  butleradm policy get payments-images -o yaml`,
+		Args: cmdutil.ExactArgs(1, "a policy NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	return cmd
+}
+
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := s.GetClusterCreationPolicy(ctx, o.Name)
+	if err != nil {
+		return err
+	}
+	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+		One:    true,
+		Header: []string{"NAME", "TIER", "TEAM", "ENVIRONMENT", "PROVIDERS", "OPTIONS"},
+		Items:  []output.Item{{Object: p, Cells: list.Cells(p)}},
+	})
+}

@@ -1,0 +1,29 @@
+// Package policy groups the ClusterCreationPolicy commands (docs/cluster-creation-policies.md):
+// in butlerctl the rules that apply to you, in butleradm their management.
+package policy
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/create"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/delete"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/get"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/validate"
+)
+
+// NewCmd returns `policy`; admin is butleradm's group.
+func NewCmd(f *factory.Factory, admin bool) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "policy",
+		Aliases: []string{"policies", "ccp", "clustercreationpolicy", "clustercreationpolicies"},
+		Short:   "See the ClusterCreationPolicies (images, networks, clusters, storage containers) that apply",
+	}
+	cmd.AddCommand(list.NewCmd(f, admin))
+	if admin {
+		cmd.Short = "Manage ClusterCreationPolicies (images, networks, clusters, storage containers)"
+		cmd.AddCommand(create.NewCmd(f), get.NewCmd(f), validate.NewCmd(f), delete.NewCmd(f))
+	}
+	return cmd
+}

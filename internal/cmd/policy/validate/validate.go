@@ -1,0 +1,137 @@
+// Package validate is `butleradm policy validate`: check ClusterCreationPolicy manifests as
+// the server's admission would (docs/cluster-creation-policies.md), offline, for CI.
+package validate
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// View is policy validate's result: valid agrees with the exit status (0 or 2).
+type View struct {
+	Valid  bool     `json:"valid"`
+	Errors []string `json:"errors"`
+}
+
+// Spec is what policy validate prints: its View.
+var Spec = output.Spec{View: true}
+
+// Options are the flags of policy validate.
+type Options struct {
+	Files []string
+	Print *output.Flags
+}
+
+// NewCmd returns the command.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "validate -f FILE",
+		Short: "Check ClusterCreationPolicy manifests as the server would, offline (for CI)",
+		Long: `Check ClusterCreationPolicy manifests without a cluster: decoding, the scope rule of the
+CRD, each option rule and conflicts with the other policies of the files, in the server's
+words. Team and environment references are checked against --manifests when given, and not
+checked without it. Exit 0 when all is well, 2 when anything is wrong; -o json prints
+{valid, errors}.`,
+		Example: `  butleradm policy validate -f policies/
+  butleradm policy validate -f policy.yaml --manifests DIR -o json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			if len(o.Files) == 0 {
+				return cmdutil.UsageError("%s needs -f FILE\nSee '%s --help'.", cmd.CommandPath(), cmd.CommandPath())
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	cmd.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "A file, a directory or - for standard input (repeatable)")
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	return cmd
+}
+
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	objs, probs := providerutil.ReadManifests(o.Files, f.IOStreams.In)
+	v := View{Errors: []string{}}
+	for _, p := range probs {
+		v.Errors = append(v.Errors, p.Error())
+	}
+	var policies []v1alpha1.ClusterCreationPolicy
+	for _, obj := range objs {
+		if p, ok := obj.Obj.(*v1alpha1.ClusterCreationPolicy); ok {
+			policies = append(policies, *p)
+		}
+	}
+	teams, err := teamFunc(ctx, f)
+	if err != nil {
+		return err
+	}
+	for i := range policies {
+		p := &policies[i]
+		d := policy.AdmitPolicy(policy.PolicyRequest{Policy: p, Team: teams, Others: policies})
+		for _, viol := range d.Violations {
+			if teams == nil && (viol.Rule == policy.RulePolicyTeamRef || viol.Rule == policy.RulePolicyEnvironmentRef) {
+				continue
+			}
+			v.Errors = append(v.Errors, fmt.Sprintf("ClusterCreationPolicy %q: %s", p.Name, viol.Error.Error()))
+		}
+	}
+	if len(policies) == 0 && len(probs) == 0 {
+		v.Errors = append(v.Errors, "no ClusterCreationPolicy found in "+strings.Join(o.Files, ", "))
+	}
+	v.Valid = len(v.Errors) == 0
+	err = o.Print.Printer(f.IOStreams).Print(output.Doc{One: true, Items: []output.Item{{View: v}},
+		Text: func(w io.Writer) error { return describe(w, v, len(policies)) }})
+	if err != nil {
+		return err
+	}
+	if !v.Valid {
+		return &cmdutil.SilentError{Code: cmdutil.ExitUsage}
+	}
+	return nil
+}
+
+// teamFunc looks teams up in --manifests; nil without them (references are not checked).
+func teamFunc(ctx context.Context, f *factory.Factory) (func(string) *v1alpha1.Team, error) {
+	if !f.Offline() {
+		return nil, nil
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	teams, err := s.ListTeams(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return func(name string) *v1alpha1.Team {
+		for i := range teams {
+			if teams[i].Name == name {
+				return &teams[i]
+			}
+		}
+		return nil
+	}, nil
+}
+
+func describe(w io.Writer, v View, n int) error {
+	for _, e := range v.Errors {
+		fmt.Fprintln(w, e)
+	}
+	if v.Valid {
+		fmt.Fprintf(w, "%d ClusterCreationPolicies valid\n", n)
+	}
+	return nil
+}
