@@ -8,8 +8,6 @@ var longFuncs = map[string]string{
 	// Command orchestrators: the command-layer rework (Complete, Validate, Run) splits them.
 	"internal/cmd/cluster/create/wait.go:Wait":                         "moves to the shared progress helper (issue 14)",
 	"internal/cmd/provider/delete/delete.go:run":                       "command rework (issue 14) splits it",
-	"internal/cmd/provider/get/get.go:run":                             "printing moves to internal/output (issue 14)",
-	"internal/cmd/provider/list/list.go:run":                           "printing moves to internal/output (issue 14)",
 	"internal/cmd/provider/rotatecredentials/rotatecredentials.go:run": "command rework (issue 14) splits it",
 	// Libraries: one switch over YAML node kinds or one rule list each, read top to bottom.
 	"pkg/manifest/convert.go:converter.convert":            "one switch over YAML node kinds and Go kinds",

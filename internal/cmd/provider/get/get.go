@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -17,16 +18,21 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Spec is what provider get prints: the ProviderConfig (docs/output.md).
+var Spec = output.Spec{Objects: true, Name: true}
+
 // Options are the flags and arguments of provider get.
 type Options struct {
-	Name string
-	Team string
+	Name  string
+	Team  string
+	Print *output.Flags
 }
 
 // NewCmd returns the command.
@@ -47,17 +53,18 @@ provider needs, and the TenantClusters that use it. -o yaml and -o json print th
 		Args: cmdutil.ExactArgs(1, "a ProviderConfig NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			return run(cmd.Context(), f, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput(); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -66,30 +73,25 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	out := f.IOStreams.Out
-	switch f.Options.Output {
-	case "json", "yaml":
-		m, err := printers.Clean(providerutil.WithTypeMeta(*pc))
-		if err != nil {
-			return err
-		}
-		return printers.Print(out, f.Options.Output, m)
-	case "name":
-		fmt.Fprintln(out, providerutil.ResourceName(pc.Name))
-		return nil
-	}
+	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+		One:   true,
+		Items: []output.Item{{Object: providerutil.WithTypeMeta(*pc)}},
+		Text:  func(w io.Writer) error { return describe(ctx, w, s, pc, f.Now()) },
+	})
+}
 
-	d := &describer{w: out}
+// describe is the human output: settings, then status, capacity and users.
+func describe(ctx context.Context, w io.Writer, s store.Store, pc *v1alpha1.ProviderConfig, now time.Time) error {
+	d := &describer{w: w}
 	d.line("Name", pc.Name)
 	d.line("Namespace", pc.Namespace)
 	d.line("Provider", pc.Spec.Provider)
-	scope := pc.ScopeType()
-	if scope == v1alpha1.ScopePlatform {
+	if pc.ScopeType() == v1alpha1.ScopePlatform {
 		d.line("Scope", "platform (every team may use it)")
 	} else {
 		d.line("Scope", fmt.Sprintf("team (only team %s may use it)", providerutil.Teams(pc)))
 	}
-	d.line("Age", providerutil.Age(pc, f.Now()))
+	d.line("Age", providerutil.Age(pc, now))
 	secNS, secName := providerutil.SecretRef(pc)
 	d.line("Credentials", fmt.Sprintf("Secret %s/%s %s", secNS, secName, credentialKeys(ctx, s, pc)))
 	if err := d.block("Settings", section(pc)); err != nil {
@@ -111,38 +113,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	} else if err := d.block("Limits", pc.Spec.Limits); err != nil {
 		return err
 	}
-
-	st := &pc.Status
-	fmt.Fprintln(out, "Status:")
-	d.indent = "  "
-	d.line("Ready", providerutil.Ready(pc))
-	d.line("Validated", providerutil.Validated(pc))
-	d.line("Last validation", timeOf(st.LastValidationTime))
-	d.line("Last probe", timeOf(st.LastProbeTime))
-	d.line("Provider version", printers.Dash(st.ProviderVersion))
-	d.indent = ""
-	fmt.Fprintln(out, "Capacity:")
-	d.indent = "  "
-	var ips, tenants *int32
-	if st.Capacity != nil {
-		ips, tenants = st.Capacity.AvailableIPs, st.Capacity.EstimatedTenants
+	if err := d.status(pc); err != nil {
+		return err
 	}
-	d.line("Available IPs", count(ips))
-	d.line("Estimated tenants", count(tenants))
-	d.indent = ""
-	if len(st.Conditions) == 0 {
-		d.line("Conditions", "none")
-	} else {
-		fmt.Fprintln(out, "Conditions:")
-		t := printers.NewTable(false, "  TYPE", "STATUS", "REASON", "MESSAGE")
-		for _, c := range st.Conditions {
-			t.Row("  "+c.Type, string(c.Status), printers.Dash(c.Reason), printers.Dash(c.Message))
-		}
-		if err := t.Render(out); err != nil {
-			return err
-		}
-	}
-
 	clusters, err := s.ListClusters(ctx, "")
 	switch {
 	case apierrors.IsForbidden(err):
@@ -158,6 +131,38 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 	}
 	return nil
+}
+
+// status prints the controller's status, capacity and conditions.
+func (d *describer) status(pc *v1alpha1.ProviderConfig) error {
+	st := &pc.Status
+	fmt.Fprintln(d.w, "Status:")
+	d.indent = "  "
+	d.line("Ready", providerutil.Ready(pc))
+	d.line("Validated", providerutil.Validated(pc))
+	d.line("Last validation", timeOf(st.LastValidationTime))
+	d.line("Last probe", timeOf(st.LastProbeTime))
+	d.line("Provider version", printers.Dash(st.ProviderVersion))
+	d.indent = ""
+	fmt.Fprintln(d.w, "Capacity:")
+	d.indent = "  "
+	var ips, tenants *int32
+	if st.Capacity != nil {
+		ips, tenants = st.Capacity.AvailableIPs, st.Capacity.EstimatedTenants
+	}
+	d.line("Available IPs", count(ips))
+	d.line("Estimated tenants", count(tenants))
+	d.indent = ""
+	if len(st.Conditions) == 0 {
+		d.line("Conditions", "none")
+		return nil
+	}
+	fmt.Fprintln(d.w, "Conditions:")
+	t := printers.NewTable(false, "  TYPE", "STATUS", "REASON", "MESSAGE")
+	for _, c := range st.Conditions {
+		t.Row("  "+c.Type, string(c.Status), printers.Dash(c.Reason), printers.Dash(c.Message))
+	}
+	return t.Render(d.w)
 }
 
 // credentialKeys describes the Secret's keys, checked against the provider's key sets.

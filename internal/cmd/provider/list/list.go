@@ -4,7 +4,6 @@ package list
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -15,13 +14,19 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
+// Spec is what provider list prints: the ProviderConfigs, a List in the structured
+// formats (docs/output.md).
+var Spec = output.Spec{Objects: true, List: true, Wide: true, Name: true}
+
 // Options are the flags of provider list.
 type Options struct {
-	Team string
+	Team  string
+	Print *output.Flags
 }
 
 // NewCmd returns the command.
@@ -48,17 +53,18 @@ the list: only --team on the command line does.`,
 			if !providerutil.OnCommandLine(cmd, "team") {
 				o.Team = "" // a default team from the config file does not filter an operator's list
 			}
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			return run(cmd.Context(), f, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.Team, "team", "", "Only the providers this team may use")
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput(); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -80,36 +86,30 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 
-	out := f.IOStreams.Out
-	switch f.Options.Output {
-	case "json", "yaml":
-		items := make([]any, 0, len(pcs))
-		for i := range pcs {
-			m, err := printers.Clean(providerutil.WithTypeMeta(pcs[i]))
-			if err != nil {
-				return err
-			}
-			items = append(items, m)
-		}
-		return printers.Print(out, f.Options.Output, map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
-	case "name":
-		for _, pc := range pcs {
-			fmt.Fprintln(out, providerutil.ResourceName(pc.Name))
-		}
-		return nil
+	empty := "No ProviderConfigs found."
+	if ns != "" {
+		empty = "No ProviderConfigs found in namespace " + ns + "."
 	}
-
-	if len(pcs) == 0 {
-		if ns != "" {
-			f.Errorf("No ProviderConfigs found in namespace %s.\n", ns)
-		} else {
-			f.Errorf("No ProviderConfigs found.\n")
-		}
-		return nil
+	doc := output.Doc{
+		Header:     []string{"NAMESPACE", "NAME", "PROVIDER", "SCOPE", "READY", "VALIDATED", "AGE", "CLUSTERS", "TEAMS"},
+		WideHeader: []string{"CREDENTIALS", "NETWORK", "USED BY"},
+		Empty:      empty,
 	}
+	for i := range pcs {
+		doc.Items = append(doc.Items, output.Item{Object: providerutil.WithTypeMeta(pcs[i])})
+	}
+	if o.Print.Human() && len(pcs) > 0 {
+		if err := cells(ctx, f, s, pcs, doc.Items); err != nil {
+			return err
+		}
+	}
+	return o.Print.Printer(f.IOStreams).Print(doc)
+}
 
-	// Which clusters use each: every namespace, as the server's delete guard looks. A user
-	// who may not list clusters everywhere still gets the list, with "?" for the counts.
+// cells fills the table's cells of each item. Which clusters use each: every namespace, as
+// the server's delete guard looks. A user who may not list clusters everywhere still gets
+// the list, with "?" for the counts.
+func cells(ctx context.Context, f *factory.Factory, s store.Store, pcs []v1alpha1.ProviderConfig, items []output.Item) error {
 	clusters, err := s.ListClusters(ctx, "")
 	countable := true
 	if err != nil {
@@ -119,12 +119,6 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		countable = false
 		f.Errorf("warning: cannot list TenantClusters in every namespace, so CLUSTERS shows ?: %v\n", err)
 	}
-	wide := f.Options.Output == "wide"
-	header := []string{"NAMESPACE", "NAME", "PROVIDER", "SCOPE", "READY", "VALIDATED", "AGE", "CLUSTERS", "TEAMS"}
-	if wide {
-		header = append(header, "CREDENTIALS", "NETWORK", "USED BY")
-	}
-	t := printers.NewTable(f.IOStreams.ColorEnabled(), header...)
 	now := f.Now()
 	for i := range pcs {
 		pc := &pcs[i]
@@ -133,16 +127,13 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		if !countable {
 			count = "?"
 		}
-		row := []string{pc.Namespace, pc.Name, pc.Spec.Provider, pc.ScopeType(), providerutil.Ready(pc), providerutil.Validated(pc), providerutil.Age(pc, now), count, providerutil.Teams(pc)}
-		if wide {
-			secNS, secName := providerutil.SecretRef(pc)
-			used := "-"
-			if countable && len(users) > 0 {
-				used = strings.Join(users, ",")
-			}
-			row = append(row, secNS+"/"+secName, providerutil.NetworkMode(pc), used)
+		items[i].Cells = []string{pc.Namespace, pc.Name, pc.Spec.Provider, pc.ScopeType(), providerutil.Ready(pc), providerutil.Validated(pc), providerutil.Age(pc, now), count, providerutil.Teams(pc)}
+		secNS, secName := providerutil.SecretRef(pc)
+		used := "-"
+		if countable && len(users) > 0 {
+			used = strings.Join(users, ",")
 		}
-		t.Row(row...)
+		items[i].WideCells = []string{secNS + "/" + secName, providerutil.NetworkMode(pc), used}
 	}
-	return t.Render(out)
+	return nil
 }

@@ -5,6 +5,7 @@ package validate
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -13,14 +14,18 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
+// Spec is what provider validate prints: no API object, its Report as is (docs/output.md).
+var Spec = output.Spec{}
+
 // Options are the flags and arguments of provider validate.
 type Options struct {
 	Files []string
+	Print *output.Flags
 }
 
 // NewCmd returns the command.
@@ -52,10 +57,14 @@ a ProviderConfig references, its key names are checked against what the provider
 			if len(o.Files) == 0 {
 				return cmdutil.UsageError("%s needs files: -f FILE (repeatable) or FILE arguments\nSee '%s --help'.", cmd.CommandPath(), cmd.CommandPath())
 			}
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			return run(f, o)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "A file, a directory or - for standard input (repeatable)")
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
 
@@ -90,9 +99,6 @@ type Report struct {
 }
 
 func run(f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "json", "yaml"); err != nil {
-		return err
-	}
 	objs, probs := providerutil.ReadManifests(o.Files, f.IOStreams.In)
 	pcs, more, bad := providerutil.CheckManifests(objs)
 	probs = append(probs, more...)
@@ -133,21 +139,21 @@ func run(f *factory.Factory, o *Options) error {
 		msg := "no ProviderConfig found in " + strings.Join(o.Files, ", ")
 		report.Problems = append(report.Problems, Problem{Message: msg, Error: msg})
 	}
-	out := f.IOStreams.Out
-	switch f.Options.Output {
-	case "json", "yaml":
-		if err := printers.Print(out, f.Options.Output, report); err != nil {
-			return err
-		}
-	default:
+	if o.Print.Human() {
 		for _, p := range probs {
 			f.Errorf("%s\n", p.Error())
 		}
+	}
+	err := o.Print.Printer(f.IOStreams).Print(output.Doc{View: report, Text: func(w io.Writer) error {
 		for _, c := range report.ProviderConfigs {
 			if c.Valid {
-				fmt.Fprintf(out, "%s:%d: ProviderConfig %q (%s): valid\n", c.File, c.Line, c.Namespace+"/"+c.Name, c.Provider)
+				fmt.Fprintf(w, "%s:%d: ProviderConfig %q (%s): valid\n", c.File, c.Line, c.Namespace+"/"+c.Name, c.Provider)
 			}
 		}
+		return nil
+	}})
+	if err != nil {
+		return err
 	}
 	if nothing {
 		return cmdutil.UsageError("no ProviderConfig found in %s", strings.Join(o.Files, ", "))
