@@ -101,7 +101,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if o.Print.Human() {
 		writes = controlplane.StatesForTable(ctx, f, s, one)
 	}
-	d := clusterview.Doc(one, false, writes, true, f.Now())
+	d := clusterview.Doc(one, false, writes, !o.Print.IsWide(), f.Now())
 	d.One = true
 	return o.Print.Printer(f.IOStreams).Print(d)
 }
