@@ -44,13 +44,8 @@ func (h *Handler) clusterPolicies(ctx context.Context, creq *policy.ClusterReque
 // the scope's Team read fresh, and every stored policy for the same-tier conflicts. An
 // update that leaves the spec alone is allowed (see unchangedCluster); delete is not checked.
 func (h *Handler) creationPolicy(ctx context.Context, req *admissionv1.AdmissionRequest) verdict {
-	var op policy.Operation
-	switch req.Operation {
-	case admissionv1.Create:
-		op = policy.Create
-	case admissionv1.Update:
-		op = policy.Update
-	default:
+	op, checked := operation(req)
+	if !checked {
 		return allow()
 	}
 	p := &v1alpha1.ClusterCreationPolicy{}

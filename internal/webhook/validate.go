@@ -31,13 +31,8 @@ func userOf(req *admissionv1.AdmissionRequest) User {
 // TenantClusters of the namespace, the referenced ProviderConfig (NotFound: the policy's
 // "Not found").
 func (h *Handler) tenantCluster(ctx context.Context, req *admissionv1.AdmissionRequest) verdict {
-	var op policy.Operation
-	switch req.Operation {
-	case admissionv1.Create:
-		op = policy.Create
-	case admissionv1.Update:
-		op = policy.Update
-	default:
+	op, checked := operation(req)
+	if !checked {
 		return allow()
 	}
 	tc := &v1alpha1.TenantCluster{}
@@ -152,13 +147,8 @@ func decisionVerdict(d policy.Decision) verdict {
 // answer matters (a limits change), as the server does: User objects and IdentityProviders
 // first (docs/rules.md §2.3), then a SubjectAccessReview for update on teams.
 func (h *Handler) team(ctx context.Context, req *admissionv1.AdmissionRequest) verdict {
-	var op policy.Operation
-	switch req.Operation {
-	case admissionv1.Create:
-		op = policy.Create
-	case admissionv1.Update:
-		op = policy.Update
-	default:
+	op, checked := operation(req)
+	if !checked {
 		return allow()
 	}
 	team := &v1alpha1.Team{}
@@ -272,4 +262,16 @@ func (h *Handler) providerConfig(ctx context.Context, req *admissionv1.Admission
 	default:
 		return allow()
 	}
+}
+
+// operation is the request's operation as the policy library names it; false for the
+// operations the webhooks let through unchecked (delete, connect).
+func operation(req *admissionv1.AdmissionRequest) (policy.Operation, bool) {
+	switch req.Operation {
+	case admissionv1.Create:
+		return policy.Create, true
+	case admissionv1.Update:
+		return policy.Update, true
+	}
+	return "", false
 }
