@@ -149,11 +149,11 @@ func text(w io.Writer, name string, ch Change, r Result, res store.Result) error
 	case thaw && !r.Changed:
 		fmt.Fprintf(w, "%s unchanged: not frozen\n", name)
 	case thaw:
-		done(w, name+" "+ch.Done, res)
+		fmt.Fprintln(w, output.DoneLine(name+" "+ch.Done, res.Location))
 	case !r.Changed:
 		fmt.Fprintf(w, "%s unchanged: already %s\n", name, r.Mode)
 	default:
-		done(w, name+" "+ch.Done+": "+r.Mode, res)
+		fmt.Fprintln(w, output.DoneLine(name+" "+ch.Done+": "+r.Mode, res.Location))
 	}
 	p := stewardv1alpha1.Permissions{BlockCreate: r.WritePermissions.BlockCreation, BlockUpdate: r.WritePermissions.BlockUpdate, BlockDelete: r.WritePermissions.BlockDeletion}
 	line := fmt.Sprintf("tenantcontrolplane %s blocks %s", r.ControlPlane, Blocked(p))
@@ -162,13 +162,4 @@ func text(w io.Writer, name string, ch Change, r Result, res store.Result) error
 	}
 	_, err := fmt.Fprintln(w, line)
 	return err
-}
-
-// done prints a write's line with where it went, as the team commands do.
-func done(w io.Writer, msg string, res store.Result) {
-	if res.Location != "" {
-		fmt.Fprintf(w, "%s (%s)\n", msg, res.Location)
-		return
-	}
-	fmt.Fprintln(w, msg)
 }

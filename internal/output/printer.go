@@ -234,11 +234,41 @@ func (p *Printer) Done(obj runtime.Object, msg, location string) error {
 		One:   true,
 		Items: []Item{{Object: obj}},
 		Text: func(w io.Writer) error {
-			if location != "" {
-				msg += " (" + location + ")"
-			}
-			_, err := fmt.Fprintln(w, msg)
+			_, err := fmt.Fprintln(w, DoneLine(msg, location))
 			return err
 		},
 	})
+}
+
+// DoneLine is the human line that reports a write: msg, and where it went when the store
+// names a place (a file offline). Commands that report several writes in one Doc use it.
+func DoneLine(msg, location string) string {
+	if location != "" {
+		return msg + " (" + location + ")"
+	}
+	return msg
+}
+
+// YAMLDocuments writes the items' objects as YAML documents separated by "---": the human
+// output of a dry run, ready for kubectl apply -f or a GitOps folder.
+func (d Doc) YAMLDocuments(w io.Writer) error {
+	for i, it := range d.Items {
+		u, err := objectOf(it.Object)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			if _, err := fmt.Fprintln(w, "---"); err != nil {
+				return err
+			}
+		}
+		b, err := yaml.Marshal(u.Object)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }

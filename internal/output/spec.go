@@ -89,10 +89,8 @@ func Register(cmd *cobra.Command, output *string, spec Spec) *Flags {
 	if cmd.Annotations == nil {
 		cmd.Annotations = map[string]string{}
 	}
+	// Completion of -o reads this too (-o is one flag shared by every command).
 	cmd.Annotations[AnnotationFormats] = strings.Join(spec.Formats(), ",")
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return spec.Formats(), cobra.ShellCompDirectiveNoFileComp
-	})
 	return fl
 }
 

@@ -3,7 +3,6 @@ package create
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -196,13 +195,7 @@ func (o *Options) printObjects(f *factory.Factory, pc *v1alpha1.ProviderConfig, 
 	if secret != nil {
 		d.Items = append(d.Items, output.Item{Object: redacted(secret)})
 	}
-	d.Text = func(w io.Writer) error {
-		objs := []any{providerutil.WithTypeMeta(*pc)}
-		if secret != nil {
-			objs = append(objs, providerutil.RedactedSecret(secret))
-		}
-		return providerutil.PrintObjects(w, "yaml", objs...)
-	}
+	d.Text = d.YAMLDocuments
 	if err := o.Print.Printer(f.IOStreams).Print(d); err != nil {
 		return err
 	}

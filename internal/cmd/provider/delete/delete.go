@@ -5,19 +5,28 @@ package delete
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
+
+// Spec is what provider delete prints: a line per object deleted for people; for programs
+// the ProviderConfig deleted, or a List of it and its Secret (metadata only) when that went
+// too (docs/output.md).
+var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags and arguments of provider delete.
 type Options struct {
@@ -25,6 +34,7 @@ type Options struct {
 	Team              string
 	Yes               bool
 	DeleteCredentials bool
+	Print             *output.Flags
 }
 
 // NewCmd returns the command.
@@ -49,6 +59,9 @@ admins) may delete; the ProviderConfig's document is removed from its file.`,
 		Args: cmdutil.ExactArgs(1, "a ProviderConfig NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			return run(cmd.Context(), f, o)
 		},
 	}
@@ -57,34 +70,67 @@ admins) may delete; the ProviderConfig's document is removed from its file.`,
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes")
 	fl.BoolVar(&o.DeleteCredentials, "delete-credentials", false, "Also delete the credentials Secret, unless another ProviderConfig references it")
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "name"); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pc, err := providerutil.Find(ctx, s, o.Name, f.Options.Namespace, o.Team)
+	pc, w, err := target(ctx, s, f.Options.Namespace, o)
 	if err != nil {
 		return err
+	}
+	if err := unused(ctx, f, s, pc); err != nil {
+		return err
+	}
+	deleteSecret, note, err := o.secretGoes(ctx, s, pc)
+	if err != nil {
+		return err
+	}
+	if err := o.confirm(f, pc); err != nil {
+		return err
+	}
+	res, err := w.DeleteProviderConfig(ctx, pc.Namespace, pc.Name)
+	if err != nil {
+		return err
+	}
+	d := &deleted{}
+	d.add(providerutil.WithTypeMeta(*pc), providerutil.ResourceName(pc.Name), f.Where(res, s))
+	if note != "" {
+		f.Errorf("note: %s\n", note)
+	}
+	if deleteSecret {
+		err = d.secret(ctx, f, s, w, pc)
+	}
+	if perr := o.Print.Printer(f.IOStreams).Print(d.doc()); perr != nil && err == nil {
+		err = perr
+	}
+	return err
+}
+
+// target finds the ProviderConfig, checks who asks may delete it and returns the writer.
+func target(ctx context.Context, s store.Store, namespace string, o *Options) (*v1alpha1.ProviderConfig, store.Providers, error) {
+	pc, err := providerutil.Find(ctx, s, o.Name, namespace, o.Team)
+	if err != nil {
+		return nil, nil, err
 	}
 	team, err := scopeTeam(ctx, s, pc)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if err := providerutil.Authorize(ctx, s, pc, team, "delete"); err != nil {
-		return err
+		return nil, nil, err
 	}
 	w, err := providerutil.Writer(s)
-	if err != nil {
-		return err
-	}
+	return pc, w, err
+}
 
-	// The webhook's guard, on every TenantCluster in every namespace.
+// unused is the webhook's guard, on every TenantCluster in every namespace; every user is
+// named on stderr.
+func unused(ctx context.Context, f *factory.Factory, s store.Store, pc *v1alpha1.ProviderConfig) error {
 	clusters, err := s.ListClusters(ctx, "")
 	if err != nil {
 		return fmt.Errorf("cannot check which TenantClusters use ProviderConfig %q: %w", pc.Name, err)
@@ -94,47 +140,53 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		f.Errorf("%d TenantCluster(s) use ProviderConfig %s/%s: %s\n", len(users), pc.Namespace, pc.Name, strings.Join(users, ", "))
 		return cmdutil.DeniedError(ferr)
 	}
+	return nil
+}
 
+// secretGoes decides whether the credentials Secret is deleted too, or the note that says
+// why not (said once the ProviderConfig is gone).
+func (o *Options) secretGoes(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (bool, string, error) {
 	secNS, secName := providerutil.SecretRef(pc)
-	deleteSecret := false
-	if o.DeleteCredentials {
-		others, err := sharers(ctx, s, pc)
-		if err != nil {
-			return err
-		}
-		if len(others) > 0 {
-			f.Errorf("note: Secret %s/%s is kept: ProviderConfig %s also references it\n", secNS, secName, strings.Join(others, ", "))
-		} else {
-			deleteSecret = true
-		}
+	if !o.DeleteCredentials {
+		return false, fmt.Sprintf("Secret %s/%s is kept; pass --delete-credentials to delete it too", secNS, secName), nil
 	}
-
-	pr := prompt.New(f.IOStreams)
-	if !o.Yes && !pr.CanPrompt() {
-		return cmdutil.UsageError("deleting ProviderConfig %q needs confirmation: pass --yes (there is no terminal to ask on)", pc.Name)
-	}
-	if !o.Yes {
-		if err := pr.TypeName(fmt.Sprintf("Delete ProviderConfig %s/%s? Type its name to confirm: ", pc.Namespace, pc.Name), "deletion", pc.Name); err != nil {
-			return err
-		}
-	}
-
-	res, err := w.DeleteProviderConfig(ctx, pc.Namespace, pc.Name)
+	others, err := sharers(ctx, s, pc)
 	if err != nil {
-		return err
+		return false, "", err
 	}
-	out := f.IOStreams.Out
-	if f.Options.Output == "name" {
-		fmt.Fprintln(out, providerutil.ResourceName(pc.Name))
-	} else {
-		providerutil.Done(out, s, providerutil.ResourceName(pc.Name)+" deleted", res)
+	if len(others) > 0 {
+		return false, fmt.Sprintf("Secret %s/%s is kept: ProviderConfig %s also references it", secNS, secName, strings.Join(others, ", ")), nil
 	}
-	if !deleteSecret {
-		if !o.DeleteCredentials {
-			f.Errorf("note: Secret %s/%s is kept; pass --delete-credentials to delete it too\n", secNS, secName)
-		}
+	return true, "", nil
+}
+
+// confirm asks to type the name on a terminal; without one --yes is required.
+func (o *Options) confirm(f *factory.Factory, pc *v1alpha1.ProviderConfig) error {
+	if o.Yes {
 		return nil
 	}
+	pr := prompt.New(f.IOStreams)
+	if !pr.CanPrompt() {
+		return cmdutil.UsageError("deleting ProviderConfig %q needs confirmation: pass --yes (there is no terminal to ask on)", pc.Name)
+	}
+	return pr.TypeName(fmt.Sprintf("Delete ProviderConfig %s/%s? Type its name to confirm: ", pc.Namespace, pc.Name), "deletion", pc.Name)
+}
+
+// deleted collects what was deleted, printed as one Doc once the work is over (or has
+// failed half-way: what went is still reported).
+type deleted struct {
+	items []output.Item
+	lines []string
+}
+
+func (d *deleted) add(obj runtime.Object, name, location string) {
+	d.items = append(d.items, output.Item{Object: obj, Name: name})
+	d.lines = append(d.lines, output.DoneLine(name+" deleted", location))
+}
+
+// secret deletes pc's credentials Secret; one already gone is a note, not an error.
+func (d *deleted) secret(ctx context.Context, f *factory.Factory, s store.Store, w store.Providers, pc *v1alpha1.ProviderConfig) error {
+	secNS, secName := providerutil.SecretRef(pc)
 	sres, err := w.DeleteSecret(ctx, secNS, secName)
 	switch {
 	case apierrors.IsNotFound(err):
@@ -143,12 +195,23 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	case err != nil:
 		return fmt.Errorf("ProviderConfig %q deleted, but its Secret %s/%s was not: %w", pc.Name, secNS, secName, err)
 	}
-	if f.Options.Output == "name" {
-		fmt.Fprintln(out, providerutil.SecretResourceName(secName))
-	} else {
-		providerutil.Done(out, s, providerutil.SecretResourceName(secName)+" deleted", sres)
-	}
+	sec := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": secName, "namespace": secNS},
+	}}
+	d.add(sec, providerutil.SecretResourceName(secName), f.Where(sres, s))
 	return nil
+}
+
+func (d *deleted) doc() output.Doc {
+	return output.Doc{
+		One:   len(d.items) == 1,
+		Items: d.items,
+		Text: func(w io.Writer) error {
+			_, err := fmt.Fprintln(w, strings.Join(d.lines, "\n"))
+			return err
+		},
+	}
 }
 
 // scopeTeam is the team of a team-scoped ProviderConfig (nil for platform scope). A team

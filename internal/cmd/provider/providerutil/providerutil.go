@@ -2,9 +2,7 @@ package providerutil
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 
@@ -14,7 +12,6 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -187,43 +184,6 @@ func RedactedSecret(sec *corev1.Secret) map[string]any {
 	}
 }
 
-// PrintObjects prints objects as YAML documents, or with -o json one object or a List.
-// Secrets must already be redacted (RedactedSecret).
-func PrintObjects(w io.Writer, format string, objs ...any) error {
-	items := make([]any, 0, len(objs))
-	for _, o := range objs {
-		if m, ok := o.(map[string]any); ok {
-			items = append(items, m)
-			continue
-		}
-		m, err := printers.Clean(o)
-		if err != nil {
-			return err
-		}
-		items = append(items, m)
-	}
-	if format == "json" {
-		var v any = map[string]any{"apiVersion": "v1", "kind": "List", "items": items}
-		if len(items) == 1 {
-			v = items[0]
-		}
-		// Not HTML-escaped, so that <redacted> reads as such.
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	}
-	for i, m := range items {
-		if i > 0 {
-			fmt.Fprintln(w, "---")
-		}
-		if err := printers.PrintYAML(w, m); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // WithTypeMeta returns a copy of pc with apiVersion and kind set, for printing.
 func WithTypeMeta(pc v1alpha1.ProviderConfig) *v1alpha1.ProviderConfig {
 	pc.APIVersion, pc.Kind = v1alpha1.APIVersion, v1alpha1.KindProviderConfig
@@ -268,14 +228,4 @@ func Teams(pc *v1alpha1.ProviderConfig) string {
 		return "-"
 	}
 	return "*"
-}
-
-// Done prints the line that reports a write; on manifests with the file it went to (live,
-// like kubectl, without the server).
-func Done(w io.Writer, s store.Store, msg string, res store.Result) {
-	if res.Location != "" && s.Mode() != "live" {
-		fmt.Fprintf(w, "%s (%s)\n", msg, res.Location)
-		return
-	}
-	fmt.Fprintln(w, msg)
 }

@@ -9,10 +9,13 @@ import (
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -23,7 +26,12 @@ type Options struct {
 	Team   string
 	DryRun bool
 	Creds  providerutil.CredentialFlags
+	Print  *output.Flags
 }
+
+// Spec is what rotate-credentials prints: a line for people (a dry run: the Secret as YAML,
+// values redacted); for programs the Secret, values redacted (docs/output.md).
+var Spec = output.Spec{Objects: true, Name: true}
 
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
@@ -53,6 +61,9 @@ platform admins (and, for a team-scoped provider, the team's admins) may rotate.
 			if err := o.Creds.Check(); err != nil {
 				return err
 			}
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			return run(cmd.Context(), f, o)
 		},
 	}
@@ -60,13 +71,11 @@ platform admins (and, for a team-scoped provider, the team's admins) may rotate.
 	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Check the credentials and print the Secret (values redacted) without changing it")
 	o.Creds.AddFlags(fl)
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -82,44 +91,17 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := policy.ValidateCredentials(pc.Spec.Provider, creds.Keys()); err != nil {
 		return cmdutil.UsageError("%s: %v", creds.Source, err)
 	}
-	var team *v1alpha1.Team
-	if pc.ScopeType() == v1alpha1.ScopeTeam && pc.Spec.Scope.TeamRef != nil {
-		if team, err = s.GetTeam(ctx, pc.Spec.Scope.TeamRef.Name); err != nil && !apierrors.IsNotFound(err) {
-			return err
-		}
-	}
-	if err := providerutil.Authorize(ctx, s, pc, team, "rotate the credentials of"); err != nil {
-		return err
-	}
-	w, err := providerutil.Writer(s)
+	w, old, err := prepare(ctx, s, pc)
 	if err != nil {
 		return err
 	}
 	secNS, secName := providerutil.SecretRef(pc)
-	old, err := w.SecretKeys(ctx, secNS, secName)
-	if apierrors.IsNotFound(err) {
-		where := "on the cluster"
-		if s.Mode() != "live" {
-			where = "in the manifests"
-		}
-		return cmdutil.NotFoundError("Secret %s/%s, the credentials of ProviderConfig %q, not found %s: nothing to rotate (provider create makes it)", secNS, secName, pc.Name, where)
-	}
-	if err != nil {
-		return err
-	}
-
-	secret := providerutil.NewSecret(pc, creds)
-	out := f.IOStreams.Out
+	secret := &unstructured.Unstructured{Object: providerutil.RedactedSecret(providerutil.NewSecret(pc, creds))}
+	p := o.Print.Printer(f.IOStreams)
 	if o.DryRun {
-		if f.Options.Output == "name" {
-			fmt.Fprintln(out, providerutil.SecretResourceName(secName))
-			return nil
-		}
-		format := f.Options.Output
-		if format != "json" {
-			format = "yaml"
-		}
-		if err := providerutil.PrintObjects(out, format, providerutil.RedactedSecret(secret)); err != nil {
+		d := output.Doc{One: true, Items: []output.Item{{Object: secret}}}
+		d.Text = d.YAMLDocuments
+		if err := p.Print(d); err != nil {
 			return err
 		}
 		f.Errorf("dry run: Secret %s/%s not changed\n", secNS, secName)
@@ -129,22 +111,43 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	switch f.Options.Output {
-	case "name":
-		fmt.Fprintln(out, providerutil.SecretResourceName(secName))
-		return nil
-	case "json", "yaml":
-		return providerutil.PrintObjects(out, f.Options.Output, providerutil.RedactedSecret(secret))
-	}
 	msg := fmt.Sprintf("%s credentials replaced (keys: %s)", providerutil.SecretResourceName(secName), strings.Join(creds.Keys(), ", "))
 	if removed := minus(old, creds.Keys()); len(removed) > 0 {
 		msg += fmt.Sprintf("; removed keys: %s", strings.Join(removed, ", "))
 	}
-	providerutil.Done(out, s, msg, res)
 	if s.Mode() != "live" {
 		f.Errorf("note: %s holds the credentials base64-encoded, not encrypted: seal or encrypt it (Sealed Secrets, SOPS) before committing it\n", res.Location)
 	}
-	return nil
+	return p.Done(secret, msg, f.Where(res, s))
+}
+
+// prepare checks who asks may rotate pc's credentials and that its Secret exists; it
+// returns the writer and the Secret's current keys.
+func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (store.Providers, []string, error) {
+	var team *v1alpha1.Team
+	var err error
+	if pc.ScopeType() == v1alpha1.ScopeTeam && pc.Spec.Scope.TeamRef != nil {
+		if team, err = s.GetTeam(ctx, pc.Spec.Scope.TeamRef.Name); err != nil && !apierrors.IsNotFound(err) {
+			return nil, nil, err
+		}
+	}
+	if err := providerutil.Authorize(ctx, s, pc, team, "rotate the credentials of"); err != nil {
+		return nil, nil, err
+	}
+	w, err := providerutil.Writer(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	secNS, secName := providerutil.SecretRef(pc)
+	old, err := w.SecretKeys(ctx, secNS, secName)
+	if apierrors.IsNotFound(err) {
+		where := "on the cluster"
+		if s.Mode() != "live" {
+			where = "in the manifests"
+		}
+		return nil, nil, cmdutil.NotFoundError("Secret %s/%s, the credentials of ProviderConfig %q, not found %s: nothing to rotate (provider create makes it)", secNS, secName, pc.Name, where)
+	}
+	return w, old, err
 }
 
 func minus(a, b []string) []string {
