@@ -10,6 +10,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/update"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/validate"
 )
 
@@ -23,7 +24,7 @@ func NewCmd(f *factory.Factory, admin bool) *cobra.Command {
 	cmd.AddCommand(list.NewCmd(f, admin))
 	if admin {
 		cmd.Short = "Manage ClusterCreationPolicies (images, networks, clusters, storage containers)"
-		cmd.AddCommand(create.NewCmd(f), get.NewCmd(f), validate.NewCmd(f), delete.NewCmd(f))
+		cmd.AddCommand(create.NewCmd(f), update.NewCmd(f), get.NewCmd(f), validate.NewCmd(f), delete.NewCmd(f))
 	}
 	return cmd
 }

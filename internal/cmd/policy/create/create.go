@@ -6,19 +6,16 @@ package create
 import (
 	"context"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/delete"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/policyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
-	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -74,23 +71,12 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := delete.Authorize(ctx, s, "create", p.Name); err != nil {
 		return err
 	}
-	others, err := s.ListClusterCreationPolicies(ctx)
-	if err != nil {
+	if err := policyutil.Admit(ctx, s, policy.Create, p); err != nil {
 		return err
 	}
-	d := policy.AdmitPolicy(policy.PolicyRequest{Policy: p, Others: others, Team: func(name string) *v1alpha1.Team {
-		t, err := s.GetTeam(ctx, name)
-		if err != nil {
-			return nil
-		}
-		return t
-	}})
-	if !d.Allowed() {
-		return cmdutil.DeniedError(d.Err())
-	}
-	w, ok := s.(store.CreationPolicies)
-	if !ok {
-		return fmt.Errorf("this store cannot write ClusterCreationPolicies")
+	w, err := policyutil.Writer(s)
+	if err != nil {
+		return err
 	}
 	res, err := w.CreateClusterCreationPolicy(ctx, p)
 	if err != nil {
@@ -102,7 +88,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 // policy builds the object from -f FILE or the flags; a bad input is a usage error.
 func (o *Options) policy() (*v1alpha1.ClusterCreationPolicy, error) {
 	if o.File != "" {
-		return o.fromFile()
+		return policyutil.FromFile(o.File, o.Name)
 	}
 	if o.Name == "" {
 		return nil, cmdutil.UsageError("policy create needs a NAME or -f FILE")
@@ -111,57 +97,14 @@ func (o *Options) policy() (*v1alpha1.ClusterCreationPolicy, error) {
 		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindClusterCreationPolicy},
 		ObjectMeta: metav1.ObjectMeta{Name: o.Name},
 	}
-	switch o.Scope {
-	case "platformWide":
-		p.Spec.Scope.PlatformWide = &v1alpha1.PlatformWideScope{}
-	case "team":
-		p.Spec.Scope.Team = &v1alpha1.TeamScope{TeamRef: v1alpha1.LocalObjectReference{Name: o.Team}}
-	case "teamAndEnvironment":
-		p.Spec.Scope.TeamAndEnvironment = &v1alpha1.TeamAndEnvironmentScope{
-			TeamRef: v1alpha1.LocalObjectReference{Name: o.Team}, EnvironmentName: o.Environment}
-	default:
-		return nil, cmdutil.UsageError("--scope must be platformWide, team or teamAndEnvironment, got %q", o.Scope)
+	scope, err := policyutil.Scope(o.Scope, o.Team, o.Environment)
+	if err != nil {
+		return nil, err
 	}
-	for _, pt := range o.Providers {
-		p.Spec.TargetProviders = append(p.Spec.TargetProviders, v1alpha1.PolicyProviderType(pt))
-	}
-	for _, r := range o.Rules {
-		key, rest, ok := strings.Cut(r, "=")
-		if !ok || key == "" {
-			return nil, cmdutil.UsageError("--option %q: want OPTION=MODE[:V1,V2...]", r)
-		}
-		mode, values, _ := strings.Cut(rest, ":")
-		rule := v1alpha1.OptionRule{Mode: mode}
-		if values != "" {
-			rule.Values = strings.Split(values, ",")
-		}
-		if mode == v1alpha1.ModeDefault {
-			rule.Default, rule.Values = values, nil
-		}
-		if p.Spec.Options == nil {
-			p.Spec.Options = map[string]v1alpha1.OptionRule{}
-		}
-		p.Spec.Options[key] = rule
+	p.Spec.Scope = scope
+	p.Spec.TargetProviders = policyutil.Providers(o.Providers)
+	if err := policyutil.SetOptions(p, o.Rules); err != nil {
+		return nil, err
 	}
 	return p, nil
-}
-
-func (o *Options) fromFile() (*v1alpha1.ClusterCreationPolicy, error) {
-	data, err := os.ReadFile(o.File)
-	if err != nil {
-		return nil, cmdutil.UsageError("%v", err)
-	}
-	objs, err := manifest.Decode(o.File, data)
-	if err != nil {
-		return nil, cmdutil.WithCode(cmdutil.ExitUsage, err)
-	}
-	for _, obj := range objs {
-		if p, ok := obj.Obj.(*v1alpha1.ClusterCreationPolicy); ok {
-			if o.Name != "" && p.Name != o.Name {
-				return nil, cmdutil.UsageError("NAME %q differs from the file's %q", o.Name, p.Name)
-			}
-			return p, nil
-		}
-	}
-	return nil, cmdutil.UsageError("no ClusterCreationPolicy in %s", o.File)
 }

@@ -1,0 +1,131 @@
+// Package policyutil holds what butleradm policy create and update share: the scope and
+// option flags turned into a ClusterCreationPolicy's fields, and -f FILE read bounded.
+package policyutil
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Scopes are the values of --scope, in the CRD's order.
+var Scopes = []string{"platformWide", "team", "teamAndEnvironment"}
+
+// Scope is the scope --scope, --team and --environment describe. The server's CEL rule and
+// its admission judge the rest (a missing team, a missing environment), with its messages.
+func Scope(scope, team, env string) (v1alpha1.PolicyScope, error) {
+	var s v1alpha1.PolicyScope
+	switch scope {
+	case "platformWide":
+		s.PlatformWide = &v1alpha1.PlatformWideScope{}
+	case "team":
+		s.Team = &v1alpha1.TeamScope{TeamRef: v1alpha1.LocalObjectReference{Name: team}}
+	case "teamAndEnvironment":
+		s.TeamAndEnvironment = &v1alpha1.TeamAndEnvironmentScope{
+			TeamRef: v1alpha1.LocalObjectReference{Name: team}, EnvironmentName: env}
+	default:
+		return s, cmdutil.UsageError("--scope must be platformWide, team or teamAndEnvironment, got %q", scope)
+	}
+	return s, nil
+}
+
+// Option parses one --option OPTION=MODE[:V1,V2...]; for mode default the value after the
+// colon is the default.
+func Option(r string) (string, v1alpha1.OptionRule, error) {
+	key, rest, ok := strings.Cut(r, "=")
+	if !ok || key == "" {
+		return "", v1alpha1.OptionRule{}, cmdutil.UsageError("--option %q: want OPTION=MODE[:V1,V2...]", r)
+	}
+	mode, values, _ := strings.Cut(rest, ":")
+	rule := v1alpha1.OptionRule{Mode: mode}
+	if values != "" {
+		rule.Values = strings.Split(values, ",")
+	}
+	if mode == v1alpha1.ModeDefault {
+		rule.Default, rule.Values = values, nil
+	}
+	return key, rule, nil
+}
+
+// SetOptions applies --option flags to p's options, each replacing the rule of its key.
+func SetOptions(p *v1alpha1.ClusterCreationPolicy, flags []string) error {
+	for _, r := range flags {
+		key, rule, err := Option(r)
+		if err != nil {
+			return err
+		}
+		if p.Spec.Options == nil {
+			p.Spec.Options = map[string]v1alpha1.OptionRule{}
+		}
+		p.Spec.Options[key] = rule
+	}
+	return nil
+}
+
+// Providers are the --provider-type values as the spec's type.
+func Providers(flags []string) []v1alpha1.PolicyProviderType {
+	var out []v1alpha1.PolicyProviderType
+	for _, pt := range flags {
+		out = append(out, v1alpha1.PolicyProviderType(pt))
+	}
+	return out
+}
+
+// FromFile reads the ClusterCreationPolicy of -f FILE (bounded like a manifest file); name,
+// when given, must be the file's. Bad input is a usage error (exit 2) naming the file.
+func FromFile(path, name string) (*v1alpha1.ClusterCreationPolicy, error) {
+	data, err := safeio.ReadFile(path, manifest.DefaultMaxFileBytes)
+	if err != nil {
+		return nil, cmdutil.UsageError("%v", err)
+	}
+	objs, err := manifest.Decode(path, data)
+	if err != nil {
+		return nil, cmdutil.WithCode(cmdutil.ExitUsage, err)
+	}
+	for _, obj := range objs {
+		if p, ok := obj.Obj.(*v1alpha1.ClusterCreationPolicy); ok {
+			if name != "" && p.Name != name {
+				return nil, cmdutil.UsageError("NAME %q differs from the file's %q", name, p.Name)
+			}
+			return p, nil
+		}
+	}
+	return nil, cmdutil.UsageError("no ClusterCreationPolicy in %s", path)
+}
+
+// Admit judges p as the server's ClusterCreationPolicy webhook does, as a create or as an
+// update (the stored policy of p's name is not a conflict of its own), and refuses it with
+// the server's messages (exit 4) before anything is sent.
+func Admit(ctx context.Context, s store.Store, op policy.Operation, p *v1alpha1.ClusterCreationPolicy) error {
+	others, err := s.ListClusterCreationPolicies(ctx)
+	if err != nil {
+		return err
+	}
+	d := policy.AdmitPolicy(policy.PolicyRequest{Operation: op, Policy: p, Others: others, Team: func(name string) *v1alpha1.Team {
+		t, err := s.GetTeam(ctx, name)
+		if err != nil {
+			return nil
+		}
+		return t
+	}})
+	if !d.Allowed() {
+		return cmdutil.DeniedError(d.Err())
+	}
+	return nil
+}
+
+// Writer is the store's policy writer.
+func Writer(s store.Store) (store.CreationPolicies, error) {
+	w, ok := s.(store.CreationPolicies)
+	if !ok {
+		return nil, fmt.Errorf("this store cannot write ClusterCreationPolicies")
+	}
+	return w, nil
+}
