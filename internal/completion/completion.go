@@ -1,7 +1,7 @@
 // Package completion is the shell completion of both binaries: cobra's `completion
-// bash|zsh|fish|powershell` command, and dynamic completion of team, environment, cluster
-// and provider names and of flag values (output formats, roles, provider types, scopes,
-// network modes).
+// bash|zsh|fish|powershell` command, and dynamic completion of team, environment, cluster,
+// provider and policy names and of flag values (output formats, roles, provider types,
+// scopes, network modes, the option values policies allow).
 //
 // Names are read through the same store as the commands: the manifests given with
 // --manifests on the command line being completed (or BUTLER_MANIFESTS, or the config
@@ -76,9 +76,11 @@ func Register(root *cobra.Command, f *factory.Factory) {
 }
 
 const completionLong = `
-Beyond command and flag names, completion knows team, environment, cluster and provider
-names, output formats, roles (after the colon of --access-user and --access-group), provider
-types, scopes and network modes. Names are read from the manifests given with --manifests on
+Beyond command and flag names, completion knows team, environment, cluster, provider and
+ClusterCreationPolicy names, each command's output formats, roles (after the colon of
+--access-user and --access-group), provider types, scopes and network modes, and for
+cluster create's --image, --network, --nutanix-cluster and --storage-container the values
+the policies that apply to the cluster (its --team, --environment and provider) allow. Names are read from the manifests given with --manifests on
 the line being completed (or BUTLER_MANIFESTS, or the config file), else from the cluster of
 your kubeconfig. Each completion waits at most 2 seconds and stays silent when the cluster
 cannot be reached.
@@ -143,6 +145,7 @@ var argNames = map[string]string{
 	"cluster get": "cluster", "cluster delete": "cluster", "cluster scale": "cluster",
 	"cluster kubeconfig": "cluster", "cluster freeze": "cluster", "cluster thaw": "cluster",
 	"provider get": "provider", "provider delete": "provider", "provider rotate-credentials": "provider",
+	"policy get": "policy", "policy update": "policy", "policy delete": "policy",
 }
 
 // argsFunc is the completion of a command's positional arguments, by command path.
@@ -158,6 +161,8 @@ func (c *completer) argsFunc(path string) cobra.CompletionFunc {
 		return c.clusters
 	case "provider":
 		return first(c.providers)
+	case "policy":
+		return first(c.policies)
 	}
 	return nil
 }
@@ -193,6 +198,9 @@ func (c *completer) flagFunc(path string, fl *pflag.Flag) cobra.CompletionFunc {
 	if strings.HasSuffix(fl.Name, "file") || fl.Shorthand == "f" {
 		return nil
 	}
+	if option, ok := optionFlags[fl.Name]; ok && path == "cluster create" {
+		return c.optionValues(option)
+	}
 	switch fl.Name {
 	case "output":
 		return outputFormats
@@ -206,7 +214,12 @@ func (c *completer) flagFunc(path string, fl *pflag.Flag) cobra.CompletionFunc {
 		}
 		return c.providers
 	case "scope":
+		if strings.HasPrefix(path, "policy") {
+			return fixed(policyScopes)
+		}
 		return fixed(scopes)
+	case "provider-type":
+		return fixed(providerTypes)
 	case "network-mode":
 		return fixed(networkModes)
 	case "lb-allocation":

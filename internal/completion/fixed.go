@@ -36,7 +36,11 @@ func outputFormats(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.C
 			out = append(out, cobra.CompletionWithDesc(f, desc[f]))
 		}
 	}
-	return filter(out, toComplete), NoFile
+	out = filter(out, toComplete)
+	if len(out) == 1 && strings.HasSuffix(strings.SplitN(out[0], "\t", 2)[0], "=") {
+		return out, NoFile | cobra.ShellCompDirectiveNoSpace // the value follows the "="
+	}
+	return out, NoFile
 }
 
 var roles = []cobra.Completion{
@@ -53,6 +57,12 @@ var providerTypes = []cobra.Completion{
 var scopes = []cobra.Completion{
 	cobra.CompletionWithDesc(v1alpha1.ScopePlatform, "every team may use it"),
 	cobra.CompletionWithDesc(v1alpha1.ScopeTeam, "only the team given with --team"),
+}
+
+var policyScopes = []cobra.Completion{
+	cobra.CompletionWithDesc("platformWide", "every team and environment"),
+	cobra.CompletionWithDesc("team", "one team (--team), in all its environments"),
+	cobra.CompletionWithDesc("teamAndEnvironment", "one environment (--environment) of one team (--team)"),
 }
 
 var networkModes = []cobra.Completion{
