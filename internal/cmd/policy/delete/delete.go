@@ -35,16 +35,11 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 on manifests, the identity given with --as must be a platform admin (exit 4 otherwise), and
 the policy's document is removed from its file.`,
 		Example: `  butleradm policy delete payments-images --manifests DIR --as admin@example.com`,
-		Args:    cmdutil.ExactArgs(1, "a policy NAME"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
-		},
 	}
-	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
+		o.Name = name
+		return run(cmd.Context(), f, o)
+	})
 	return cmd
 }
 

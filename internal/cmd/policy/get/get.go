@@ -8,7 +8,6 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/list"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 )
 
@@ -29,16 +28,11 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		Short: "Show one ClusterCreationPolicy",
 		Example: `  butleradm policy get payments-images --manifests DIR
   butleradm policy get payments-images -o yaml`,
-		Args: cmdutil.ExactArgs(1, "a policy NAME"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
-		},
 	}
-	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
+		o.Name = name
+		return run(cmd.Context(), f, o)
+	})
 	return cmd
 }
 

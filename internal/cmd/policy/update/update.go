@@ -55,14 +55,6 @@ rewritten in place.`,
 		Example: `  butleradm policy update payments-images --option image=allowList:ubuntu-24,ubuntu-22 --manifests DIR --as admin@example.com
   butleradm policy update payments-images --remove-option network
   butleradm policy update payments-images -f policy.yaml`,
-		Args: cmdutil.ExactArgs(1, "a policy NAME"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Name = args[0]
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
-		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.Scope, "scope", "", "platformWide, team or teamAndEnvironment (default: the policy's)")
@@ -73,15 +65,18 @@ rewritten in place.`,
 	fl.StringArrayVar(&o.Rules, "option", nil, "OPTION=MODE[:V1,V2...] (repeatable): replaces that option's rule")
 	fl.StringArrayVar(&o.Remove, "remove-option", nil, "Drop the rule of this option (repeatable)")
 	fl.StringVarP(&o.File, "filename", "f", "", "Replace the spec with the ClusterCreationPolicy of this YAML file")
-	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
+		o.Name = name
+		if err := o.Validate(cmd); err != nil {
+			return err
+		}
+		return run(cmd.Context(), f, o)
+	})
 	return cmd
 }
 
 // Validate checks the flag combinations: something to change, flags or -f but not both.
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
 	o.edits = 0
 	for _, name := range []string{"scope", "team", "environment", "provider-type", "all-providers", "option", "remove-option"} {
 		if cmd.Flags().Changed(name) {

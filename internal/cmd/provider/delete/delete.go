@@ -56,21 +56,16 @@ Working on manifests, only platform admins (and, for a team-scoped provider, the
 admins) may delete; the ProviderConfig's document is removed from its file.`,
 		Example: `  butleradm provider delete aws-us-east --yes
   butleradm provider delete azure-platform-team --team platform-team --yes --delete-credentials`,
-		Args: cmdutil.ExactArgs(1, "a ProviderConfig NAME"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
-		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes")
 	fl.BoolVar(&o.DeleteCredentials, "delete-credentials", false, "Also delete the credentials Secret, unless another ProviderConfig references it")
-	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
+		o.Name = name
+		return run(cmd.Context(), f, o)
+	})
 	return cmd
 }
 

@@ -17,7 +17,6 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -50,17 +49,12 @@ the credentials Secret with its key names (never its values) checked against wha
 provider needs, and the TenantClusters that use it. -o yaml and -o json print the object.`,
 		Example: `  butleradm provider get harvester-prod
   butleradm provider get azure-platform-team --team platform-team -o yaml`,
-		Args: cmdutil.ExactArgs(1, "a ProviderConfig NAME"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
-		},
 	}
 	cmd.Flags().StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
-	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
+		o.Name = name
+		return run(cmd.Context(), f, o)
+	})
 	return cmd
 }
 

@@ -52,26 +52,21 @@ Working on manifests, the Secret's document is edited in place (data base64-enco
 platform admins (and, for a team-scoped provider, the team's admins) may rotate.`,
 		Example: `  butleradm provider rotate-credentials aws-us-east --credentials-env-file aws.env
   butleradm provider rotate-credentials harvester-prod --credentials-from-file kubeconfig=harvester.kubeconfig`,
-		Args: cmdutil.ExactArgs(1, "a ProviderConfig NAME"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Name = args[0]
-			if !o.Creds.Given() {
-				return cmdutil.UsageError("new credentials are required: --credentials-file, --credentials-env-file, --credentials-stdin or --credentials-from-file")
-			}
-			if err := o.Creds.Check(); err != nil {
-				return err
-			}
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
-		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Check the credentials and print the Secret (values redacted) without changing it")
 	o.Creds.AddFlags(fl)
-	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
+		o.Name = name
+		if !o.Creds.Given() {
+			return cmdutil.UsageError("new credentials are required: --credentials-file, --credentials-env-file, --credentials-stdin or --credentials-from-file")
+		}
+		if err := o.Creds.Check(); err != nil {
+			return err
+		}
+		return run(cmd.Context(), f, o)
+	})
 	return cmd
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
@@ -59,16 +58,11 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		Short: "Show a team's limits, usage, quota status and environments",
 		Example: `  butlerctl team get payments --manifests examples/payments
   butlerctl team get payments -o json --view`,
-		Args: cmdutil.ExactArgs(1, "a TEAM name"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
-		},
 	}
-	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	o.Print = f.NamedCommand(cmd, "a TEAM name", Spec, func(cmd *cobra.Command, name string) error {
+		o.Name = name
+		return run(cmd.Context(), f, o)
+	})
 	return cmd
 }
 
