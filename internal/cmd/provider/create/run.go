@@ -8,7 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
@@ -69,7 +68,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	}
 	p := o.Print.Printer(f.IOStreams)
 	if secret != nil {
-		if err := p.Done(redacted(secret), providerutil.SecretResourceName(secret.Name)+" created", f.Where(secRes, s)); err != nil {
+		if err := p.Done(providerutil.RedactedSecret(secret), providerutil.SecretResourceName(secret.Name)+" created", f.Where(secRes, s)); err != nil {
 			return err
 		}
 	}
@@ -193,7 +192,7 @@ func placeIn(pc *v1alpha1.ProviderConfig, home string, team *v1alpha1.Team) erro
 func (o *Options) printObjects(f *factory.Factory, pc *v1alpha1.ProviderConfig, secret *corev1.Secret, dryRun bool) error {
 	d := output.Doc{Items: []output.Item{{Object: providerutil.WithTypeMeta(*pc)}}, One: secret == nil}
 	if secret != nil {
-		d.Items = append(d.Items, output.Item{Object: redacted(secret)})
+		d.Items = append(d.Items, output.Item{Object: providerutil.RedactedSecret(secret)})
 	}
 	d.Text = d.YAMLDocuments
 	if err := o.Print.Printer(f.IOStreams).Print(d); err != nil {
@@ -203,11 +202,6 @@ func (o *Options) printObjects(f *factory.Factory, pc *v1alpha1.ProviderConfig, 
 		f.Errorf("dry run: nothing was created\n")
 	}
 	return nil
-}
-
-// redacted is the Secret as printed: key names, every value <redacted>.
-func redacted(secret *corev1.Secret) *unstructured.Unstructured {
-	return &unstructured.Unstructured{Object: providerutil.RedactedSecret(secret)}
 }
 
 // keySets names the key sets a provider's credentials may have: "kubeconfig", or

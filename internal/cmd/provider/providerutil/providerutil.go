@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -163,10 +164,14 @@ func NewSecret(pc *v1alpha1.ProviderConfig, creds *Credentials) *corev1.Secret {
 }
 
 // RedactedSecret is a Secret for printing: the key names, every value <redacted>.
-func RedactedSecret(sec *corev1.Secret) map[string]any {
+func RedactedSecret(sec *corev1.Secret) *unstructured.Unstructured {
 	md := map[string]any{"name": sec.Name, "namespace": sec.Namespace}
 	if len(sec.Labels) > 0 {
-		md["labels"] = sec.Labels
+		labels := map[string]any{} // unstructured holds only JSON types (DeepCopy)
+		for k, v := range sec.Labels {
+			labels[k] = v
+		}
+		md["labels"] = labels
 	}
 	data := map[string]any{}
 	for k := range sec.Data {
@@ -175,13 +180,13 @@ func RedactedSecret(sec *corev1.Secret) map[string]any {
 	for k := range sec.StringData {
 		data[k] = Redacted
 	}
-	return map[string]any{
+	return &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1",
 		"kind":       "Secret",
 		"metadata":   md,
 		"type":       string(sec.Type),
 		"data":       data,
-	}
+	}}
 }
 
 // WithTypeMeta returns a copy of pc with apiVersion and kind set, for printing.

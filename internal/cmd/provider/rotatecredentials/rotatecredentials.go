@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
@@ -91,7 +90,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 	secNS, secName := providerutil.SecretRef(pc)
-	secret := &unstructured.Unstructured{Object: providerutil.RedactedSecret(providerutil.NewSecret(pc, creds))}
+	secret := providerutil.RedactedSecret(providerutil.NewSecret(pc, creds))
 	p := o.Print.Printer(f.IOStreams)
 	if o.DryRun {
 		d := output.Doc{One: true, Items: []output.Item{{Object: secret}}}
