@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 )
 
@@ -85,4 +86,43 @@ func parseOutputDoc(t *testing.T, path string) map[string]string {
 		}
 	}
 	return out
+}
+
+// TestCommandsWithoutOutput: the commands that declare no output formats, which the root
+// refuses -o for, are exactly those docs/output.md lists as printing nothing to format
+// (cluster create and scale aside while they still check -o themselves).
+func TestCommandsWithoutOutput(t *testing.T) {
+	var none []string
+	for _, name := range Names {
+		var walk func(*cobra.Command)
+		walk = func(c *cobra.Command) {
+			_, declares := c.Annotations[output.AnnotationFormats]
+			legacy := root.LegacyOutput[strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")]
+			if c.Runnable() && !c.Hidden && c.Name() != "help" && !declares && !legacy {
+				none = append(none, c.CommandPath())
+			}
+			for _, s := range c.Commands() {
+				walk(s)
+			}
+		}
+		walk(NewTree(name))
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "output.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Commands that print nothing to format\n")
+	if !ok {
+		t.Fatal("docs/output.md has no section \"Commands that print nothing to format\"")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var documented []string
+	for _, m := range pathRe.FindAllStringSubmatch(section, -1) {
+		documented = append(documented, m[1])
+	}
+	sort.Strings(none)
+	sort.Strings(documented)
+	if strings.Join(none, "\n") != strings.Join(documented, "\n") {
+		t.Errorf("commands without output formats:\n%s\ndocs/output.md lists:\n%s", strings.Join(none, "\n"), strings.Join(documented, "\n"))
+	}
 }

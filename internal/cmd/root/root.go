@@ -99,9 +99,9 @@ func identityFlags(cmd *cobra.Command, o *factory.GlobalOptions) error {
 	return nil
 }
 
-// legacyOutput are the commands that still check -o themselves (factory.ValidateOutput)
+// LegacyOutput are the commands that still check -o themselves (factory.ValidateOutput)
 // because they declare no output.Spec yet; each entry goes when its command moves.
-var legacyOutput = map[string]bool{"cluster create": true, "cluster scale": true}
+var LegacyOutput = map[string]bool{"cluster create": true, "cluster scale": true}
 
 // outputTaken refuses -o typed for a command that prints nothing to format (webhook serve,
 // completion, help): a usage error (exit 2) rather than a flag silently ignored. A default
@@ -114,7 +114,7 @@ func outputTaken(cmd *cobra.Command) error {
 	if _, ok := cmd.Annotations[output.AnnotationFormats]; ok {
 		return nil
 	}
-	if legacyOutput[strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")] {
+	if LegacyOutput[strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")] {
 		return nil
 	}
 	return cmdutil.UsageError("%s prints nothing that -o could format: leave out -o", cmd.CommandPath())
