@@ -142,7 +142,9 @@ func takesFiles(cmd *cobra.Command) bool {
 // binary: the name of one team, environment, cluster or provider, or cluster names (any
 // number). A test checks that every path is a command of butlerctl or butleradm.
 var argNames = map[string]string{
-	"team get": "team", "team access": "team", "team set-limits": "team",
+	"team get": "team", "team access": "team", "team set-limits": "team", "team delete": "team",
+	"team member add": "new member", "team member remove": "member", "team member set-role": "member",
+	"team group add": "new group", "team group remove": "group", "team group set-role": "group",
 	"env get": "environment", "env update": "environment", "env delete": "environment",
 	"env migrate": "clusters",
 	"cluster get": "cluster", "cluster delete": "cluster", "cluster scale": "cluster",
@@ -163,6 +165,9 @@ func (c *completer) argsFunc(path string) cobra.CompletionFunc {
 		return c.clusters
 	case "provider":
 		return first(c.providers)
+	case "member", "new member", "group", "new group":
+		kind := argNames[path]
+		return c.memberArgs(strings.HasSuffix(kind, "group"), !strings.HasPrefix(kind, "new "))
 	}
 	return nil
 }

@@ -1,0 +1,68 @@
+package completion
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+)
+
+// memberArgs completes TEAM SUBJECT ROLE of `team member|group VERB`: the teams, then the
+// team's members (or groups) for remove and set-role, or for `member add` the e-mails of
+// the User objects that are not members yet, then the roles.
+func (c *completer) memberArgs(groups, existing bool) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		switch len(args) {
+		case 0:
+			return c.teams(cmd, args, toComplete)
+		case 1:
+			out := c.withStore(cmd, func(ctx context.Context, s store.Store) []cobra.Completion {
+				return subjects(ctx, s, args[0], groups, existing)
+			})
+			return names(out, toComplete, nil), NoFile
+		case 2:
+			if existing && cmd.Name() == "remove" {
+				return nil, NoFile
+			}
+			return filter(roles, toComplete), NoFile
+		}
+		return nil, NoFile
+	}
+}
+
+func subjects(ctx context.Context, s store.Store, team string, groups, existing bool) []cobra.Completion {
+	t, err := s.GetTeam(ctx, team)
+	if err != nil {
+		return nil
+	}
+	var out []cobra.Completion
+	if groups {
+		if existing {
+			for _, g := range t.Spec.Access.Groups {
+				out = append(out, cobra.CompletionWithDesc(g.Name, describe(string(g.Role), g.IdentityProvider)))
+			}
+		}
+		return out
+	}
+	members := map[string]bool{}
+	for _, u := range t.Spec.Access.Users {
+		members[u.Name] = true
+		if existing {
+			out = append(out, cobra.CompletionWithDesc(u.Name, describe(string(u.Role))))
+		}
+	}
+	if existing {
+		return out
+	}
+	users, err := s.ListUsers(ctx)
+	if err != nil {
+		return nil
+	}
+	for _, u := range users {
+		if u.Spec.Email != "" && !members[u.Spec.Email] {
+			out = append(out, cobra.CompletionWithDesc(u.Spec.Email, describe(u.Spec.DisplayName)))
+		}
+	}
+	return out
+}
