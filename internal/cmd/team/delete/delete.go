@@ -70,11 +70,20 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if !ok {
 		return fmt.Errorf("the %s store cannot delete teams", s.Mode())
 	}
-	team, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
+	team, err := lookup.Team(ctx, s, o.Team)
 	if err != nil {
 		return err
 	}
 	actor, err := lookup.WhoAmI(ctx, s)
+	if err != nil {
+		return err
+	}
+	// Who first: someone who may not delete the team hears that, not that they may not
+	// list its clusters.
+	if den := policy.MayDeleteTeam(team, actor.Identity, actor.PlatformAdmin, 0); den != nil {
+		return cmdutil.DeniedError(den)
+	}
+	clusters, err := s.ListClusters(ctx, team.TeamNamespace())
 	if err != nil {
 		return err
 	}
