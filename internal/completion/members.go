@@ -66,3 +66,38 @@ func subjects(ctx context.Context, s store.Store, team string, groups, existing 
 	}
 	return out
 }
+
+// addonArgs completes CLUSTER NAME of `addon uninstall`: the clusters, then the addons
+// installed on the cluster.
+func (c *completer) addonArgs(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	switch len(args) {
+	case 0:
+		return c.clusters(cmd, args, toComplete)
+	case 1:
+		out := c.withStore(cmd, func(ctx context.Context, s store.Store) []cobra.Completion {
+			as, ok := s.(store.Addons)
+			if !ok {
+				return nil
+			}
+			ns := ""
+			if team := flag(cmd, "team"); team != "" {
+				if t, err := s.GetTeam(ctx, team); err == nil {
+					ns = t.TeamNamespace()
+				}
+			}
+			addons, err := as.ListAddons(ctx, ns)
+			if err != nil {
+				return nil
+			}
+			var out []cobra.Completion
+			for _, a := range addons {
+				if a.Spec.ClusterRef.Name == args[0] {
+					out = append(out, cobra.CompletionWithDesc(a.Spec.Addon, a.Spec.Version))
+				}
+			}
+			return out
+		})
+		return names(out, toComplete, nil), NoFile
+	}
+	return nil, NoFile
+}

@@ -187,6 +187,17 @@ type TeamDeleter interface {
 	DeleteTeam(ctx context.Context, t *v1alpha1.Team) (Result, error)
 }
 
+// Addons is a store that reads and writes TenantAddons. Both stores implement it.
+type Addons interface {
+	// ListAddons lists the TenantAddons in a namespace, by name.
+	ListAddons(ctx context.Context, namespace string) ([]v1alpha1.TenantAddon, error)
+	// CreateAddon creates a TenantAddon (AlreadyExists when one has its name). Offline it
+	// is a new document in the file of the cluster it names.
+	CreateAddon(ctx context.Context, a *v1alpha1.TenantAddon) (Result, error)
+	// DeleteAddon deletes a TenantAddon; live with its uid as precondition.
+	DeleteAddon(ctx context.Context, a *v1alpha1.TenantAddon) (Result, error)
+}
+
 // ClusterServer is what only a live store does with TenantClusters.
 type ClusterServer interface {
 	// DryRunCreateCluster sends the cluster and then each addon with server-side dry run
