@@ -9,7 +9,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-
 // AdmitAddon decides installing a named addon on a cluster of team: the team's addon
 // restrictions (docs/rules.md §6), with the message a create's --addon gets, so the
 // answer is the same before and after the cluster exists. nil when allowed.
