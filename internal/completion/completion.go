@@ -142,7 +142,7 @@ func takesFiles(cmd *cobra.Command) bool {
 // binary: the name of one team, environment, cluster or provider, or cluster names (any
 // number). A test checks that every path is a command of butlerctl or butleradm.
 var argNames = map[string]string{
-	"team get": "team", "team access": "team", "team set-limits": "team", "team delete": "team",
+	"team get": "team", "team access": "team", "team set-limits": "team", "team delete": "team", "context use": "team",
 	"team member add": "new member", "team member remove": "member", "team member set-role": "member",
 	"team group add": "new group", "team group remove": "group", "team group set-role": "group",
 	"env get": "environment", "env update": "environment", "env delete": "environment",
