@@ -148,7 +148,7 @@ var argNames = map[string]string{
 	"env get": "environment", "env update": "environment", "env delete": "environment",
 	"env migrate": "clusters",
 	"cluster get": "cluster", "cluster delete": "cluster", "cluster scale": "cluster",
-	"cluster kubeconfig": "cluster", "addon list": "cluster", "addon install": "cluster", "addon uninstall": "addon", "cluster freeze": "cluster", "cluster thaw": "cluster",
+	"cluster kubeconfig": "cluster", "addon list": "cluster", "addon install": "addon install", "addon uninstall": "addon", "cluster freeze": "cluster", "cluster thaw": "cluster",
 	"provider get": "provider", "provider delete": "provider", "provider rotate-credentials": "provider",
 }
 
@@ -165,7 +165,7 @@ func (c *completer) argsFunc(path string) cobra.CompletionFunc {
 		return c.clusters
 	case "provider":
 		return first(c.providers)
-	case "addon":
+	case "addon", "addon install":
 		return c.addonArgs
 	case "member", "new member", "group", "new group":
 		kind := argNames[path]

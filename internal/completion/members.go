@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // memberArgs completes TEAM SUBJECT ROLE of `team member|group VERB`: the teams, then the
@@ -68,12 +69,28 @@ func subjects(ctx context.Context, s store.Store, team string, groups, existing 
 }
 
 // addonArgs completes CLUSTER NAME of `addon uninstall`: the clusters, then the addons
-// installed on the cluster.
+// installed on the cluster; for `addon install` the second is NAME@ of the team's
+// allowedAddons that are not denied.
 func (c *completer) addonArgs(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	switch len(args) {
-	case 0:
+	switch {
+	case len(args) == 0:
 		return c.clusters(cmd, args, toComplete)
-	case 1:
+	case len(args) == 1 && cmd.Name() == "install":
+		out := c.withStore(cmd, func(ctx context.Context, s store.Store) []cobra.Completion {
+			t, err := s.GetTeam(ctx, flag(cmd, "team"))
+			if err != nil || t.Spec.ResourceLimits == nil {
+				return nil
+			}
+			var out []cobra.Completion
+			for _, a := range t.Spec.ResourceLimits.AllowedAddons {
+				if policy.AdmitAddon(t, a) == nil {
+					out = append(out, a+"@")
+				}
+			}
+			return out
+		})
+		return names(out, toComplete, nil), NoFile | cobra.ShellCompDirectiveNoSpace
+	case len(args) == 1:
 		out := c.withStore(cmd, func(ctx context.Context, s store.Store) []cobra.Completion {
 			as, ok := s.(store.Addons)
 			if !ok {
