@@ -82,7 +82,7 @@ func Register(root *cobra.Command, f *factory.Factory) {
 
 const completionLong = `
 Beyond command and flag names, completion knows team, environment, cluster and provider
-names, output formats, roles (after the colon of --access-user and --access-group), provider
+names, team members and groups, addons (installed, or allowed for the team), output formats, roles (after the colon of --access-user and --access-group), provider
 types, scopes and network modes. Names are read from the manifests given with --manifests on
 the line being completed (or BUTLER_MANIFESTS, or the config file), else from the cluster of
 your kubeconfig. Each completion waits at most 2 seconds and stays silent when the cluster
