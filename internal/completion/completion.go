@@ -77,10 +77,11 @@ func Register(root *cobra.Command, f *factory.Factory) {
 
 const completionLong = `
 Beyond command and flag names, completion knows team, environment, cluster, provider and
-ClusterCreationPolicy names, each command's output formats, roles (after the colon of
---access-user and --access-group), provider types, scopes and network modes, and for
-cluster create's --image, --network, --nutanix-cluster and --storage-container the values
-the policies that apply to the cluster (its --team, --environment and provider) allow. Names are read from the manifests given with --manifests on
+ClusterCreationPolicy names, team members and groups, addons (installed, or allowed for the
+team), each command's output formats, roles (after the colon of --access-user and
+--access-group), provider types, scopes and network modes, and for cluster create's --image,
+--network, --nutanix-cluster and --storage-container the values the policies that apply to
+the cluster (its --team, --environment and provider) allow. Names are read from the manifests given with --manifests on
 the line being completed (or BUTLER_MANIFESTS, or the config file), else from the cluster of
 your kubeconfig. Each completion waits at most 2 seconds and stays silent when the cluster
 cannot be reached.
@@ -139,11 +140,13 @@ func takesFiles(cmd *cobra.Command) bool {
 // binary: the name of one team, environment, cluster or provider, or cluster names (any
 // number). A test checks that every path is a command of butlerctl or butleradm.
 var argNames = map[string]string{
-	"team get": "team", "team access": "team", "team set-limits": "team",
+	"team get": "team", "team access": "team", "team set-limits": "team", "team delete": "team", "context use": "team",
+	"team member add": "new member", "team member remove": "member", "team member set-role": "member",
+	"team group add": "new group", "team group remove": "group", "team group set-role": "group",
 	"env get": "environment", "env update": "environment", "env delete": "environment",
 	"env migrate": "clusters",
 	"cluster get": "cluster", "cluster delete": "cluster", "cluster scale": "cluster",
-	"cluster kubeconfig": "cluster", "cluster freeze": "cluster", "cluster thaw": "cluster",
+	"cluster kubeconfig": "cluster", "addon list": "cluster", "addon install": "addon install", "addon uninstall": "addon", "cluster freeze": "cluster", "cluster thaw": "cluster",
 	"provider get": "provider", "provider delete": "provider", "provider rotate-credentials": "provider",
 	"policy get": "policy", "policy update": "policy", "policy delete": "policy",
 }
@@ -163,6 +166,11 @@ func (c *completer) argsFunc(path string) cobra.CompletionFunc {
 		return first(c.providers)
 	case "policy":
 		return first(c.policies)
+	case "addon", "addon install":
+		return c.addonArgs
+	case "member", "new member", "group", "new group":
+		kind := argNames[path]
+		return c.memberArgs(strings.HasSuffix(kind, "group"), !strings.HasPrefix(kind, "new "))
 	}
 	return nil
 }

@@ -46,6 +46,8 @@ func gerund(verb string) string {
 		return "scaling"
 	case "delete":
 		return "deleting"
+	case "change":
+		return "changing"
 	}
 	return verb + "ing"
 }

@@ -178,6 +178,26 @@ type ClusterWriter interface {
 	DeleteCluster(ctx context.Context, c *v1alpha1.TenantCluster) (Result, error)
 }
 
+// TeamDeleter is a store that can delete Teams. Both stores implement it.
+type TeamDeleter interface {
+	// DeleteTeam deletes t. Live the delete carries t's uid as a precondition, so a team
+	// deleted and created again under the same name since it was read is not deleted
+	// (Conflict); offline the team's document is removed from its file (and the file, once
+	// nothing else is left in it).
+	DeleteTeam(ctx context.Context, t *v1alpha1.Team) (Result, error)
+}
+
+// Addons is a store that reads and writes TenantAddons. Both stores implement it.
+type Addons interface {
+	// ListAddons lists the TenantAddons in a namespace, by name.
+	ListAddons(ctx context.Context, namespace string) ([]v1alpha1.TenantAddon, error)
+	// CreateAddon creates a TenantAddon (AlreadyExists when one has its name). Offline it
+	// is a new document in the file of the cluster it names.
+	CreateAddon(ctx context.Context, a *v1alpha1.TenantAddon) (Result, error)
+	// DeleteAddon deletes a TenantAddon; live with its uid as precondition.
+	DeleteAddon(ctx context.Context, a *v1alpha1.TenantAddon) (Result, error)
+}
+
 // ClusterServer is what only a live store does with TenantClusters.
 type ClusterServer interface {
 	// DryRunCreateCluster sends the cluster and then each addon with server-side dry run

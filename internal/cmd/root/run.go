@@ -41,7 +41,7 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) (code int) {
 	cmd.SetIn(f.IOStreams.In)
 	cmd.SetOut(f.IOStreams.Out)
 	cmd.SetErr(f.IOStreams.ErrOut)
-	err := cmd.ExecuteContext(context.Background())
+	ran, err := cmd.ExecuteContextC(context.Background())
 	if err == nil {
 		err = unknown
 	}
@@ -64,6 +64,9 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) (code int) {
 	}
 	if code == cmdutil.ExitFailure {
 		code = cmdutil.CodeOfAPI(err)
+	}
+	if code == cmdutil.ExitNotFound || code == cmdutil.ExitDenied {
+		defaultsNote(f, ran)
 	}
 	return code
 }

@@ -7,8 +7,10 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/access"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/create"
+	teamdelete "github.com/butlerdotdev/butler-toolkit/internal/cmd/team/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/members"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team/setlimits"
 )
 
@@ -21,8 +23,8 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 	}
 	cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), access.NewCmd(f))
 	if adm {
-		cmd.Short = "Manage teams: create, set limits, inspect"
-		cmd.AddCommand(create.NewCmd(f), setlimits.NewCmd(f))
+		cmd.Short = "Manage teams: create, set limits, members and groups, delete, inspect"
+		cmd.AddCommand(create.NewCmd(f), setlimits.NewCmd(f), members.NewMemberCmd(f), members.NewGroupCmd(f), teamdelete.NewCmd(f))
 	}
 	return cmd
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -95,3 +96,18 @@ func (s *Store) create(ctx context.Context, namespace, resource string, obj runt
 	out := obj.DeepCopyObject()
 	return apiError(s.butler.Post().NamespaceIfScoped(namespace, namespace != "").Resource(resource).Body(obj).Do(ctx).Into(out))
 }
+
+// DeleteTeam implements store.TeamDeleter, with t's uid as precondition.
+func (s *Store) DeleteTeam(ctx context.Context, t *v1alpha1.Team) (store.Result, error) {
+	opts := &metav1.DeleteOptions{}
+	if t.UID != "" {
+		uid := t.UID
+		opts.Preconditions = &metav1.Preconditions{UID: &uid}
+	}
+	if err := s.butler.Delete().Resource("teams").Name(t.Name).Body(opts).Do(ctx).Error(); err != nil {
+		return store.Result{}, apiError(err)
+	}
+	return store.Result{Location: s.config.Host}, nil
+}
+
+var _ store.TeamDeleter = (*Store)(nil)

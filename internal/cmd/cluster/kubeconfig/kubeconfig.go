@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -34,6 +35,11 @@ type Options struct {
 	Team string
 	File string
 
+	Merge       bool
+	ContextName string
+	SetContext  bool
+	Force       bool
+
 	Print *output.Flags
 }
 
@@ -45,7 +51,7 @@ var Spec = output.Spec{}
 func NewCmd(f *factory.Factory) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
-		Use:   "kubeconfig NAME --team TEAM [--file PATH]",
+		Use:   "kubeconfig NAME --team TEAM [--file PATH] [--merge [--context-name N] [--set-context] [--force]]",
 		Short: "Print or save the admin kubeconfig of a tenant cluster",
 		Long: `Print the admin kubeconfig of a tenant cluster, or write it to a file with --file (mode
 0600, replacing what is there). It comes from the Secret the cluster's status names
@@ -57,10 +63,20 @@ a message or a log. Reading the Secret is up to the server's RBAC (exit 4 when r
 cluster without a tenant namespace yet (still provisioning), a missing Secret or a Secret
 without either key is exit 3.
 
+--merge adds the cluster to your kubeconfig instead: the first file of KUBECONFIG, else
+~/.kube/config (or the file --file names), as one cluster, one user and one context all
+named --context-name (default TEAM-NAME). The rest of the file stays byte for byte, comments
+included; the file is replaced atomically (a temporary file beside it, synced, renamed over
+it), keeping its mode (a new file is 0600). Entries of that name that belong to another
+cluster (another server or CA) are refused unless --force; the same cluster's entries are
+refreshed. --set-context makes it the current context. Only "merged context N into FILE" is
+printed, never the credentials.
+
 It needs a live management cluster: the Secret is not in the manifests (--manifests is a
 usage error).`,
 		Example: `  butlerctl cluster kubeconfig bob-checkout --team payments > bob-checkout.kubeconfig
-  butlerctl cluster kubeconfig bob-checkout --team payments --file ~/.kube/bob-checkout`,
+  butlerctl cluster kubeconfig bob-checkout --team payments --file ~/.kube/bob-checkout
+  butlerctl cluster kubeconfig bob-checkout --team payments --merge --set-context`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
@@ -73,12 +89,19 @@ usage error).`,
 			if cmdutil.IsSet(cmd.Flags(), "file") && o.File == "" {
 				return cmdutil.UsageError("--file needs a PATH")
 			}
+			if err := o.validateMerge(cmd); err != nil {
+				return err
+			}
 			return run(cmd.Context(), f, o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	cmd.Flags().StringVar(&o.File, "file", "", "Write the kubeconfig to this file (mode 0600) instead of stdout")
 	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	cmd.Flags().BoolVar(&o.Merge, "merge", false, "Merge into your kubeconfig (KUBECONFIG's first file, ~/.kube/config, or --file)")
+	cmd.Flags().StringVar(&o.ContextName, "context-name", "", "With --merge: the name of the context, cluster and user (default TEAM-NAME)")
+	cmd.Flags().BoolVar(&o.SetContext, "set-context", false, "With --merge: make it the current context")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "With --merge: replace entries of that name that belong to another cluster")
 	return cmd
 }
 
@@ -118,6 +141,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return cmdutil.NotFoundError("the admin kubeconfig of TenantCluster %s/%s is not there: Secret %s/%s has no key admin.conf or value", c.Namespace, c.Name, ns, name)
 	case err != nil:
 		return err
+	}
+	if o.Merge {
+		return merge(f, o, c, value)
 	}
 	if o.File == "" {
 		return printKubeconfig(f, o, value)
@@ -173,4 +199,46 @@ func writeFile(path string, data []byte) (err error) {
 	}
 	_, err = fh.Write(data)
 	return err
+}
+
+// validateMerge checks that the merge flags come with --merge, and -o without it.
+func (o *Options) validateMerge(cmd *cobra.Command) error {
+	if !o.Merge {
+		for _, n := range []string{"context-name", "set-context", "force"} {
+			if cmdutil.IsSet(cmd.Flags(), n) {
+				return cmdutil.UsageError("--%s goes with --merge", n)
+			}
+		}
+		return nil
+	}
+	if o.Print.Structured() {
+		return cmdutil.UsageError("--merge prints no kubeconfig: -o does not apply")
+	}
+	if cmdutil.IsSet(cmd.Flags(), "context-name") && strings.TrimSpace(o.ContextName) == "" {
+		return cmdutil.UsageError("--context-name needs a name")
+	}
+	return nil
+}
+
+// merge merges the admin kubeconfig into the user's kubeconfig and says so, without the
+// credentials.
+func merge(f *factory.Factory, o *Options, c *v1alpha1.TenantCluster, value []byte) error {
+	name := strings.TrimSpace(o.ContextName)
+	if name == "" {
+		name = o.Team + "-" + c.Name
+	}
+	path := MergeTarget(o.File)
+	changed, err := MergeInto(path, value, Merge{Name: name, SetCurrent: o.SetContext, Force: o.Force})
+	if err != nil {
+		return err
+	}
+	msg := fmt.Sprintf("merged context %q into %s", name, path)
+	if !changed {
+		msg = fmt.Sprintf("context %q in %s is up to date", name, path)
+	}
+	if o.SetContext {
+		msg += " (current context)"
+	}
+	fmt.Fprintln(f.IOStreams.Out, msg)
+	return nil
 }

@@ -1,0 +1,83 @@
+// Package addonutil is what the addon commands share: finding the team, the cluster and
+// its TenantAddons.
+package addonutil
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// Target is a cluster with its team and its TenantAddons.
+type Target struct {
+	Store   store.Store
+	Addons  store.Addons
+	Team    *v1alpha1.Team
+	Cluster *v1alpha1.TenantCluster
+	// Installed are the TenantAddons naming the cluster, by name.
+	Installed []v1alpha1.TenantAddon
+}
+
+// Resolve reads the team, the cluster and the cluster's TenantAddons.
+func Resolve(ctx context.Context, f *factory.Factory, team, cluster string) (*Target, error) {
+	if team == "" {
+		return nil, cmdutil.UsageError("--team is required")
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	as, ok := s.(store.Addons)
+	if !ok {
+		return nil, fmt.Errorf("the %s store has no TenantAddons", s.Mode())
+	}
+	t, err := lookup.Team(ctx, s, team)
+	if err != nil {
+		return nil, err
+	}
+	c, err := lookup.Cluster(ctx, s, t, cluster)
+	if err != nil {
+		return nil, err
+	}
+	all, err := as.ListAddons(ctx, c.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	tg := &Target{Store: s, Addons: as, Team: t, Cluster: c}
+	for _, a := range all {
+		if a.Spec.ClusterRef.Name == c.Name {
+			tg.Installed = append(tg.Installed, a)
+		}
+	}
+	return tg, nil
+}
+
+// Find is the TenantAddon of the named addon on the cluster (case-insensitive), or nil.
+func (t *Target) Find(addon string) *v1alpha1.TenantAddon {
+	for i := range t.Installed {
+		if strings.EqualFold(t.Installed[i].Spec.Addon, addon) {
+			return &t.Installed[i]
+		}
+	}
+	return nil
+}
+
+// RequireOperator checks that the caller may change the cluster's addons: operator or
+// admin in its environment, as for scaling it (docs/rules.md §3.3).
+func (t *Target) RequireOperator(ctx context.Context) error {
+	actor, err := lookup.WhoAmI(ctx, t.Store)
+	if err != nil {
+		return err
+	}
+	_, err = lookup.RequireOperator(t.Team, t.Cluster, actor, "change")
+	return err
+}
+
+// ResourceName is the kubectl-style name of a TenantAddon.
+func ResourceName(name string) string { return "tenantaddon.butler.butlerlabs.dev/" + name }

@@ -1,0 +1,77 @@
+// Package list is `butlerctl addon list`: the TenantAddons of a cluster.
+package list
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/addon/addonutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Spec: rows for people, the TenantAddons for programs.
+var Spec = output.Spec{Objects: true, List: true, Name: true}
+
+// Options are the flags and arguments of addon list.
+type Options struct {
+	Cluster string
+	Team    string
+	Print   *output.Flags
+}
+
+// NewCmd returns the command.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "list CLUSTER --team TEAM",
+		Short: "List the named addons of a cluster",
+		Long: `List the TenantAddons that name a cluster: the addon, its version, the phase the
+controller reports, and whether the team's addon restrictions still allow it (an addon
+installed before a restriction was added keeps running; ALLOWED says no).
+
+The addons a cluster gets by default (the team's and environment's defaultAddons) are
+installed by the controller itself and are not TenantAddons: butlerctl env get shows them.`,
+		Example: `  butlerctl addon list bob-checkout --team payments
+  butlerctl addon list bob-checkout --team payments -o yaml`,
+		Args: cmdutil.ExactArgs(1, "a CLUSTER name"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Cluster = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	return cmd
+}
+
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	t, err := addonutil.Resolve(ctx, f, o.Team, o.Cluster)
+	if err != nil {
+		return err
+	}
+	d := output.Doc{
+		Header: []string{"ADDON", "VERSION", "PHASE", "ALLOWED", "TENANTADDON"},
+		Empty:  fmt.Sprintf("Cluster %q has no named addons.", t.Cluster.Name),
+	}
+	for i := range t.Installed {
+		a := &t.Installed[i]
+		allowed := "yes"
+		if policy.AdmitAddon(t.Team, a.Spec.Addon) != nil {
+			allowed = "no"
+		}
+		d.Items = append(d.Items, output.Item{
+			Object: a,
+			Cells:  []string{a.Spec.Addon, a.Spec.Version, printers.Dash(a.Status.Phase), allowed, a.Name},
+		})
+	}
+	return o.Print.Printer(f.IOStreams).Print(d)
+}

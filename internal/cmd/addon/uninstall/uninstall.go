@@ -1,0 +1,69 @@
+// Package uninstall is `butlerctl addon uninstall`: delete a cluster's TenantAddon.
+package uninstall
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/addon/addonutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+)
+
+// Spec: a line for people, the TenantAddon as it was for programs.
+var Spec = output.Spec{Objects: true, Name: true}
+
+// Options are the flags and arguments of addon uninstall.
+type Options struct {
+	Cluster string
+	Team    string
+	Addon   string
+	Print   *output.Flags
+}
+
+// NewCmd returns the command.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:     "uninstall CLUSTER NAME --team TEAM",
+		Aliases: []string{"remove", "rm"},
+		Short:   "Uninstall a named addon from a cluster (delete its TenantAddon)",
+		Long: `Delete the TenantAddon of the named addon on a cluster (exit 3 when there is none); the
+controller removes the addon. Needs operator or admin in the cluster's environment (exit 4).
+The team's addon restrictions do not apply: a denied addon may always be removed. Live, the
+delete carries the uid that was read; on manifests the TenantAddon's document is removed.`,
+		Example: `  butlerctl addon uninstall bob-checkout cert-manager --team payments`,
+		Args:    cmdutil.ExactArgs(2, "a CLUSTER name and an addon NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Cluster, o.Addon = args[0], args[1]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	return cmd
+}
+
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	t, err := addonutil.Resolve(ctx, f, o.Team, o.Cluster)
+	if err != nil {
+		return err
+	}
+	a := t.Find(o.Addon)
+	if a == nil {
+		return cmdutil.NotFoundError("addon %q is not installed on cluster %q (no TenantAddon names it)", o.Addon, t.Cluster.Name)
+	}
+	if err := t.RequireOperator(ctx); err != nil {
+		return err
+	}
+	res, err := t.Addons.DeleteAddon(ctx, a)
+	if err != nil {
+		return err
+	}
+	return o.Print.Printer(f.IOStreams).Done(a, addonutil.ResourceName(a.Name)+" deleted", f.Where(res, t.Store))
+}

@@ -1,0 +1,113 @@
+// Package delete is `butleradm team delete`: delete a Team that has no clusters left,
+// after a confirmation.
+package delete
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Options are the flags and arguments of team delete.
+type Options struct {
+	Team  string
+	Yes   bool
+	Print *output.Flags
+}
+
+// Spec: the structured formats print the Team as it was before the delete, -o name its
+// kind.group/name.
+var Spec = output.Spec{Objects: true, Name: true}
+
+// NewCmd returns the command.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:     "delete TEAM [--yes]",
+		Aliases: []string{"rm"},
+		Short:   "Delete a team that has no clusters left (platform admins only)",
+		Long: `Delete a Team. Only platform admins may, and only once the team has no TenantClusters
+left in its namespace (clusters being deleted still count): delete them, or move them,
+first. Both are checked before anything is sent (exit 4).
+
+On a terminal you are asked to type the team's name to confirm; without one (scripts, CI)
+pass --yes (exit 2 otherwise). Live, the delete carries the uid that was read, so a team
+deleted and created again under the same name meanwhile is left alone. On manifests the
+team's document is removed from its file (and the file, once nothing else is left in it).`,
+		Example: `  butleradm team delete risk
+  butleradm team delete risk --yes --manifests gitops/ --as olivia@example.com`,
+		Args: cmdutil.ExactArgs(1, "a TEAM name"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Team = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
+	return cmd
+}
+
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	d, ok := s.(store.TeamDeleter)
+	if !ok {
+		return fmt.Errorf("the %s store cannot delete teams", s.Mode())
+	}
+	team, err := lookup.Team(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	actor, err := lookup.WhoAmI(ctx, s)
+	if err != nil {
+		return err
+	}
+	// Who first: someone who may not delete the team hears that, not that they may not
+	// list its clusters.
+	if den := policy.MayDeleteTeam(team, actor.Identity, actor.PlatformAdmin, 0); den != nil {
+		return cmdutil.DeniedError(den)
+	}
+	clusters, err := s.ListClusters(ctx, team.TeamNamespace())
+	if err != nil {
+		return err
+	}
+	if den := policy.MayDeleteTeam(team, actor.Identity, actor.PlatformAdmin, len(clusters)); den != nil {
+		return cmdutil.DeniedError(den)
+	}
+	if !o.Yes {
+		pr := prompt.New(f.IOStreams)
+		if !pr.CanPrompt() {
+			return cmdutil.UsageError("deleting team %q needs confirmation: pass --yes (there is no terminal to ask on)", team.Name)
+		}
+		if err := confirm(pr, team); err != nil {
+			return err
+		}
+	}
+	res, err := d.DeleteTeam(ctx, team)
+	if err != nil {
+		return err
+	}
+	msg := "team.butler.butlerlabs.dev/" + team.Name + " deleted"
+	return o.Print.Printer(f.IOStreams).Done(teamview.Object(team), msg, f.Where(res, s))
+}
+
+func confirm(pr *prompt.Prompter, t *v1alpha1.Team) error {
+	return pr.TypeName(fmt.Sprintf("Delete Team %s (%d environment(s), %d member(s), %d group(s))? Type its name to confirm: ",
+		t.Name, len(t.Spec.Environments), len(t.Spec.Access.Users), len(t.Spec.Access.Groups)), "deletion", t.Name)
+}
