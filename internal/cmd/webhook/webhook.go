@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/install"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/manifests"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/serve"
 )
@@ -26,6 +27,6 @@ The webhooks have the names and paths of Butler's own (vtenantcluster.kb.io, vte
 vproviderconfig.kb.io) and refuse with the same messages, byte for byte, as the CLIs'
 preflight. Use it on clusters where Butler's webhooks are switched off, or in test clusters.`,
 	}
-	cmd.AddCommand(serve.NewCmd(f), manifests.NewCmd(f))
+	cmd.AddCommand(serve.NewCmd(f), manifests.NewCmd(f), install.NewCmd(f))
 	return cmd
 }
