@@ -1,5 +1,6 @@
 // Package webhook groups `butleradm webhook`: the policy library served as a validating
-// admission webhook (serve) and the configuration and RBAC to install it (manifests).
+// admission webhook (serve), the configuration and RBAC to install it (manifests), and the
+// whole installation (install).
 package webhook
 
 import (
@@ -25,7 +26,8 @@ IPAM, deleting one still in use).
 
 The webhooks have the names and paths of Butler's own (vtenantcluster.kb.io, vteam.kb.io,
 vproviderconfig.kb.io) and refuse with the same messages, byte for byte, as the CLIs'
-preflight. Use it on clusters where Butler's webhooks are switched off, or in test clusters.`,
+preflight. Use it on clusters where Butler's webhooks are switched off, or in test clusters.
+'webhook install' installs it (Deployment, Service, certificates, RBAC, configuration).`,
 	}
 	cmd.AddCommand(serve.NewCmd(f), manifests.NewCmd(f), install.NewCmd(f))
 	return cmd
