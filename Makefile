@@ -16,7 +16,7 @@ all: build
 
 # Static binaries, as released (.goreleaser.yaml): no dynamic loader at start-up.
 build:
-	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/butlerctl ./cmd/butleradm
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/butlerctl ./cmd/butleradm ./cmd/kubectl-butler
 
 # The main job on the bundled example, no cluster needed: a create explained, then a
 # denial (carol already owns 2 clusters in dev), which must exit 4.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/butleradm"
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/butlerctl"
+	"github.com/butlerdotdev/butler-toolkit/internal/cli/kubectlbutler"
 	"github.com/butlerdotdev/butler-toolkit/internal/testenv"
 )
 
@@ -26,9 +27,10 @@ var update = flag.Bool("update", false, "rewrite testscript goldens")
 // plane after the tests if TestLiveScripts started it.
 func TestMain(m *testing.M) {
 	testscript.Main(testenv.Main(m), map[string]func(){
-		"butlerctl": func() { os.Exit(butlerctl.Main()) },
-		"butleradm": func() { os.Exit(butleradm.Main()) },
-		rssRunName:  rssRun,
+		"butlerctl":          func() { os.Exit(butlerctl.Main()) },
+		"butleradm":          func() { os.Exit(butleradm.Main()) },
+		kubectlbutler.Binary: func() { os.Exit(kubectlbutler.Main(os.Args[1:])) },
+		rssRunName:           rssRun,
 	})
 }
 

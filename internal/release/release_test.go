@@ -25,6 +25,7 @@ type config struct {
 		Ldflags []string `json:"ldflags"`
 	} `json:"builds"`
 	Archives []struct {
+		ID      string   `json:"id"`
 		IDs     []string `json:"ids"`
 		Formats []string `json:"formats"`
 		Files   []any    `json:"files"`
@@ -32,6 +33,16 @@ type config struct {
 	Checksum struct {
 		NameTemplate string `json:"name_template"`
 	} `json:"checksum"`
+	Krews []struct {
+		Name string   `json:"name"`
+		IDs  []string `json:"ids"`
+	} `json:"krews"`
+	Kos []struct {
+		Build     string   `json:"build"`
+		BaseImage string   `json:"base_image"`
+		User      string   `json:"user"`
+		Platforms []string `json:"platforms"`
+	} `json:"kos"`
 }
 
 func repoRoot(t *testing.T) string {
@@ -94,6 +105,9 @@ func TestConfigStructure(t *testing.T) {
 		t.Fatal("no archives")
 	}
 	for _, a := range c.Archives {
+		if a.ID == pluginArchive {
+			continue // the plugin alone; TestPluginAndImage
+		}
 		if !slices.Contains(a.IDs, "butlerctl") || !slices.Contains(a.IDs, "butleradm") {
 			t.Errorf("archive ids %v: want both binaries", a.IDs)
 		}
@@ -126,6 +140,57 @@ func TestConfigStructure(t *testing.T) {
 	}
 	if c.Checksum.NameTemplate == "" {
 		t.Error("no checksum file")
+	}
+}
+
+const pluginArchive = "kubectl-butler"
+
+// TestPluginAndImage checks what the release ships besides the tools' archives: the
+// kubectl plugin built for every platform, in archives of its own that a krew manifest
+// (named butler, so `kubectl krew install butler`) points at; and the webhook's image,
+// butleradm on a distroless static base as a non-root user, for amd64 and arm64.
+func TestPluginAndImage(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c config
+	if err := yaml.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	built := false
+	for _, bd := range c.Builds {
+		built = built || bd.Binary == "kubectl-butler"
+	}
+	if !built {
+		t.Error("no build of kubectl-butler")
+	}
+	archived := false
+	for _, a := range c.Archives {
+		if a.ID == pluginArchive {
+			archived = slices.Equal(a.IDs, []string{"kubectl-butler"})
+		}
+	}
+	if !archived {
+		t.Errorf("no archive %q of kubectl-butler alone", pluginArchive)
+	}
+	if len(c.Krews) != 1 || c.Krews[0].Name != "butler" || !slices.Equal(c.Krews[0].IDs, []string{pluginArchive}) {
+		t.Errorf("krews: %+v, want one manifest named butler over the %s archives", c.Krews, pluginArchive)
+	}
+	if len(c.Kos) != 1 {
+		t.Fatalf("kos: %d images, want 1", len(c.Kos))
+	}
+	k := c.Kos[0]
+	if k.Build != "butleradm" || !strings.HasPrefix(k.BaseImage, "gcr.io/distroless/static") || !strings.HasSuffix(k.BaseImage, ":nonroot") {
+		t.Errorf("image: build %q on %q, want butleradm on distroless static :nonroot", k.Build, k.BaseImage)
+	}
+	if k.User == "" || strings.HasPrefix(k.User, "0") || strings.HasPrefix(k.User, "root") {
+		t.Errorf("image user %q: want a non-root uid", k.User)
+	}
+	for _, p := range []string{"linux/amd64", "linux/arm64"} {
+		if !slices.Contains(k.Platforms, p) {
+			t.Errorf("image: no %s", p)
+		}
 	}
 }
 

@@ -1,11 +1,13 @@
 // Package webhook groups `butleradm webhook`: the policy library served as a validating
-// admission webhook (serve) and the configuration and RBAC to install it (manifests).
+// admission webhook (serve), the configuration and RBAC to install it (manifests), and the
+// whole installation (install).
 package webhook
 
 import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/install"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/manifests"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/serve"
 )
@@ -24,8 +26,9 @@ IPAM, deleting one still in use).
 
 The webhooks have the names and paths of Butler's own (vtenantcluster.kb.io, vteam.kb.io,
 vproviderconfig.kb.io) and refuse with the same messages, byte for byte, as the CLIs'
-preflight. Use it on clusters where Butler's webhooks are switched off, or in test clusters.`,
+preflight. Use it on clusters where Butler's webhooks are switched off, or in test clusters.
+'webhook install' installs it (Deployment, Service, certificates, RBAC, configuration).`,
 	}
-	cmd.AddCommand(serve.NewCmd(f), manifests.NewCmd(f))
+	cmd.AddCommand(serve.NewCmd(f), manifests.NewCmd(f), install.NewCmd(f))
 	return cmd
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
@@ -14,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -43,7 +45,11 @@ make (butleradm cluster freeze): read-only, quota or custom, with the control pl
 status in parentheses (WriteLimited once Steward applies the limits); - when nothing is
 blocked or there is no control plane yet; ? when it cannot be read (Steward not installed,
 or no permission to read TenantControlPlanes). Up to 10 control planes are read one by
-one, more with a single list of every TenantControlPlane.`,
+one, more with a single list of every TenantControlPlane.
+
+On a live cluster -l and --environment are sent to the server, and clusters are listed 500
+at a time; on a terminal the table's rows are printed as each page arrives (a header once,
+columns sized per page), otherwise the output is printed whole at the end.`,
 		Example: `  butlerctl cluster list --team payments
   butlerctl cluster list --team payments --environment dev -o wide
   butlerctl cluster list -A -l butler.butlerlabs.dev/environment=prod -o name`,
@@ -92,22 +98,25 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 		ns = t.TeamNamespace()
 	}
-	all, err := s.ListClusters(ctx, ns)
+	var out []v1alpha1.TenantCluster
+	if pager, ok := s.(store.ClusterPager); ok {
+		if o.streams(f) {
+			return o.stream(ctx, f, pager, ns)
+		}
+		err = pager.PageClusters(ctx, ns, o.serverSelector(), func(page []v1alpha1.TenantCluster, restart bool) error {
+			if restart {
+				out = nil
+			}
+			out = append(out, o.keep(page)...)
+			return nil
+		})
+	} else {
+		var all []v1alpha1.TenantCluster
+		all, err = s.ListClusters(ctx, ns)
+		out = o.keep(all)
+	}
 	if err != nil {
 		return err
-	}
-	var out []v1alpha1.TenantCluster
-	for _, c := range all {
-		if o.Team != "" && c.TeamName() != o.Team && c.Labels[v1alpha1.LabelTeam] != o.Team {
-			continue
-		}
-		if o.Environment != "" && c.Environment() != o.Environment {
-			continue
-		}
-		if !o.selector.Matches(labels.Set(c.Labels)) {
-			continue
-		}
-		out = append(out, c)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Namespace != out[j].Namespace {
@@ -120,4 +129,76 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		writes = controlplane.StatesForTable(ctx, f, s, out)
 	}
 	return o.Print.Printer(f.IOStreams).Print(clusterview.Doc(out, ns == "", writes, false, f.Now()))
+}
+
+// keep is the clusters of page that pass the filters. Live, the server has applied the
+// selector (and the environment label) already; checking again costs little and keeps one
+// code path for both stores.
+func (o *Options) keep(page []v1alpha1.TenantCluster) []v1alpha1.TenantCluster {
+	var out []v1alpha1.TenantCluster
+	for _, c := range page {
+		if o.Team != "" && c.TeamName() != o.Team && c.Labels[v1alpha1.LabelTeam] != o.Team {
+			continue
+		}
+		if o.Environment != "" && c.Environment() != o.Environment {
+			continue
+		}
+		if !o.selector.Matches(labels.Set(c.Labels)) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// serverSelector is -l with --environment added as a label requirement, for the server to
+// apply. The team is not a label the server can match on alone (a cluster may name its
+// team in spec.teamRef only), so it stays a filter on the client.
+func (o *Options) serverSelector() string {
+	sel := o.selector
+	if o.Environment != "" {
+		if r, err := labels.NewRequirement(v1alpha1.LabelEnvironment, selection.Equals, []string{o.Environment}); err == nil {
+			sel = sel.Add(*r)
+		}
+	}
+	return sel.String()
+}
+
+// streams says whether rows are printed as pages arrive: a plain table on a terminal, like
+// kubectl's chunked get. Everything else (-o json, a pipe, wide with its control plane
+// column, --sort-by) is one document printed at the end.
+func (o *Options) streams(f *factory.Factory) bool {
+	return f.IOStreams.IsStdoutTTY() && o.Print.Is(output.Table) && o.Print.SortBy == ""
+}
+
+// stream prints each page's rows as the page arrives, the header once. A restarted list
+// (its snapshot expired) skips the clusters already printed.
+func (o *Options) stream(ctx context.Context, f *factory.Factory, pager store.ClusterPager, ns string) error {
+	printed := map[string]bool{}
+	noHeaders := o.Print.NoHeaders
+	defer func() { o.Print.NoHeaders = noHeaders }()
+	err := pager.PageClusters(ctx, ns, o.serverSelector(), func(page []v1alpha1.TenantCluster, _ bool) error {
+		var rows []v1alpha1.TenantCluster
+		for _, c := range o.keep(page) {
+			if k := c.Namespace + "/" + c.Name; !printed[k] {
+				printed[k] = true
+				rows = append(rows, c)
+			}
+		}
+		if len(rows) == 0 {
+			return nil
+		}
+		if err := o.Print.Printer(f.IOStreams).Print(clusterview.Doc(rows, ns == "", nil, false, f.Now())); err != nil {
+			return err
+		}
+		o.Print.NoHeaders = true
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(printed) == 0 {
+		return o.Print.Printer(f.IOStreams).Print(clusterview.Doc(nil, ns == "", nil, false, f.Now()))
+	}
+	return nil
 }

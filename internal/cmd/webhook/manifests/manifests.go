@@ -108,16 +108,25 @@ func run(f *factory.Factory, o *Options) error {
 	return o.Print.Printer(f.IOStreams).Print(d)
 }
 
-// Doc is the manifests for the printer: the objects for the structured formats, YAML
-// documents (cli-runtime's YAML printer, which separates them with ---) for people.
+// Doc is the manifests for the printer (ObjectsDoc).
 func Doc(m webhook.Manifests) (output.Doc, error) {
-	var d output.Doc
-	var docs []runtime.Object
+	var objs []runtime.Object
 	for _, obj := range m.Objects() {
 		ro, ok := obj.(runtime.Object)
 		if !ok {
-			return d, fmt.Errorf("internal error: %T is not an API object", obj)
+			return output.Doc{}, fmt.Errorf("internal error: %T is not an API object", obj)
 		}
+		objs = append(objs, ro)
+	}
+	return ObjectsDoc(objs)
+}
+
+// ObjectsDoc is objects for the printer: the objects for the structured formats, YAML
+// documents (cli-runtime's YAML printer, which separates them with ---) for people.
+func ObjectsDoc(objs []runtime.Object) (output.Doc, error) {
+	var d output.Doc
+	var docs []runtime.Object
+	for _, ro := range objs {
 		clean, err := tables.Clean(ro)
 		if err != nil {
 			return d, err

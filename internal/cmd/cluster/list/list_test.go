@@ -1,0 +1,102 @@
+package list_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// pager serves the example's clusters one per page and notes, as each page is asked
+// for, what stdout held by then.
+type pager struct {
+	*teamedittest.Store
+	out      *bytes.Buffer
+	selector string
+	seen     []string
+}
+
+func (p *pager) PageClusters(_ context.Context, ns, selector string, fn func([]v1alpha1.TenantCluster, bool) error) error {
+	p.selector = selector
+	for _, c := range p.Clusters {
+		if ns != "" && c.Namespace != ns {
+			continue
+		}
+		p.seen = append(p.seen, p.out.String())
+		if err := fn([]v1alpha1.TenantCluster{c}, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var _ store.ClusterPager = (*pager)(nil)
+
+func run(t *testing.T, tty bool, output string, args ...string) (*pager, string) {
+	t.Helper()
+	ios, _, out, _ := iostreams.Test()
+	ios.SetTTY(false, tty, false)
+	p := &pager{Store: teamedittest.Payments(t, "bob@example.com"), out: out}
+	f := &factory.Factory{
+		IOStreams: ios,
+		Options:   &factory.GlobalOptions{Output: output},
+		Now:       func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
+		NewStore:  func(context.Context, *factory.Factory) (store.Store, error) { return p, nil },
+	}
+	cmd := list.NewCmd(f)
+	cmd.SetArgs(args)
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.seen) < 2 {
+		t.Fatalf("the example has %d clusters; the test needs two pages or more", len(p.seen))
+	}
+	return p, out.String()
+}
+
+// On a terminal the rows of a page are printed before the next page is asked for, with
+// one header.
+func TestTerminalPrintsRowsAsPagesArrive(t *testing.T) {
+	p, out := run(t, true, "table", "-A")
+	for i, before := range p.seen {
+		if got := strings.Count(before, "\n"); i > 0 && got != i+1 {
+			t.Errorf("page %d asked for with %d lines printed, want %d (header and a row a page)", i+1, got, i+1)
+		}
+	}
+	if n := strings.Count(out, "NAMESPACE"); n != 1 {
+		t.Errorf("%d headers:\n%s", n, out)
+	}
+}
+
+// Piped, and in every structured format, the output is one document at the end.
+func TestPipedPrintsOnceAtTheEnd(t *testing.T) {
+	for _, o := range []string{"table", "json"} {
+		p, out := run(t, false, o, "-A")
+		for i, before := range p.seen {
+			if before != "" {
+				t.Errorf("-o %s: page %d asked for after output %q", o, i+1, before)
+			}
+		}
+		if out == "" {
+			t.Errorf("-o %s: nothing printed", o)
+		}
+	}
+}
+
+// -l and --environment go to the server as one selector.
+func TestSelectorGoesToTheServer(t *testing.T) {
+	p, _ := run(t, false, "table", "-A", "-l", "a=b", "--environment", "dev")
+	if want := "a=b," + v1alpha1.LabelEnvironment + "=dev"; p.selector != want {
+		t.Errorf("selector %q, want %q", p.selector, want)
+	}
+}

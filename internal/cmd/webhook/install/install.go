@@ -1,0 +1,195 @@
+// Package install is `butleradm webhook install`: the whole installation of `butleradm
+// webhook serve` (namespace, RBAC, certificate, Deployment, Service, PodDisruptionBudget,
+// webhook configuration), printed with --dry-run or applied with server-side apply.
+package install
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/buildinfo"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/manifests"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
+)
+
+// Spec is what install prints: YAML documents by default (ready for kubectl apply, or a
+// kustomize base), -o json|yaml a v1 List, -o name kind/name of each.
+var Spec = output.Spec{Objects: true, Name: true}
+
+// Options are the flags of webhook install.
+type Options struct {
+	Name, Service, Image, Certs string
+	Replicas                    int32
+	DryRun                      bool
+	Timeout                     time.Duration
+
+	Print *output.Flags
+}
+
+// NewCmd returns the command.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "install",
+		Short: "Install the webhook server: Deployment, Service, certificates, RBAC and configuration",
+		Long: `Install 'butleradm webhook serve' in its own namespace (-n, default butler-toolkit-webhook):
+
+  - the Namespace, the ServiceAccount, ClusterRole and ClusterRoleBinding,
+  - the serving certificate: with --certs cert-manager (the default) a self-signed Issuer
+    and a Certificate, and the CA injector's annotation on the webhook configuration; with
+    --certs self-signed a CA and a serving certificate generated now (valid a year; run
+    install again to rotate both) in a kubernetes.io/tls Secret, the CA in caBundle,
+  - a Deployment of --replicas (2) replicas spread over nodes, non-root on a read-only root
+    filesystem, probed on /healthz and /readyz, a Service (443) and a PodDisruptionBudget
+    keeping one replica through drains,
+  - the ValidatingWebhookConfiguration of 'webhook manifests', failurePolicy Fail, skipping
+    the installation's own namespace so a broken install can always be repaired.
+
+With --dry-run the objects are printed (YAML documents; -o json or -o yaml a v1 List) and
+nothing is sent. Otherwise each is sent with server-side apply, in that order, and the
+command waits up to --timeout for the Deployment to be ready. deploy/webhook is the same
+bundle (cert-manager) as a kustomize base.`,
+		Example: `  butleradm webhook install --dry-run > webhook.yaml
+  butleradm webhook install --certs self-signed --image registry.example.com/butleradm:v1.2.3
+  butleradm webhook install -n policy --replicas 3 --timeout 5m`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	fl := cmd.Flags()
+	fl.StringVar(&o.Name, "name", webhook.DefaultName, "Name of the Deployment, configuration, ServiceAccount and RBAC objects")
+	fl.StringVar(&o.Service, "service", webhook.DefaultService, "Name of the Service in front of the server")
+	fl.StringVar(&o.Image, "image", DefaultImage(), "Image running butleradm")
+	fl.StringVar(&o.Certs, "certs", webhook.CertsCertManager, "Serving certificate: cert-manager or self-signed")
+	fl.Int32Var(&o.Replicas, "replicas", webhook.DefaultReplicas, "Replicas of the server")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "Print the objects; send nothing")
+	fl.DurationVar(&o.Timeout, "timeout", 3*time.Minute, "How long to wait for the Deployment to be ready")
+	_ = cmd.RegisterFlagCompletionFunc("certs", cobra.FixedCompletions([]cobra.Completion{webhook.CertsCertManager, webhook.CertsSelfSigned}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// DefaultImage is the release's image of this build's version, :latest for builds that
+// are not releases.
+func DefaultImage() string {
+	v := buildinfo.Get().Version
+	if !strings.HasPrefix(v, "v") {
+		v = "latest"
+	}
+	return webhook.DefaultImageRepository + ":" + v
+}
+
+// Validate checks the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
+	for _, fl := range []struct{ name, value string }{{"name", o.Name}, {"service", o.Service}, {"image", o.Image}} {
+		if err := cmdutil.RequireFlag(fl.name, fl.value); err != nil {
+			return err
+		}
+	}
+	if o.Certs != webhook.CertsCertManager && o.Certs != webhook.CertsSelfSigned {
+		return cmdutil.UsageError("--certs: %q is neither %s nor %s", o.Certs, webhook.CertsCertManager, webhook.CertsSelfSigned)
+	}
+	if o.Replicas < 1 {
+		return cmdutil.UsageError("--replicas: %d; the server needs at least one replica", o.Replicas)
+	}
+	if o.Timeout <= 0 {
+		return cmdutil.UsageError("--timeout: %v is not a duration to wait", o.Timeout)
+	}
+	return nil
+}
+
+// Objects builds the bundle the flags describe.
+func Objects(f *factory.Factory, o *Options) ([]runtime.Object, error) {
+	b := webhook.Bundle{
+		Install:  webhook.Install{Name: o.Name, Namespace: f.Options.Namespace, Service: o.Service},
+		Image:    o.Image,
+		Replicas: o.Replicas,
+		Certs:    o.Certs,
+	}
+	if b.Namespace == "" {
+		b.Namespace = webhook.DefaultInstallNamespace
+	}
+	if o.Certs == webhook.CertsSelfSigned {
+		tls, err := webhook.GenerateTLS(b.Install, f.Now())
+		if err != nil {
+			return nil, err
+		}
+		b.TLS = tls
+	}
+	return b.Objects()
+}
+
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	if f.Offline() && !o.DryRun {
+		return cmdutil.UsageError("webhook install applies to a live API server; with --manifests, use --dry-run to print the bundle")
+	}
+	objs, err := Objects(f, o)
+	if err != nil {
+		return err
+	}
+	if o.DryRun {
+		if o.Certs == webhook.CertsSelfSigned {
+			f.Errorf("note: the output holds the serving certificate's private key (a Secret): keep it out of logs and repositories\n")
+		}
+		d, err := manifests.ObjectsDoc(objs)
+		if err != nil {
+			return err
+		}
+		return o.Print.Printer(f.IOStreams).Print(d)
+	}
+	return apply(ctx, f, o, objs)
+}
+
+func apply(ctx context.Context, f *factory.Factory, o *Options, objs []runtime.Object) error {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = f.Options.Kubeconfig
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: f.Options.Context})
+	cfg, err := cc.ClientConfig()
+	if err != nil {
+		return cmdutil.UsageError("loading credentials for the API server: %v", err)
+	}
+	cfg.Timeout = 30 * time.Second // each request; the wait has --timeout
+	a, err := webhook.NewApplier(cfg)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	applied, err := a.Apply(ctx, objs, false)
+	for _, u := range applied {
+		f.Errorf("%s/%s applied\n", strings.ToLower(u.GetKind()), u.GetName())
+	}
+	if err != nil {
+		return err
+	}
+	ns := applied[0].GetName() // the Namespace comes first
+	if err := a.WaitReady(ctx, ns, o.Name, 2*time.Second); err != nil {
+		return err
+	}
+	d, err := manifests.ObjectsDoc(objs)
+	if err != nil {
+		return err
+	}
+	d.Text = func(w io.Writer) error {
+		_, err := fmt.Fprintf(w, "webhook %s installed in %s: %d replicas ready on %s\n", o.Name, ns, o.Replicas, cfg.Host)
+		return err
+	}
+	return o.Print.Printer(f.IOStreams).Print(d)
+}
