@@ -33,13 +33,31 @@ func Change(base, head *manifest.Set, author policy.Identity) *Report {
 		}
 	}
 	order = append(order, added...)
-	r.Findings = h.state(order)
+	r.Findings = c.demoteUnchanged(h.state(order))
 	r.Findings = append(r.Findings, c.clusters(added, changed, deleted)...)
 	r.Findings = append(r.Findings, c.teams()...)
 	r.Findings = append(r.Findings, c.providers()...)
 	r.Findings = append(r.Findings, c.policies()...)
 	r.finish()
 	return r
+}
+
+// demoteUnchanged makes the state findings of objects the change leaves as they are
+// warnings: the change did not bring them, and the server does not re-judge an object
+// nobody sends. What the change breaks lands on what it adds or changes (the replay counts
+// the change's clusters last), so it stays an error.
+func (c *change) demoteUnchanged(fs []Finding) []Finding {
+	for i := range fs {
+		f := &fs[i]
+		if f.Kind == "" || f.Severity != SeverityError {
+			continue
+		}
+		b, h := c.base.set.Find(f.Kind, f.Namespace, f.Name), c.head.set.Find(f.Kind, f.Namespace, f.Name)
+		if b != nil && h != nil && equality.Semantic.DeepEqual(b.Obj, h.Obj) {
+			f.Severity = SeverityWarning
+		}
+	}
+	return fs
 }
 
 type change struct {
@@ -182,6 +200,10 @@ func (c *change) role(cl *cluster, verb string) (Finding, bool) {
 	}
 	msg := fmt.Sprintf("user %q may not %s cluster %q in %s: role %s (%s); %s clusters needs operator or admin",
 		c.author.Username, verb, cl.c.Name, where, role.Role, role.Reason, gerund(verb))
+	if verb == "create" { // cluster create's words
+		msg = fmt.Sprintf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
+			c.author.Username, where, role.Role, role.Reason)
+	}
 	return findingAt(cl.obj, "", "Forbidden", msg, RuleRole, SeverityError), false
 }
 
