@@ -124,8 +124,12 @@ func DecodeFindings(err error) (fs []Finding, ok bool) {
 		if !errors.As(e, &de) {
 			return nil, false
 		}
+		msg := de.Msg
+		if de.Field != "" {
+			msg = de.Field + ": " + msg // as the policy's field errors read
+		}
 		fs = append(fs, Finding{File: de.File, Line: de.Line, Kind: de.Kind, Namespace: de.Namespace, Name: de.Name,
-			Field: de.Field, Type: "Invalid", Message: de.Msg, Rule: RuleDecode, Severity: SeverityError})
+			Field: de.Field, Type: "Invalid", Message: msg, Rule: RuleDecode, Severity: SeverityError})
 	}
 	return fs, true
 }
