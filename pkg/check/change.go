@@ -24,15 +24,15 @@ func Change(base, head *manifest.Set, author policy.Identity) *Report {
 	c.admin, _ = policy.PlatformAdmin(author, derefs(base.Users()), derefs(base.IdentityProviders()))
 
 	added, changed, deleted := c.diffClusters()
-	// Aggregates on head, with the clusters base has first so that a cap the change breaks
-	// is reported on the clusters it adds.
+	// Aggregates on head: the clusters head keeps from base are replayed; the ones the
+	// change adds are judged below as their creates (counted after the others, as the
+	// replay would count them), so each carries the server's one answer to its request.
 	order := make([]*cluster, 0, len(h.clusters))
 	for _, hc := range h.clusters {
 		if !contains(added, hc) {
 			order = append(order, hc)
 		}
 	}
-	order = append(order, added...)
 	r.Findings = c.demoteUnchanged(h.state(order))
 	r.Findings = append(r.Findings, c.clusters(added, changed, deleted)...)
 	r.Findings = append(r.Findings, c.teams()...)
