@@ -18,6 +18,9 @@ type tree struct {
 	objOf    map[runtime.Object]*manifest.Object
 	clusters []*cluster // sorted by namespace, name
 	policies []v1alpha1.ClusterCreationPolicy
+	// teams and providers index the set's lookups, which scan every object, once.
+	teams     map[string]*v1alpha1.Team
+	providers map[string]*v1alpha1.ProviderConfig
 }
 
 // cluster is a TenantCluster of the tree with its namespace filled in: a manifest that
@@ -31,7 +34,8 @@ type cluster struct {
 func (c *cluster) key() string { return c.c.Namespace + "/" + c.c.Name }
 
 func newTree(set *manifest.Set) *tree {
-	t := &tree{set: set, objOf: map[runtime.Object]*manifest.Object{}}
+	t := &tree{set: set, objOf: map[runtime.Object]*manifest.Object{},
+		teams: map[string]*v1alpha1.Team{}, providers: map[string]*v1alpha1.ProviderConfig{}}
 	for i := range set.Objects {
 		t.objOf[set.Objects[i].Obj] = &set.Objects[i]
 	}
@@ -39,7 +43,7 @@ func newTree(set *manifest.Set) *tree {
 		c := &cluster{obj: t.objOf[tc], c: *tc.DeepCopy()}
 		if c.c.Namespace == "" {
 			c.c.Namespace = c.c.TeamName()
-			if team := set.Team(c.c.TeamName()); team != nil {
+			if team := t.team(c.c.TeamName()); team != nil {
 				c.c.Namespace = team.TeamNamespace()
 			}
 		}
@@ -56,7 +60,12 @@ func (t *tree) team(name string) *v1alpha1.Team {
 	if name == "" {
 		return nil
 	}
-	return t.set.Team(name)
+	team, ok := t.teams[name]
+	if !ok {
+		team = t.set.Team(name)
+		t.teams[name] = team
+	}
+	return team
 }
 
 func (t *tree) provider(c *v1alpha1.TenantCluster) *v1alpha1.ProviderConfig {
@@ -64,7 +73,13 @@ func (t *tree) provider(c *v1alpha1.TenantCluster) *v1alpha1.ProviderConfig {
 	if ref == nil {
 		return nil
 	}
-	return t.set.ProviderConfig(ref.Namespace, ref.Name)
+	key := ref.Namespace + "/" + ref.Name
+	pc, ok := t.providers[key]
+	if !ok {
+		pc = t.set.ProviderConfig(ref.Namespace, ref.Name)
+		t.providers[key] = pc
+	}
+	return pc
 }
 
 // objects lists every object of the tree.

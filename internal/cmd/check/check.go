@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
@@ -56,6 +57,8 @@ rules; every TenantCluster passes the rules that do not depend on who asks, and 
 aggregate cap holds (environment and team clusters, clusters per member, total nodes, CPU,
 memory, storage, ProviderConfig limits); references resolve; no cluster carries the
 migration annotation. The manifests are --manifests, or the current directory without it.
+Documents of API groups other than Butler's and Steward's are refused (--strict is on)
+unless --strict=false skips them.
 
 With --base REF (a commit of the git repository the manifests are in, read without
 checking it out; run from inside the repository) or --base-manifests PATH, it also judges
@@ -71,6 +74,7 @@ github) or as JUnit XML (--format junit); -o json or -o yaml print the report
   butlerctl check --manifests head/ --base-manifests base/ --as bob@example.com -o json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			root.DefaultStrict(cmd, f.Options) // a gate lists every document it did not check
 			if err := o.complete(cmd, f); err != nil {
 				return err
 			}
