@@ -131,7 +131,7 @@ func (t *tree) state(order []*cluster) []Finding {
 	for _, c := range t.clusters {
 		fs = append(fs, t.clusterRefs(c)...)
 	}
-	return append(fs, t.replay(order)...)
+	return append(fs, t.replay(order, false)...)
 }
 
 // clusterRefs are a cluster's references and the migration annotation.
@@ -149,21 +149,6 @@ func (t *tree) clusterRefs(c *cluster) []Finding {
 		p := field.NewPath("metadata", "annotations").Key(v1alpha1.AnnotationMigration)
 		e := field.Forbidden(p, fmt.Sprintf("set to %q outside a migration: it lets anyone change the environment label past the server's guard; `butleradm env migrate` removes it", v))
 		fs = append(fs, findingAt(c.obj, e.Field, string(e.Type), e.Error(), RuleMigrationAnnotation, SeverityError))
-	}
-	return fs
-}
-
-// replay admits every cluster as a create, in order, each counted against the ones before
-// it in its namespace, as its creator: a tree past a cap is refused at the first cluster
-// past it, with the server's message.
-func (t *tree) replay(order []*cluster) []Finding {
-	var fs []Finding
-	byNS := map[string][]v1alpha1.TenantCluster{}
-	for _, c := range order {
-		tc := &c.c
-		d := policy.AdmitCluster(t.createRequest(tc, byNS[tc.Namespace], tc.Annotations[v1alpha1.AnnotationCreatorEmail]))
-		fs = append(fs, decisionFindings(c.obj, d)...)
-		byNS[tc.Namespace] = append(byNS[tc.Namespace], *tc)
 	}
 	return fs
 }
