@@ -100,6 +100,7 @@ func (c *change) diffClusters() (added, changed, deleted []*cluster) {
 		switch {
 		case !ok:
 			added = append(added, hc)
+		case bc.obj.Obj == hc.obj.Obj: // one decoding shared by base and head: unchanged
 		case !sameCluster(&bc.c, &hc.c):
 			changed = append(changed, hc)
 		}

@@ -152,12 +152,8 @@ func judge(ctx context.Context, stdin io.Reader, o *Options, opts manifest.Optio
 	case o.Base != "":
 		ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 		defer cancel()
-		files, err := gitFiles(ctx, o.Base, o.Manifests)
-		if err != nil {
-			return nil, cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("--base %s: %w", o.Base, err))
-		}
-		if base, err = manifest.LoadFiles(files, opts); err != nil {
-			return nil, storeerr.BadInput(fmt.Errorf("the base %s does not read: %w", o.Base, err))
+		if base, err = gitBase(ctx, o.Base, o.Manifests, head, opts); err != nil {
+			return nil, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
 		}
 	case len(o.BaseManifests) > 0:
 		if base, err = manifest.LoadWith(o.BaseManifests, stdin, opts); err != nil {
