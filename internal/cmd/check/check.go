@@ -72,7 +72,8 @@ github) or as JUnit XML (--format junit); -o json or -o yaml print the report
 		Example: `  butlerctl check --manifests examples/payments
   butlerctl check --manifests clusters/ --base origin/main --as "$AUTHOR_EMAIL" --format github
   butlerctl check --manifests head/ --base-manifests base/ --as bob@example.com -o json`,
-		Args: cmdutil.NoArgs,
+		Args:              cmdutil.NoArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root.DefaultStrict(cmd, f.Options) // a gate lists every document it did not check
 			if err := o.complete(cmd, f); err != nil {
