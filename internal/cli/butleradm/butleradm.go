@@ -6,6 +6,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/wiring"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/check"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
@@ -34,6 +35,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 	cmd.AddCommand(provider.NewCmd(f), policy.NewCmd(f, true))
 	cmd.AddCommand(cluster.NewCmd(f, true))
 	cmd.AddCommand(version.NewCmd(f))
+	cmd.AddCommand(check.NewCmd(f))
 	cmd.AddCommand(webhook.NewCmd(f))
 	completion.Register(cmd, f) // last: completes the whole tree
 	return cmd

@@ -7,6 +7,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/wiring"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/addon"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/check"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
@@ -30,7 +31,7 @@ Work on a live cluster (your kubeconfig) or on manifests on disk with --manifest
 Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy or permissions,
 70 internal error (a bug: please report it).`)
 	cmd.AddCommand(cluster.NewCmd(f, false), team.NewCmd(f, false), env.NewCmd(f, false), policy.NewCmd(f, false), auth.NewCmd(f), version.NewCmd(f))
-	cmd.AddCommand(addon.NewCmd(f), usercontext.NewCmd(f))
+	cmd.AddCommand(addon.NewCmd(f), usercontext.NewCmd(f), check.NewCmd(f))
 	completion.Register(cmd, f) // last: completes the whole tree
 	return cmd
 }

@@ -1,0 +1,90 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheckSameVerdictAsCreate generates a change per author (clusters added in dev and
+// prod, in name order, some past a cap) and compares, for every added cluster, check's
+// verdict with `cluster create`'s for the same cluster, same author, on the tree the server
+// would hold at that request: the base plus the change's earlier clusters. Allowed by one
+// means allowed by the other; a refusal carries the same messages.
+func TestCheckSameVerdictAsCreate(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	authors := []string{"alice@example.com", "bob@example.com", "carol@example.com", "dave@example.com", "olivia@example.com"}
+	envs := []string{"dev", "prod", "dev", "prod", "dev", "prod", "prod"}
+	allowed, refused := 0, 0
+	for _, author := range authors {
+		dir := t.TempDir()
+		base, progress, head := filepath.Join(dir, "base"), filepath.Join(dir, "progress"), filepath.Join(dir, "head")
+		for _, d := range []string{base, progress, head} {
+			if err := copyDir(filepath.Join(root, "examples", "payments"), d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		type added struct{ name, code, stderr string }
+		var cs []added
+		for i, env := range envs {
+			name := fmt.Sprintf("gen-%02d", i)
+			// The cluster as create renders it (defaults resolved; rendering does not depend
+			// on who asks), with the author as its creator.
+			r := butlerctlIn("cluster", "create", name, "--team", "payments", "--environment", env, "--as", "olivia@example.com", "--manifests", base, "-o", "yaml")
+			if r.code != 0 {
+				t.Fatalf("render %s: exit %d: %s", name, r.code, r.stderr)
+			}
+			obj := strings.Replace(r.stdout, "creator-email: olivia@example.com", "creator-email: "+author, 1)
+			got := butlerctlIn("cluster", "create", name, "--team", "payments", "--environment", env, "--as", author, "--manifests", progress)
+			cs = append(cs, added{name, fmt.Sprint(got.code), got.stderr})
+			for _, d := range []string{progress, head} {
+				if err := os.WriteFile(filepath.Join(d, "clusters", name+".yaml"), []byte(obj), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		chk := butlerctlIn("check", "--manifests", head, "--base-manifests", base, "--as", author, "-o", "json")
+		var report struct {
+			Findings []struct{ File, Message, Severity string }
+		}
+		if err := json.Unmarshal([]byte(chk.stdout), &report); err != nil {
+			t.Fatalf("%s: check -o json: %v\n%s%s", author, err, chk.stdout, chk.stderr)
+		}
+		for _, c := range cs {
+			var errs []string
+			for _, f := range report.Findings {
+				if f.Severity == "error" && filepath.Base(f.File) == c.name+".yaml" {
+					errs = append(errs, f.Message)
+				}
+			}
+			switch c.code {
+			case "0":
+				allowed++
+				if len(errs) > 0 {
+					t.Errorf("%s adds %s: create allows it, check refuses: %q", author, c.name, errs)
+				}
+			case "4":
+				refused++
+				if len(errs) == 0 {
+					t.Errorf("%s adds %s: create refuses it (%s), check allows it", author, c.name, strings.TrimSpace(c.stderr))
+				}
+				for _, m := range errs {
+					if !strings.Contains(c.stderr, m) {
+						t.Errorf("%s adds %s: check says %q, create says %q", author, c.name, m, strings.TrimSpace(c.stderr))
+					}
+				}
+			default:
+				t.Errorf("%s adds %s: create exit %s: %s", author, c.name, c.code, c.stderr)
+			}
+		}
+	}
+	if allowed == 0 || refused == 0 {
+		t.Errorf("the generated changes should have allowed and refused clusters: %d allowed, %d refused", allowed, refused)
+	}
+}

@@ -1,0 +1,141 @@
+package check
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/check"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+const sandbox3 = `apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: TenantCluster
+metadata:
+  name: sandbox-3
+  namespace: payments
+  labels:
+    butler.butlerlabs.dev/environment: dev
+  annotations:
+    butler.butlerlabs.dev/creator-email: carol@example.com
+spec:
+  kubernetesVersion: v1.31.0
+  teamRef: {name: payments}
+  providerConfigRef: {name: harvester-prod, namespace: butler-system}
+  workers:
+    replicas: 2
+    machineTemplate: {cpu: 2, memory: 2Gi, diskSize: 100Gi}
+`
+
+// TestChangeAgainstGitRef builds a repository with a base commit (the worked example) and
+// a head commit that adds Carol's third dev cluster and deletes a cluster, and runs the
+// change check against the base ref: the base is read from git, not from the working tree.
+func TestChangeAgainstGitRef(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	gitRun := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitRun("init", "-q")
+	copyTree(t, "../../../examples/payments", filepath.Join(repo, "payments"))
+	// Ignored by the loader, as in a directory: a hidden file and a non-manifest.
+	write(t, filepath.Join(repo, "payments", ".hidden.yaml"), "not: [yaml")
+	write(t, filepath.Join(repo, "payments", "notes.txt"), "kind: nothing")
+	gitRun("add", "-A")
+	gitRun("commit", "-qm", "base")
+	write(t, filepath.Join(repo, "payments", "clusters", "sandbox-3.yaml"), sandbox3)
+	if err := os.Remove(filepath.Join(repo, "payments", "clusters", "bob-checkout.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	gitRun("add", "-A")
+	gitRun("commit", "-qm", "head")
+	t.Chdir(repo)
+
+	o := &Options{Manifests: []string{"payments"}, Base: "HEAD~1", Author: policy.Identity{Username: "carol@example.com"}}
+	r, err := judge(context.Background(), nil, o, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != "change" {
+		t.Fatalf("mode %q, want change", r.Mode)
+	}
+	var sawCap, sawDelete bool
+	for _, f := range r.Findings {
+		switch {
+		case f.File == "payments/clusters/sandbox-3.yaml" && f.Rule == policy.RuleMemberMaxClusters && f.Severity == check.SeverityError:
+			sawCap = true
+		case f.File == "payments/clusters/bob-checkout.yaml" && f.Rule == check.RuleRole:
+			// Carol is an operator in prod (the team's role): she may delete it.
+			t.Errorf("unexpected role finding: %+v", f)
+		case f.Name == "bob-checkout":
+			sawDelete = true
+		}
+	}
+	if !sawCap {
+		t.Errorf("no member-max-clusters error on the added cluster; findings: %+v", r.Findings)
+	}
+	if sawDelete {
+		t.Errorf("the deleted cluster was judged for more than the author's role: %+v", r.Findings)
+	}
+
+	// The same change from someone outside the team: the deletion needs a role in prod.
+	o.Author = policy.Identity{Username: "mallory@example.com"}
+	r, err = judge(context.Background(), nil, o, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range r.Findings {
+		if f.Name == "bob-checkout" && f.Rule == check.RuleRole && strings.Contains(f.Message, `may not delete cluster "bob-checkout"`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no role finding for the deletion by an outsider; findings: %+v", r.Findings)
+	}
+
+	// An unknown ref is unreadable input.
+	o.Base = "no-such-ref"
+	if _, err := judge(context.Background(), nil, o, manifest.Options{}); err == nil {
+		t.Error("an unknown base ref was accepted")
+	}
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		write(t, filepath.Join(to, rel), string(data))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

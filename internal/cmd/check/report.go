@@ -1,0 +1,198 @@
+package check
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/pkg/check"
+)
+
+// printReport prints the report: -o json|yaml its view, else the --format report.
+func printReport(f *factory.Factory, o *Options, r *check.Report) error {
+	text := func(w io.Writer) error {
+		switch o.Format {
+		case FormatGitHub:
+			return github(w, r)
+		case FormatJUnit:
+			return junit(w, r)
+		}
+		return textReport(w, r)
+	}
+	return o.Print.Printer(f.IOStreams).Print(output.Doc{One: true, Items: []output.Item{{View: r}}, Text: text})
+}
+
+// textReport groups the findings by file, in line order, and ends with a summary.
+func textReport(w io.Writer, r *check.Report) error {
+	file := "\x00"
+	for _, fd := range r.Findings {
+		if fd.File != file {
+			if file != "\x00" {
+				fmt.Fprintln(w)
+			}
+			file = fd.File
+			fmt.Fprintln(w, displayFile(fd.File))
+		}
+		fmt.Fprintf(w, "  %d: %s: %s: %s [%s]", fd.Line, fd.Severity, object(fd), fd.Message, fd.Rule)
+		if fd.Limit != "" {
+			fmt.Fprintf(w, " (limit %s, total %s", fd.Limit, fd.Total)
+			if fd.Over != "" {
+				fmt.Fprintf(w, ", over by %s", fd.Over)
+			}
+			fmt.Fprint(w, ")")
+		}
+		fmt.Fprintln(w)
+	}
+	if len(r.Findings) > 0 {
+		fmt.Fprintln(w)
+	}
+	_, err := fmt.Fprintln(w, summary(r))
+	return err
+}
+
+func summary(r *check.Report) string {
+	if r.Unreadable {
+		return fmt.Sprintf("%s: the manifests do not read; nothing else was checked", plural(r.Errors, "error"))
+	}
+	what := "state check"
+	if r.Mode == "change" {
+		what = "change check"
+	}
+	return fmt.Sprintf("%s, %s in %s (%s)", plural(r.Errors, "error"), plural(r.Warnings, "warning"), plural(len(r.Objects), "object"), what)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func displayFile(f string) string {
+	switch f {
+	case "-":
+		return "<stdin>"
+	case "":
+		return "<unknown file>"
+	}
+	return f
+}
+
+// object names a finding's object: Kind "namespace/name", or the document.
+func object(fd check.Finding) string {
+	if fd.Kind == "" {
+		return "document"
+	}
+	name := fd.Name
+	if fd.Namespace != "" {
+		name = fd.Namespace + "/" + name
+	}
+	if name == "" {
+		return fd.Kind
+	}
+	return fmt.Sprintf("%s %q", fd.Kind, name)
+}
+
+// github prints one workflow command per finding (::error / ::warning), which GitHub
+// shows on the file's line in the pull request, then the summary.
+func github(w io.Writer, r *check.Report) error {
+	for _, fd := range r.Findings {
+		fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", fd.Severity, ghProperty(fd.File), fd.Line,
+			ghProperty("butler check: "+fd.Rule), ghData(object(fd)+": "+fd.Message))
+	}
+	_, err := fmt.Fprintln(w, summary(r))
+	return err
+}
+
+// ghData and ghProperty escape a workflow command's message and properties.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// JUnit XML: one test suite per file, one test case per object, an error finding a
+// failure; warnings go to the test case's system-out.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string         `xml:"name,attr"`
+	Classname string         `xml:"classname,attr"`
+	Failures  []junitFailure `xml:"failure"`
+	SystemOut string         `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+func junit(w io.Writer, r *check.Report) error {
+	doc := junitSuites{Name: "butler check"}
+	suites := map[string]int{}
+	cases := map[string][2]int{}
+	add := func(file, name string) (int, int) {
+		key := file + "\x00" + name
+		if at, ok := cases[key]; ok {
+			return at[0], at[1]
+		}
+		si, ok := suites[file]
+		if !ok {
+			si = len(doc.Suites)
+			suites[file] = si
+			doc.Suites = append(doc.Suites, junitSuite{Name: displayFile(file)})
+		}
+		s := &doc.Suites[si]
+		s.Cases = append(s.Cases, junitCase{Name: name, Classname: displayFile(file)})
+		s.Tests++
+		doc.Tests++
+		cases[key] = [2]int{si, len(s.Cases) - 1}
+		return si, len(s.Cases) - 1
+	}
+	for _, ob := range r.Objects {
+		add(ob.File, object(check.Finding{Kind: ob.Kind, Namespace: ob.Namespace, Name: ob.Name}))
+	}
+	for _, fd := range r.Findings {
+		si, ci := add(fd.File, object(fd))
+		c := &doc.Suites[si].Cases[ci]
+		line := fmt.Sprintf("%s:%d: %s [%s]", displayFile(fd.File), fd.Line, fd.Message, fd.Rule)
+		if fd.Severity != check.SeverityError {
+			c.SystemOut += "warning: " + line + "\n"
+			continue
+		}
+		if len(c.Failures) == 0 {
+			doc.Suites[si].Failures++
+			doc.Failures++
+		}
+		c.Failures = append(c.Failures, junitFailure{Message: fd.Message, Type: fd.Rule, Text: line})
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}

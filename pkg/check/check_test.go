@@ -1,0 +1,89 @@
+package check
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+func TestOver(t *testing.T) {
+	for _, c := range []struct{ limit, after, want string }{
+		{"5", "6", "1"}, {"10Gi", "16Gi", "6Gi"}, {"6", "6", ""}, {"6", "5", ""}, {`"a", "b"`, "c", ""},
+	} {
+		if got := over(c.limit, c.after); got != c.want {
+			t.Errorf("over(%q, %q) = %q, want %q", c.limit, c.after, got, c.want)
+		}
+	}
+}
+
+func TestDecodeFindings(t *testing.T) {
+	err := errors.Join(&manifest.DecodeError{File: "a.yaml", Line: 3, Kind: "Team", Name: "t", Field: "spec.x", Msg: "unknown field"})
+	fs, ok := DecodeFindings(err)
+	if !ok || len(fs) != 1 || fs[0].Message != "spec.x: unknown field" || fs[0].Rule != RuleDecode || fs[0].Line != 3 {
+		t.Fatalf("DecodeFindings = %+v, %v", fs, ok)
+	}
+	if _, ok := DecodeFindings(errors.Join(errors.New("open b.yaml: permission denied"))); ok {
+		t.Error("a file error was taken for a decoding problem")
+	}
+}
+
+const team = `apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: Team
+metadata: {name: t}
+spec:
+  access:
+    users: [{name: op@example.com, role: operator}]
+  environments:
+    - name: dev
+      limits: {maxClustersPerMember: 1}
+`
+
+func clusterDoc(name, env, creator string) string {
+	return `---
+apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: TenantCluster
+metadata:
+  name: ` + name + `
+  namespace: t
+  labels: {butler.butlerlabs.dev/environment: ` + env + `}
+  annotations: {butler.butlerlabs.dev/creator-email: ` + creator + `}
+spec:
+  kubernetesVersion: v1.31.0
+  teamRef: {name: t}
+  workers:
+    replicas: 1
+    machineTemplate: {cpu: 1, memory: 1Gi, diskSize: 10Gi}
+`
+}
+
+func load(t *testing.T, docs ...string) *manifest.Set {
+	t.Helper()
+	set, err := manifest.LoadFiles([]manifest.File{{Name: "tree.yaml", Data: []byte(strings.Join(docs, ""))}}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// A cap the base already breaks is a warning in a change that does not touch it; the
+// cluster a change adds past the cap is an error, as the author's create.
+func TestChangeDemotesWhatItDidNotBring(t *testing.T) {
+	base := load(t, team, clusterDoc("a", "dev", "op@example.com"), clusterDoc("b", "dev", "op@example.com"))
+	r := Change(base, load(t, team, clusterDoc("a", "dev", "op@example.com"), clusterDoc("b", "dev", "op@example.com")), policy.Identity{Username: "op@example.com"})
+	if r.Errors != 0 || r.Warnings == 0 {
+		t.Fatalf("unchanged tree past its cap: %d errors, %d warnings, want warnings only: %+v", r.Errors, r.Warnings, r.Findings)
+	}
+	r = Change(base, load(t, team, clusterDoc("a", "dev", "op@example.com"), clusterDoc("b", "dev", "op@example.com"), clusterDoc("c", "dev", "op@example.com")), policy.Identity{Username: "op@example.com"})
+	var errs []Finding
+	for _, f := range r.Findings {
+		if f.Severity == SeverityError {
+			errs = append(errs, f)
+		}
+	}
+	if len(errs) != 1 || errs[0].Name != "c" || errs[0].Rule != policy.RuleMemberMaxClusters || errs[0].Over != "2" {
+		t.Fatalf("added past the cap: want one member-max-clusters error on c, over by 2: %+v", r.Findings)
+	}
+}

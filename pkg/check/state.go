@@ -1,0 +1,175 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// tree is a loaded set with what the checks look up in it.
+type tree struct {
+	set      *manifest.Set
+	objOf    map[runtime.Object]*manifest.Object
+	clusters []*cluster // sorted by namespace, name
+	policies []v1alpha1.ClusterCreationPolicy
+	// teams and providers index the set's lookups, which scan every object, once.
+	teams     map[string]*v1alpha1.Team
+	providers map[string]*v1alpha1.ProviderConfig
+}
+
+// cluster is a TenantCluster of the tree with its namespace filled in: a manifest that
+// leaves it out is taken to live in its team's namespace, as the other offline commands
+// take it.
+type cluster struct {
+	obj *manifest.Object
+	c   v1alpha1.TenantCluster
+}
+
+func (c *cluster) key() string { return c.c.Namespace + "/" + c.c.Name }
+
+func newTree(set *manifest.Set) *tree {
+	t := &tree{set: set, objOf: map[runtime.Object]*manifest.Object{},
+		teams: map[string]*v1alpha1.Team{}, providers: map[string]*v1alpha1.ProviderConfig{}}
+	for i := range set.Objects {
+		t.objOf[set.Objects[i].Obj] = &set.Objects[i]
+	}
+	for _, tc := range set.TenantClusters() {
+		c := &cluster{obj: t.objOf[tc], c: *tc.DeepCopy()}
+		if c.c.Namespace == "" {
+			c.c.Namespace = c.c.TeamName()
+			if team := t.team(c.c.TeamName()); team != nil {
+				c.c.Namespace = team.TeamNamespace()
+			}
+		}
+		t.clusters = append(t.clusters, c)
+	}
+	sort.SliceStable(t.clusters, func(i, j int) bool { return t.clusters[i].key() < t.clusters[j].key() })
+	for _, p := range set.ClusterCreationPolicies() {
+		t.policies = append(t.policies, *p)
+	}
+	return t
+}
+
+func (t *tree) team(name string) *v1alpha1.Team {
+	if name == "" {
+		return nil
+	}
+	team, ok := t.teams[name]
+	if !ok {
+		team = t.set.Team(name)
+		t.teams[name] = team
+	}
+	return team
+}
+
+func (t *tree) provider(c *v1alpha1.TenantCluster) *v1alpha1.ProviderConfig {
+	ref := c.Spec.ProviderConfigRef
+	if ref == nil {
+		return nil
+	}
+	key := ref.Namespace + "/" + ref.Name
+	pc, ok := t.providers[key]
+	if !ok {
+		pc = t.set.ProviderConfig(ref.Namespace, ref.Name)
+		t.providers[key] = pc
+	}
+	return pc
+}
+
+// objects lists every object of the tree.
+func (t *tree) objects() []Object {
+	out := make([]Object, 0, len(t.set.Objects))
+	for _, o := range t.set.Objects {
+		out = append(out, Object{File: o.Source.File, Line: o.Source.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
+	}
+	return out
+}
+
+// State checks a tree on its own: every object against the rules that do not depend on
+// who asks, and every aggregate cap.
+func State(set *manifest.Set) *Report {
+	t := newTree(set)
+	r := &Report{Mode: "state", Objects: t.objects()}
+	r.Findings = t.state(t.clusters)
+	r.finish()
+	return r
+}
+
+// state is the state check; order is the order in which the clusters are replayed as
+// creates for the aggregate caps.
+func (t *tree) state(order []*cluster) []Finding {
+	var fs []Finding
+	for _, team := range t.set.Teams() {
+		obj := t.objOf[team]
+		if d := policy.AdmitTeam(policy.Create, nil, team, policy.Identity{}, true); d != nil {
+			fs = append(fs, findingAt(obj, "", "Forbidden", d.Message, d.Rule, SeverityError))
+		}
+		for _, e := range policy.DuplicateEnvironments(team) {
+			fs = append(fs, findingAt(obj, e.Field, string(e.Type), e.Error(), "team-environments", SeverityError))
+		}
+	}
+	for _, pc := range t.set.ProviderConfigs() {
+		obj := t.objOf[pc]
+		for _, e := range policy.ValidateProviderConfigWebhook(pc) {
+			fs = append(fs, findingAt(obj, e.Field, string(e.Type), e.Error(), "provider-config", SeverityError))
+		}
+		if s := pc.Spec.Scope; s != nil && s.TeamRef != nil && t.team(s.TeamRef.Name) == nil {
+			e := field.NotFound(field.NewPath("spec", "scope", "teamRef", "name"), s.TeamRef.Name)
+			fs = append(fs, findingAt(obj, e.Field, string(e.Type), e.Error(), RuleTeamNotFound, SeverityError))
+		}
+	}
+	for _, p := range t.set.ClusterCreationPolicies() {
+		d := policy.AdmitPolicy(policy.PolicyRequest{Policy: p, Team: t.team, Others: t.policies})
+		fs = append(fs, decisionFindings(t.objOf[p], d)...)
+	}
+	for _, c := range t.clusters {
+		fs = append(fs, t.clusterRefs(c)...)
+	}
+	return append(fs, t.replay(order, false)...)
+}
+
+// clusterRefs are a cluster's references and the migration annotation.
+func (t *tree) clusterRefs(c *cluster) []Finding {
+	var fs []Finding
+	switch ref := c.c.Spec.TeamRef; {
+	case ref == nil || ref.Name == "":
+		fs = append(fs, findingAt(c.obj, "spec.teamRef", "", "spec.teamRef is not set: the server skips the environment and team checks for this cluster",
+			RuleTeamRefUnset, SeverityWarning))
+	case t.team(ref.Name) == nil:
+		e := field.NotFound(field.NewPath("spec", "teamRef", "name"), ref.Name)
+		fs = append(fs, findingAt(c.obj, e.Field, string(e.Type), e.Error(), RuleTeamNotFound, SeverityError))
+	}
+	if v, ok := c.c.Annotations[v1alpha1.AnnotationMigration]; ok {
+		p := field.NewPath("metadata", "annotations").Key(v1alpha1.AnnotationMigration)
+		e := field.Forbidden(p, fmt.Sprintf("set to %q outside a migration: it lets anyone change the environment label past the server's guard; `butleradm env migrate` removes it", v))
+		fs = append(fs, findingAt(c.obj, e.Field, string(e.Type), e.Error(), RuleMigrationAnnotation, SeverityError))
+	}
+	return fs
+}
+
+// createRequest is the request the webhook would build for a create of tc.
+func (t *tree) createRequest(tc *v1alpha1.TenantCluster, siblings []v1alpha1.TenantCluster, user string) policy.ClusterRequest {
+	team := t.team(tc.TeamName())
+	req := policy.ClusterRequest{Operation: policy.Create, Cluster: tc, Team: team, Siblings: siblings,
+		ProviderConfig: t.provider(tc), Username: user, Policies: t.policies}
+	if team != nil {
+		req.Addons = defaultAddons(team, tc.Labels[v1alpha1.LabelEnvironment])
+	}
+	return req
+}
+
+// defaultAddons are the addons the controller installs on a new cluster (the webhook's
+// list): the team's and its environment's defaults.
+func defaultAddons(team *v1alpha1.Team, env string) []string {
+	d, err := policy.ResolveDefaults(team, env, policy.Explicit{KubernetesVersion: "v0.0.0"})
+	if err != nil {
+		return nil
+	}
+	return d.Addons
+}
