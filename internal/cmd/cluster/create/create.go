@@ -5,7 +5,6 @@ package create
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -18,11 +17,16 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
+
+// Spec is what cluster create prints: the objects it renders or creates (the TenantCluster,
+// then its TenantAddons); an explanation or a refusal, which have no object, print their
+// view (Explanation, clusterview.Violation) instead.
+var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags and arguments of cluster create.
 type Options struct {
@@ -43,6 +47,7 @@ type Options struct {
 	DryRun  string
 	Wait    bool
 	Timeout time.Duration
+	Print   *output.Flags
 
 	explicit policy.Explicit
 	extras   []addon
@@ -77,12 +82,16 @@ stays.`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			if err := o.complete(cmd); err != nil {
 				return err
 			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
 	fl.StringVar(&o.Environment, "environment", "", "Environment of the team to create the cluster in")
@@ -183,9 +192,6 @@ type plan struct {
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
-		return err
-	}
 	if err := o.checkMode(f); err != nil {
 		return err
 	}
@@ -217,7 +223,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 	}
 	if !p.decision.Allowed() {
-		return deny(f, p)
+		return deny(f, p, o)
 	}
 	// After admission, as on the server (admission runs before storage): a name that
 	// exists is the server's AlreadyExists (exit 1, as kubectl create), with or without
@@ -233,16 +239,18 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created (%s)\n", p.cluster.Name, res.Location)
-		return nil
+		if o.Explain && o.Print.Structured() {
+			return nil // the explanation was the one document on stdout
+		}
+		return o.Print.Printer(f.IOStreams).Print(planDoc(p, "created", res.Location))
 	}
 	if !f.Offline() && o.DryRun == "server" {
-		return serverDryRun(ctx, f, s, p)
+		return serverDryRun(ctx, f, s, p, o)
 	}
 	if !f.Offline() && o.DryRun == "none" {
 		return createLive(ctx, f, s, p, o)
 	}
-	return printPlan(f.IOStreams.Out, f.Options.Output, p)
+	return o.Print.Printer(f.IOStreams).Print(planDoc(p, "", ""))
 }
 
 // newPlan renders the cluster with its defaults and runs the admission rules on it.
@@ -317,77 +325,4 @@ func render(team *v1alpha1.Team, o *Options, d policy.Defaults, ref *v1alpha1.Pr
 		},
 	}
 	return c
-}
-
-// printPlan prints the rendered objects: YAML by default, one document each.
-func printPlan(w io.Writer, format string, p *plan) error {
-	switch format {
-	case "name":
-		fmt.Fprintf(w, "tenantcluster.butler.butlerlabs.dev/%s\n", p.cluster.Name)
-		for _, a := range p.addons {
-			fmt.Fprintf(w, "tenantaddon.butler.butlerlabs.dev/%s\n", a.Name)
-		}
-		return nil
-	case "json":
-		items := []any{}
-		for _, obj := range objects(p) {
-			m, err := printers.Clean(obj)
-			if err != nil {
-				return err
-			}
-			items = append(items, m)
-		}
-		if len(items) == 1 {
-			return printers.PrintJSON(w, items[0])
-		}
-		return printers.PrintJSON(w, map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
-	}
-	for i, obj := range objects(p) {
-		if i > 0 {
-			fmt.Fprintln(w, "---")
-		}
-		if err := printYAMLClean(w, obj); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Violation is one denial in -o json form.
-type Violation struct {
-	Field   string `json:"field"`
-	Type    string `json:"type"`
-	Message string `json:"message"`
-	Rule    string `json:"rule"`
-}
-
-// deny reports a preflight denial: the server's aggregate message on stderr, and with
-// -o json the violations on stdout. Exit 4.
-func deny(f *factory.Factory, p *plan) error {
-	if f.Options.Output == "json" || f.Options.Output == "yaml" {
-		vs := make([]Violation, 0, len(p.decision.Violations))
-		for _, v := range p.decision.Violations {
-			vs = append(vs, Violation{Field: v.Error.Field, Type: string(v.Error.Type), Message: v.Error.Error(), Rule: v.Rule})
-		}
-		if err := printers.Print(f.IOStreams.Out, f.Options.Output, vs); err != nil {
-			return err
-		}
-	}
-	return cmdutil.DeniedError(p.decision.Err())
-}
-
-func printYAMLClean(w io.Writer, obj any) error {
-	m, err := printers.Clean(obj)
-	if err != nil {
-		return err
-	}
-	return printers.PrintYAML(w, m)
-}
-
-func objects(p *plan) []any {
-	objs := []any{p.cluster}
-	for i := range p.addons {
-		objs = append(objs, &p.addons[i])
-	}
-	return objs
 }

@@ -2,9 +2,11 @@ package create
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -61,20 +63,25 @@ func sourceText(s policy.Source) string {
 	return "from " + string(s)
 }
 
+// explain prints --explain: for people the values, options and checks as tables, for
+// programs the Explanation (a view: there is no object yet).
 func explain(f *factory.Factory, p *plan, o *Options) error {
-	out := f.IOStreams.Out
 	vals := values(p.defaults)
-	if f.Options.Output == "json" || f.Options.Output == "yaml" {
-		e := Explanation{
-			Cluster: p.cluster.Namespace + "/" + p.cluster.Name, Team: o.Team, Env: o.Environment,
-			User: p.actor.Identity.Username, Role: p.role.Role.String(), Allowed: p.decision.Allowed(),
-			Defaults: map[string]ExplainedField{}, Options: p.options, Checks: p.decision.Checks,
-		}
-		for _, k := range fieldOrder {
-			e.Defaults[k] = ExplainedField{Value: vals[k], Source: p.defaults.Sources[k]}
-		}
-		return printers.Print(out, f.Options.Output, e)
+	e := Explanation{
+		Cluster: p.cluster.Namespace + "/" + p.cluster.Name, Team: o.Team, Env: o.Environment,
+		User: p.actor.Identity.Username, Role: p.role.Role.String(), Allowed: p.decision.Allowed(),
+		Defaults: map[string]ExplainedField{}, Options: p.options, Checks: p.decision.Checks,
 	}
+	for _, k := range fieldOrder {
+		e.Defaults[k] = ExplainedField{Value: vals[k], Source: p.defaults.Sources[k]}
+	}
+	return o.Print.Printer(f.IOStreams).Print(output.Doc{One: true, View: e, ViewOnly: true, Text: func(out io.Writer) error {
+		return explainText(f, out, p, o)
+	}})
+}
+
+func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
+	vals := values(p.defaults)
 	st := printers.NewStyles(f.IOStreams.ColorEnabled())
 	fmt.Fprintf(out, "TenantCluster %s/%s for team %q", p.cluster.Namespace, p.cluster.Name, o.Team)
 	if o.Environment != "" {
@@ -97,7 +104,7 @@ func explain(f *factory.Factory, p *plan, o *Options) error {
 		return err
 	}
 	fmt.Fprintln(out)
-	if err := explainOptions(f, p.options); err != nil {
+	if err := explainOptions(f, out, p.options); err != nil {
 		return err
 	}
 	q := printers.NewTable(f.IOStreams.ColorEnabled(), "CHECK", "LIMIT", "BEFORE", "REQUESTED", "AFTER", "RESULT")
