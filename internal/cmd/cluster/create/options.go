@@ -121,6 +121,7 @@ func explainOptions(f *factory.Factory, out io.Writer, opts []ExplainedOption) e
 		return nil
 	}
 	t := printers.NewTable(f.IOStreams.ColorEnabled(), "OPTION", "VALUE", "SOURCE", "POLICY", "TIER", "MODE", "VALUES", "RECOMMENDED")
+	t.Width, t.Drop = f.IOStreams.Width(), []string{"TIER", "POLICY"}
 	for _, e := range opts {
 		rec := "-"
 		if e.Mode == v1alpha1.ModeRecommended {
