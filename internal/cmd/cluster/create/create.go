@@ -50,6 +50,7 @@ type Options struct {
 	Print   *output.Flags
 
 	explicit policy.Explicit
+	cmdLine  string // as typed, for the hint after a refusal
 	extras   []addon
 	options  map[string]*string // option type -> --image, --network, ... (options.go)
 }
@@ -82,6 +83,7 @@ stays.`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			o.cmdLine = commandLine(cmd, args)
 			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
@@ -189,6 +191,8 @@ type plan struct {
 	role     policy.RoleResult
 	actor    lookup.Actor
 	options  []ExplainedOption
+	team     *v1alpha1.Team
+	siblings []v1alpha1.TenantCluster // the team's clusters before this one
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
@@ -214,8 +218,8 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 
 	// Role first: without operator rights the server would refuse before any quota.
 	if !p.role.Role.CanOperate() {
-		return cmdutil.DeniedError(fmt.Errorf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
-			actor.Identity.Username, where(team.Name, o.Environment), p.role.Role, p.role.Reason))
+		return o.hinted(f, cmdutil.DeniedError(fmt.Errorf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
+			actor.Identity.Username, where(team.Name, o.Environment), p.role.Role, p.role.Reason)), roleHint(team.Name, o.Environment))
 	}
 	if o.Explain {
 		if err := explain(f, p, o); err != nil {
@@ -259,7 +263,7 @@ func newPlan(ctx context.Context, f *factory.Factory, s store.Store, team *v1alp
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{actor: actor}
+	p := &plan{actor: actor, team: team, siblings: siblings}
 	p.role = policy.EnvironmentRole(team, o.Environment, actor.Identity, actor.PlatformAdmin)
 	p.defaults, err = policy.ResolveDefaults(team, o.Environment, o.explicit)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/nextstep"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -65,7 +66,12 @@ func deny(f *factory.Factory, p *plan, o *Options) error {
 			return err
 		}
 	}
-	return cmdutil.DeniedError(p.decision.Err())
+	r := nextstep.Refusal{Verb: "create", Team: p.team, Env: o.Environment, User: p.actor.Identity.Username,
+		Clusters: p.siblings, Decision: p.decision, More: o.cmdLine + " --explain"}
+	if o.Explain {
+		r.More = "" // the checks are on the screen already
+	}
+	return o.hinted(f, cmdutil.DeniedError(p.decision.Err()), r.Lines())
 }
 
 func printYAMLClean(w io.Writer, obj any) error {

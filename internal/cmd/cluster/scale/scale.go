@@ -14,6 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/nextstep"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -121,7 +122,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			return err
 		}
 		if !decision.Allowed() {
-			return deny(f, o, decision)
+			return deny(f, o, team, decision)
 		}
 		for _, w := range decision.Warnings() {
 			fmt.Fprintf(f.IOStreams.ErrOut, "Warning: %s\n", w)
@@ -195,11 +196,16 @@ func printResult(f *factory.Factory, o *Options, c *v1alpha1.TenantCluster, from
 	return o.Print.Printer(f.IOStreams).Done(clusterview.WithTypeMeta(*c), msg, location)
 }
 
-// deny reports a preflight denial: the server's aggregate message on stderr (exit 4), and
-// for programs the violations.
-func deny(f *factory.Factory, o *Options, d policy.Decision) error {
+// deny reports a preflight denial: the server's aggregate message on stderr (exit 4), its
+// next step for people, and for programs the violations.
+func deny(f *factory.Factory, o *Options, team *v1alpha1.Team, d policy.Decision) error {
 	if err := o.Print.Printer(f.IOStreams).Print(clusterview.DenialDoc(d)); err != nil {
 		return err
 	}
-	return cmdutil.DeniedError(d.Err())
+	err := cmdutil.DeniedError(d.Err())
+	if !f.IOStreams.HintsEnabled() || o.Print.Structured() {
+		return err
+	}
+	r := nextstep.Refusal{Verb: "scale", Team: team, Decision: d, More: "butlerctl team get " + team.Name}
+	return cmdutil.WithHint(err, nextstep.Wrap(r.Lines(), f.IOStreams.Width()))
 }
