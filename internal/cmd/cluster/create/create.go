@@ -64,17 +64,9 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		Use:   "create NAME --team TEAM [--environment ENV]",
 		Short: "Create a tenant cluster, with defaults resolved and every quota checked first",
 		Long: `Render a TenantCluster with the team's and environment's defaults resolved, check it
-against every admission rule the server applies (environment, per-member, provider and team
-quotas, team restrictions), then print it, write it into the manifests (--write), or create it.
-
-A denial prints the server's own message and exits 4.
-
-Live, the cluster is created once the checks pass. --dry-run (or --dry-run=client) prints it
-and sends nothing; --dry-run=server sends it with the server's dry run, so RBAC, admission
-webhooks and the schema have their say too, and prints the object as the server returned it:
-nothing is stored. --wait waits until the cluster's phase is Ready, showing progress on
-stderr, for at most --timeout (15m); a timeout or a Failed phase is exit 1, and the cluster
-stays.`,
+against every admission rule the server applies, then print it (--dry-run, and always on
+manifests), write it into the manifests (--write), or create it. A refusal prints the
+server's own message and exits 4; --explain shows every value's source and every check.`,
 		Example: `  butlerctl cluster create web --team payments --environment prod --manifests examples/payments --as bob@example.com
   butlerctl cluster create web --team payments --environment dev --explain
   butlerctl cluster create web --team payments --environment dev --workers 3 --memory 8Gi -o json
@@ -93,6 +85,16 @@ stays.`,
 			return run(cmd.Context(), f, o)
 		},
 	}
+	cmdutil.Details(cmd, `The checks: environment, per-member, provider and team quotas, team restrictions, and
+the ClusterCreationPolicies (docs/rules.md). On a terminal a refusal adds, below the
+server's message, the figures and the next step (help environment: BUTLER_HINTS).
+
+Live, the cluster is created once the checks pass. --dry-run (or --dry-run=client) prints
+it and sends nothing; --dry-run=server sends it with the server's dry run, so RBAC,
+admission webhooks and the schema have their say too, and prints the object as the server
+returned it: nothing is stored. --wait waits until the cluster's phase is Ready, showing
+progress on stderr, for at most --timeout (15m); a timeout or a Failed phase is exit 1, and
+the cluster stays.`)
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
