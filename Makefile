@@ -10,7 +10,7 @@ BUILDINFO := github.com/butlerdotdev/butler-toolkit/internal/buildinfo
 LDFLAGS   := -X $(BUILDINFO).Version=$(VERSION) -X $(BUILDINFO).Commit=$(COMMIT) -X $(BUILDINFO).Date=$(DATE)
 
 .PHONY: all build demo test vet fmt-check unit scripts crds bench clean testbin codegen-deps
-.PHONY: docs goreleaser release-check startup tmux-check fuzz
+.PHONY: docs goreleaser release-check startup tmux-check fuzz test-deps
 
 all: build
 
@@ -33,7 +33,14 @@ demo: build
 test: export KUBEBUILDER_ASSETS := $(shell hack/testbin.sh --dir)
 # goreleaser too: with BUTLER_GORELEASER set, `goreleaser check` fails instead of skipping.
 test: export BUTLER_GORELEASER := $(shell hack/goreleaser.sh --path)
-test: testbin goreleaser codegen-deps vet fmt-check unit
+test: testbin goreleaser codegen-deps test-deps vet fmt-check unit
+
+# tmux, for TestScreens (internal/cli): the terminal screens at 80 and 160 columns are
+# checked against testdata/screens. Installed with apt-get when missing and running as root;
+# otherwise the test skips and says so.
+test-deps:
+	@command -v tmux >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+		apt-get update -qq && apt-get install -y -qq tmux; } || echo "make: tmux missing; TestScreens will skip (apt-get install -y tmux)" >&2
 
 # The modules of controller-gen (hack/tools), so the CRD freshness test can regenerate the
 # CRDs offline and compare them with config/crd instead of skipping.

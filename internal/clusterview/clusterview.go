@@ -30,6 +30,7 @@ func Doc(clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[strin
 	}
 	if withNamespace {
 		d.Header = append([]string{"NAMESPACE"}, d.Header...)
+		d.Drop = []string{"TEAM"} // on a narrow terminal: the namespace names the team
 	}
 	switch {
 	case writes != nil && writesInTable:
@@ -39,7 +40,7 @@ func Doc(clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[strin
 	}
 	for i := range clusters {
 		c := clusters[i]
-		row := []string{c.Name, printers.Dash(c.TeamName()), printers.Dash(c.Environment()), printers.Dash(c.Status.Phase), c.Spec.KubernetesVersion, workers(c), age(c, now)}
+		row := []string{c.Name, printers.Dash(c.TeamName()), printers.Dash(c.Environment()), phase(c), c.Spec.KubernetesVersion, workers(c), age(c, now)}
 		if withNamespace {
 			row = append([]string{c.Namespace}, row...)
 		}
@@ -69,7 +70,27 @@ func Owner(c v1alpha1.TenantCluster) string {
 	return c.Annotations[v1alpha1.AnnotationCreatorEmail]
 }
 
+// reported is whether the cluster has a status at all: manifests carry none, and a cluster
+// just created has none until the controller reports. Without one, phase and ready
+// workers are unknown, not Pending and 0.
+func reported(c v1alpha1.TenantCluster) bool {
+	st := c.Status
+	return st.Phase != "" || st.ObservedGeneration != 0 || len(st.Conditions) > 0 || st.ObservedState != nil
+}
+
+// phase is the status's phase; "unknown" when there is no status.
+func phase(c v1alpha1.TenantCluster) string {
+	if !reported(c) {
+		return "unknown"
+	}
+	return printers.Dash(c.Status.Phase)
+}
+
+// workers is ready/desired; "?/N" when there is no status to count ready ones from.
 func workers(c v1alpha1.TenantCluster) string {
+	if !reported(c) {
+		return fmt.Sprintf("?/%d", c.Spec.Workers.Replicas)
+	}
 	ready := c.Status.WorkerNodesReady
 	if c.Status.ObservedState != nil && c.Status.ObservedState.Workers != nil {
 		ready = c.Status.ObservedState.Workers.Ready

@@ -106,3 +106,23 @@ func (e *CancelledError) Error() string { return e.Msg }
 func Cancelled(format string, a ...any) error {
 	return &CancelledError{Msg: fmt.Sprintf(format, a...)}
 }
+
+// HintedError is an error with lines for people printed after it: what the refusal means
+// in figures and what to do next. The message itself is unchanged (a server's refusal
+// stays byte for byte); commands add hints only when HintsEnabled and the output is for
+// people, so scripts see the message alone.
+type HintedError struct {
+	Err  error
+	Hint []string
+}
+
+func (e *HintedError) Error() string { return e.Err.Error() }
+func (e *HintedError) Unwrap() error { return e.Err }
+
+// WithHint adds hint lines to err; none leaves err as it is.
+func WithHint(err error, hint []string) error {
+	if err == nil || len(hint) == 0 {
+		return err
+	}
+	return &HintedError{Err: err, Hint: hint}
+}

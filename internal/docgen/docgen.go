@@ -19,6 +19,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/butleradm"
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/butlerctl"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 )
 
@@ -56,6 +57,9 @@ func NewTree(name string) *cobra.Command {
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
 		c.DisableAutoGenTag = true
+		if d := c.Annotations[cmdutil.AnnotationDetails]; d != "" {
+			c.Long += "\n\n" + d // the help prints it below the flags; a page reads on
+		}
 		for _, s := range c.Commands() {
 			walk(s)
 		}

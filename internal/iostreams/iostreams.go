@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strconv"
 
 	"golang.org/x/term"
 )
@@ -20,6 +21,8 @@ type IOStreams struct {
 	stdoutTTY bool
 	stderrTTY bool
 	colorOff  bool
+	width     int
+	hints     bool
 }
 
 // System returns the process's streams; colour is on only when stdout is a terminal and
@@ -36,7 +39,37 @@ func System() *IOStreams {
 	if os.Getenv("NO_COLOR") != "" || os.Getenv("BUTLER_NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		s.colorOff = true
 	}
+	s.width = terminalWidth(s.stdoutTTY)
+	s.hints = hintsWanted(s.stderrTTY)
 	return s
+}
+
+// terminalWidth is the width tables fit into: COLUMNS when set (tests, tmux, a deliberate
+// choice, so it holds when piped too), else the terminal's, else 0: no limit, for pipes and
+// files get every column in full.
+func terminalWidth(stdoutTTY bool) int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	if !stdoutTTY {
+		return 0
+	}
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+		return w
+	}
+	return 0
+}
+
+// hintsWanted: next steps after a refusal on a terminal (stderr), or when BUTLER_HINTS
+// asks (1 on, 0 off), so scripts and pipes get the server's message alone.
+func hintsWanted(stderrTTY bool) bool {
+	switch os.Getenv("BUTLER_HINTS") {
+	case "1", "true", "on":
+		return true
+	case "0", "false", "off":
+		return false
+	}
+	return stderrTTY
 }
 
 // Test returns streams over buffers: no terminal, no colour.
@@ -70,3 +103,15 @@ func (s *IOStreams) SetColorDisabled() { s.colorOff = true }
 func (s *IOStreams) SetTTY(stdin, stdout, stderr bool) {
 	s.stdinTTY, s.stdoutTTY, s.stderrTTY = stdin, stdout, stderr
 }
+
+// Width is the width tables should fit into, 0 for no limit (see terminalWidth).
+func (s *IOStreams) Width() int { return s.width }
+
+// SetWidth overrides the width, for tests.
+func (s *IOStreams) SetWidth(n int) { s.width = n }
+
+// HintsEnabled reports whether a refusal may add its next step for people on stderr.
+func (s *IOStreams) HintsEnabled() bool { return s.hints }
+
+// SetHints overrides HintsEnabled, for tests.
+func (s *IOStreams) SetHints(on bool) { s.hints = on }

@@ -32,6 +32,12 @@ type Doc struct {
 	Text func(w io.Writer) error
 	// Empty is said on stderr when a table has no rows ("No tenant clusters found.").
 	Empty string
+	// Drop names the columns, by header, a table leaves out first when it is wider than
+	// the terminal (the rest are cut to fit; -o wide and pipes print in full).
+	Drop []string
+	// ViewOnly: the structured formats print View even on a command with objects, for
+	// answers that have no object (an explanation, a refusal).
+	ViewOnly bool
 }
 
 // Item is one row: its API object (nil when the command has none), its computed view, and
@@ -60,7 +66,7 @@ func (fl *Flags) Printer(streams *iostreams.IOStreams) *Printer {
 // Print writes d per -o.
 func (p *Printer) Print(d Doc) error {
 	family, value := p.fl.format()
-	viewMode := p.fl.View || !p.fl.spec.Objects
+	viewMode := p.fl.View || !p.fl.spec.Objects || d.ViewOnly
 	if p.fl.SortBy != "" {
 		if err := sortItems(d.Items, p.fl.SortBy, viewMode); err != nil {
 			return err
@@ -97,6 +103,9 @@ func (p *Printer) human(d Doc, wide bool) error {
 	}
 	t := tables.NewTable(p.streams.ColorEnabled(), header...)
 	t.NoHeaders = p.fl.NoHeaders
+	if !wide {
+		t.Width, t.Drop = p.streams.Width(), d.Drop
+	}
 	for _, it := range d.Items {
 		row := it.Cells
 		if wide {

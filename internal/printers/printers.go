@@ -52,6 +52,10 @@ type Table struct {
 	color  bool
 	// NoHeaders leaves the header line out (--no-headers).
 	NoHeaders bool
+	// Width, when positive, is the width the table is narrowed to (fit.go); Drop names
+	// the columns, by header, to leave out first when it is too wide.
+	Width int
+	Drop  []string
 }
 
 // NewTable starts a table; color adds bold headers.
@@ -87,8 +91,9 @@ func (t *Table) Render(w io.Writer) error {
 			},
 		}),
 	)
-	table.Header(t.header)
-	for _, r := range t.rows {
+	header, rows := t.fit()
+	table.Header(header)
+	for _, r := range rows {
 		if err := table.Append(r); err != nil {
 			return err
 		}

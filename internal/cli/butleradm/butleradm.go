@@ -31,6 +31,12 @@ Work on a live cluster (your kubeconfig) or on manifests on disk with --manifest
 
 Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy or permissions,
 70 internal error (a bug: please report it).`)
+	cmd.Example = `  export BUTLER_MANIFESTS=examples/payments BUTLER_AS=alice@example.com
+  butleradm team get payments
+  butleradm env update dev --team payments --max-clusters-per-member 3
+  butleradm env migrate --team payments --environment prod ledger-legacy --dry-run
+  butleradm provider list
+  butleradm help environment`
 	cmd.AddCommand(team.NewCmd(f, true), env.NewCmd(f, true), auth.NewCmd(f))
 	cmd.AddCommand(provider.NewCmd(f), policy.NewCmd(f, true))
 	cmd.AddCommand(cluster.NewCmd(f, true))

@@ -30,6 +30,13 @@ Work on a live cluster (your kubeconfig) or on manifests on disk with --manifest
 
 Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy or permissions,
 70 internal error (a bug: please report it).`)
+	cmd.Example = `  export BUTLER_MANIFESTS=examples/payments BUTLER_AS=carol@example.com
+  butlerctl auth whoami
+  butlerctl team get payments
+  butlerctl cluster list --team payments
+  butlerctl cluster create web --team payments --environment dev --explain
+  butlerctl auth can-i create cluster --team payments --environment dev
+  butlerctl help environment`
 	cmd.AddCommand(cluster.NewCmd(f, false), team.NewCmd(f, false), env.NewCmd(f, false), policy.NewCmd(f, false), auth.NewCmd(f), version.NewCmd(f))
 	cmd.AddCommand(addon.NewCmd(f), usercontext.NewCmd(f), check.NewCmd(f))
 	completion.Register(cmd, f) // last: completes the whole tree

@@ -55,6 +55,10 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 		},
 	}
 	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
+	cmd.SetUsageTemplate(usageTemplate(cmd))
+	topic := environmentTopic(use)
+	cmd.AddCommand(topic)
+	cmd.SetHelpCommand(helpCommand(topic))
 	p := cmd.PersistentFlags()
 	p.StringVar(&o.Kubeconfig, "kubeconfig", "", "Path to the kubeconfig file")
 	p.StringVar(&o.Context, "context", "", "The kubeconfig context to use")

@@ -57,6 +57,12 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) (code int) {
 		fmt.Fprintln(f.IOStreams.ErrOut, cancelled.Msg)
 	default:
 		fmt.Fprintf(f.IOStreams.ErrOut, "Error: %v\n", err)
+		var hinted *cmdutil.HintedError
+		if errors.As(err, &hinted) {
+			for _, l := range hinted.Hint {
+				fmt.Fprintln(f.IOStreams.ErrOut, l)
+			}
+		}
 	}
 	code = cmdutil.CodeOf(err)
 	if strings.HasPrefix(err.Error(), "unknown command") {

@@ -14,6 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/nextstep"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -123,7 +124,8 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		ans.Reasons = append(ans.Reasons, unknownEnv)
 	}
 	if verb == "create" {
-		ans.Reasons = append(ans.Reasons, capReasons(t, env, clusters, a.Identity.Username, &ans.Allowed)...)
+		reasons, ok := nextstep.CapReasons(t, env, clusters, a.Identity.Username)
+		ans.Reasons, ans.Allowed = append(ans.Reasons, reasons...), ans.Allowed && ok
 	}
 	if err := o.Print.Printer(f.IOStreams).Print(output.Doc{One: true, View: ans, Text: ans.write}); err != nil {
 		return err
@@ -149,39 +151,4 @@ func (a Answer) write(w io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// capReasons counts the caps a create would meet: the team's cluster ceiling, the
-// environment's cap and the requester's own per-member cap.
-func capReasons(t *v1alpha1.Team, env string, clusters []v1alpha1.TenantCluster, user string, allowed *bool) []string {
-	var out []string
-	if l := t.Spec.ResourceLimits; l != nil && l.MaxClusters != nil {
-		n, max := len(clusters), int(*l.MaxClusters)
-		ok := n+1 <= max
-		out = append(out, fmt.Sprintf("team %q has %d of %d cluster(s)%s", t.Name, n, max, full(ok)))
-		*allowed = *allowed && ok
-	}
-	if env == "" {
-		return out
-	}
-	u := policy.EnvironmentUsageOf(t, env, clusters)
-	if u.MaxClusters > 0 {
-		ok := u.Clusters+1 <= int(u.MaxClusters)
-		out = append(out, fmt.Sprintf("environment %q has %d of %d cluster(s)%s", env, u.Clusters, u.MaxClusters, full(ok)))
-		*allowed = *allowed && ok
-	}
-	if u.MaxClustersPerMember > 0 {
-		owned := policy.MemberCount(clusters, env, user, "")
-		ok := owned+1 <= int(u.MaxClustersPerMember)
-		out = append(out, fmt.Sprintf("you own %d of %d cluster(s) allowed per member in %q%s", owned, u.MaxClustersPerMember, env, full(ok)))
-		*allowed = *allowed && ok
-	}
-	return out
-}
-
-func full(ok bool) string {
-	if ok {
-		return ""
-	}
-	return ": full"
 }

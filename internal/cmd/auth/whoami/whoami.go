@@ -91,16 +91,16 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			v.Teams = append(v.Teams, Membership{Team: t.Name, Environment: e.Name, Role: er.Role.String(), Reason: er.Reason})
 		}
 	}
-	color := f.IOStreams.ColorEnabled()
+	color, width := f.IOStreams.ColorEnabled(), f.IOStreams.Width()
 	return o.Print.Printer(f.IOStreams).Print(output.Doc{
 		One:  true,
 		View: v,
-		Text: func(w io.Writer) error { return describe(w, v, color) },
+		Text: func(w io.Writer) error { return describe(w, v, color, width) },
 	})
 }
 
 // describe is the human output: who, whether platform admin and why, then each role.
-func describe(out io.Writer, v View, color bool) error {
+func describe(out io.Writer, v View, color bool, width int) error {
 	fmt.Fprintf(out, "User:           %s\n", v.User)
 	if len(v.Groups) > 0 {
 		fmt.Fprintf(out, "Groups:         %s\n", strings.Join(v.Groups, ", "))
@@ -116,6 +116,7 @@ func describe(out io.Writer, v View, color bool) error {
 	}
 	fmt.Fprintln(out)
 	tb := printers.NewTable(color, "TEAM", "ENVIRONMENT", "ROLE", "WHY")
+	tb.Width = width // fit the terminal (printers.Table.fit)
 	for _, m := range v.Teams {
 		tb.Row(m.Team, printers.Dash(m.Environment), m.Role, m.Reason)
 	}

@@ -5,7 +5,6 @@ package create
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -18,11 +17,16 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
+
+// Spec is what cluster create prints: the objects it renders or creates (the TenantCluster,
+// then its TenantAddons); an explanation or a refusal, which have no object, print their
+// view (Explanation, clusterview.Violation) instead.
+var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags and arguments of cluster create.
 type Options struct {
@@ -43,8 +47,10 @@ type Options struct {
 	DryRun  string
 	Wait    bool
 	Timeout time.Duration
+	Print   *output.Flags
 
 	explicit policy.Explicit
+	cmdLine  string // as typed, for the hint after a refusal
 	extras   []addon
 	options  map[string]*string // option type -> --image, --network, ... (options.go)
 }
@@ -58,17 +64,9 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		Use:   "create NAME --team TEAM [--environment ENV]",
 		Short: "Create a tenant cluster, with defaults resolved and every quota checked first",
 		Long: `Render a TenantCluster with the team's and environment's defaults resolved, check it
-against every admission rule the server applies (environment, per-member, provider and team
-quotas, team restrictions), then print it, write it into the manifests (--write), or create it.
-
-A denial prints the server's own message and exits 4.
-
-Live, the cluster is created once the checks pass. --dry-run (or --dry-run=client) prints it
-and sends nothing; --dry-run=server sends it with the server's dry run, so RBAC, admission
-webhooks and the schema have their say too, and prints the object as the server returned it:
-nothing is stored. --wait waits until the cluster's phase is Ready, showing progress on
-stderr, for at most --timeout (15m); a timeout or a Failed phase is exit 1, and the cluster
-stays.`,
+against every admission rule the server applies, then print it (--dry-run, and always on
+manifests), write it into the manifests (--write), or create it. A refusal prints the
+server's own message and exits 4; --explain shows every value's source and every check.`,
 		Example: `  butlerctl cluster create web --team payments --environment prod --manifests examples/payments --as bob@example.com
   butlerctl cluster create web --team payments --environment dev --explain
   butlerctl cluster create web --team payments --environment dev --workers 3 --memory 8Gi -o json
@@ -77,12 +75,27 @@ stays.`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			o.cmdLine = commandLine(cmd, args)
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			if err := o.complete(cmd); err != nil {
 				return err
 			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	cmdutil.Details(cmd, `The checks: environment, per-member, provider and team quotas, team restrictions, and
+the ClusterCreationPolicies (docs/rules.md). On a terminal a refusal adds, below the
+server's message, the figures and the next step (help environment: BUTLER_HINTS).
+
+Live, the cluster is created once the checks pass. --dry-run (or --dry-run=client) prints
+it and sends nothing; --dry-run=server sends it with the server's dry run, so RBAC,
+admission webhooks and the schema have their say too, and prints the object as the server
+returned it: nothing is stored. --wait waits until the cluster's phase is Ready, showing
+progress on stderr, for at most --timeout (15m); a timeout or a Failed phase is exit 1, and
+the cluster stays.`)
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
 	fl.StringVar(&o.Environment, "environment", "", "Environment of the team to create the cluster in")
@@ -180,12 +193,11 @@ type plan struct {
 	role     policy.RoleResult
 	actor    lookup.Actor
 	options  []ExplainedOption
+	team     *v1alpha1.Team
+	siblings []v1alpha1.TenantCluster // the team's clusters before this one
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
-		return err
-	}
 	if err := o.checkMode(f); err != nil {
 		return err
 	}
@@ -208,8 +220,8 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 
 	// Role first: without operator rights the server would refuse before any quota.
 	if !p.role.Role.CanOperate() {
-		return cmdutil.DeniedError(fmt.Errorf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
-			actor.Identity.Username, where(team.Name, o.Environment), p.role.Role, p.role.Reason))
+		return o.hinted(f, cmdutil.DeniedError(fmt.Errorf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
+			actor.Identity.Username, where(team.Name, o.Environment), p.role.Role, p.role.Reason)), roleHint(team.Name, o.Environment))
 	}
 	if o.Explain {
 		if err := explain(f, p, o); err != nil {
@@ -217,7 +229,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 	}
 	if !p.decision.Allowed() {
-		return deny(f, p)
+		return deny(f, p, o)
 	}
 	// After admission, as on the server (admission runs before storage): a name that
 	// exists is the server's AlreadyExists (exit 1, as kubectl create), with or without
@@ -233,16 +245,18 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created (%s)\n", p.cluster.Name, res.Location)
-		return nil
+		if o.Explain && o.Print.Structured() {
+			return nil // the explanation was the one document on stdout
+		}
+		return o.Print.Printer(f.IOStreams).Print(planDoc(p, "created", res.Location))
 	}
 	if !f.Offline() && o.DryRun == "server" {
-		return serverDryRun(ctx, f, s, p)
+		return serverDryRun(ctx, f, s, p, o)
 	}
 	if !f.Offline() && o.DryRun == "none" {
 		return createLive(ctx, f, s, p, o)
 	}
-	return printPlan(f.IOStreams.Out, f.Options.Output, p)
+	return o.Print.Printer(f.IOStreams).Print(planDoc(p, "", ""))
 }
 
 // newPlan renders the cluster with its defaults and runs the admission rules on it.
@@ -251,7 +265,7 @@ func newPlan(ctx context.Context, f *factory.Factory, s store.Store, team *v1alp
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{actor: actor}
+	p := &plan{actor: actor, team: team, siblings: siblings}
 	p.role = policy.EnvironmentRole(team, o.Environment, actor.Identity, actor.PlatformAdmin)
 	p.defaults, err = policy.ResolveDefaults(team, o.Environment, o.explicit)
 	if err != nil {
@@ -317,77 +331,4 @@ func render(team *v1alpha1.Team, o *Options, d policy.Defaults, ref *v1alpha1.Pr
 		},
 	}
 	return c
-}
-
-// printPlan prints the rendered objects: YAML by default, one document each.
-func printPlan(w io.Writer, format string, p *plan) error {
-	switch format {
-	case "name":
-		fmt.Fprintf(w, "tenantcluster.butler.butlerlabs.dev/%s\n", p.cluster.Name)
-		for _, a := range p.addons {
-			fmt.Fprintf(w, "tenantaddon.butler.butlerlabs.dev/%s\n", a.Name)
-		}
-		return nil
-	case "json":
-		items := []any{}
-		for _, obj := range objects(p) {
-			m, err := printers.Clean(obj)
-			if err != nil {
-				return err
-			}
-			items = append(items, m)
-		}
-		if len(items) == 1 {
-			return printers.PrintJSON(w, items[0])
-		}
-		return printers.PrintJSON(w, map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
-	}
-	for i, obj := range objects(p) {
-		if i > 0 {
-			fmt.Fprintln(w, "---")
-		}
-		if err := printYAMLClean(w, obj); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Violation is one denial in -o json form.
-type Violation struct {
-	Field   string `json:"field"`
-	Type    string `json:"type"`
-	Message string `json:"message"`
-	Rule    string `json:"rule"`
-}
-
-// deny reports a preflight denial: the server's aggregate message on stderr, and with
-// -o json the violations on stdout. Exit 4.
-func deny(f *factory.Factory, p *plan) error {
-	if f.Options.Output == "json" || f.Options.Output == "yaml" {
-		vs := make([]Violation, 0, len(p.decision.Violations))
-		for _, v := range p.decision.Violations {
-			vs = append(vs, Violation{Field: v.Error.Field, Type: string(v.Error.Type), Message: v.Error.Error(), Rule: v.Rule})
-		}
-		if err := printers.Print(f.IOStreams.Out, f.Options.Output, vs); err != nil {
-			return err
-		}
-	}
-	return cmdutil.DeniedError(p.decision.Err())
-}
-
-func printYAMLClean(w io.Writer, obj any) error {
-	m, err := printers.Clean(obj)
-	if err != nil {
-		return err
-	}
-	return printers.PrintYAML(w, m)
-}
-
-func objects(p *plan) []any {
-	objs := []any{p.cluster}
-	for i := range p.addons {
-		objs = append(objs, &p.addons[i])
-	}
-	return objs
 }

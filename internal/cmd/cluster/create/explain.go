@@ -2,10 +2,13 @@ package create
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -61,28 +64,35 @@ func sourceText(s policy.Source) string {
 	return "from " + string(s)
 }
 
+// explain prints --explain: for people the values, options and checks as tables, for
+// programs the Explanation (a view: there is no object yet).
 func explain(f *factory.Factory, p *plan, o *Options) error {
-	out := f.IOStreams.Out
 	vals := values(p.defaults)
-	if f.Options.Output == "json" || f.Options.Output == "yaml" {
-		e := Explanation{
-			Cluster: p.cluster.Namespace + "/" + p.cluster.Name, Team: o.Team, Env: o.Environment,
-			User: p.actor.Identity.Username, Role: p.role.Role.String(), Allowed: p.decision.Allowed(),
-			Defaults: map[string]ExplainedField{}, Options: p.options, Checks: p.decision.Checks,
-		}
-		for _, k := range fieldOrder {
-			e.Defaults[k] = ExplainedField{Value: vals[k], Source: p.defaults.Sources[k]}
-		}
-		return printers.Print(out, f.Options.Output, e)
+	e := Explanation{
+		Cluster: p.cluster.Namespace + "/" + p.cluster.Name, Team: o.Team, Env: o.Environment,
+		User: p.actor.Identity.Username, Role: p.role.Role.String(), Allowed: p.decision.Allowed(),
+		Defaults: map[string]ExplainedField{}, Options: p.options, Checks: p.decision.Checks,
 	}
+	for _, k := range fieldOrder {
+		e.Defaults[k] = ExplainedField{Value: vals[k], Source: p.defaults.Sources[k]}
+	}
+	return o.Print.Printer(f.IOStreams).Print(output.Doc{One: true, View: e, ViewOnly: true, Text: func(out io.Writer) error {
+		return explainText(f, out, p, o)
+	}})
+}
+
+func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
+	vals := values(p.defaults)
 	st := printers.NewStyles(f.IOStreams.ColorEnabled())
+	// Two short lines rather than one of 140 columns: what, then who.
 	fmt.Fprintf(out, "TenantCluster %s/%s for team %q", p.cluster.Namespace, p.cluster.Name, o.Team)
 	if o.Environment != "" {
 		fmt.Fprintf(out, " in environment %q", o.Environment)
 	}
-	fmt.Fprintf(out, ", requested by %s (%s: %s)\n\n", p.actor.Identity.Username, p.role.Role, p.role.Reason)
+	fmt.Fprintf(out, "\nrequested by %s: %s (%s)\n\n", p.actor.Identity.Username, p.role.Role, p.role.Reason)
 
 	t := printers.NewTable(f.IOStreams.ColorEnabled(), "FIELD", "VALUE", "SOURCE")
+	t.Width = f.IOStreams.Width()
 	for _, k := range fieldOrder {
 		v := fmt.Sprint(vals[k])
 		if k == "defaultAddons" {
@@ -97,10 +107,12 @@ func explain(f *factory.Factory, p *plan, o *Options) error {
 		return err
 	}
 	fmt.Fprintln(out)
-	if err := explainOptions(f, p.options); err != nil {
+	if err := explainOptions(f, out, p.options); err != nil {
 		return err
 	}
 	q := printers.NewTable(f.IOStreams.ColorEnabled(), "CHECK", "LIMIT", "BEFORE", "REQUESTED", "AFTER", "RESULT")
+	q.Width = f.IOStreams.Width()
+	clientSide := false
 	for _, c := range p.decision.Checks {
 		res := st.Good("ok")
 		switch {
@@ -109,14 +121,19 @@ func explain(f *factory.Factory, p *plan, o *Options) error {
 		case c.Warning != "":
 			res = "warning"
 		}
-		rule := c.Rule
+		rule := policy.RuleTitle(c.Rule)
 		if c.ClientSide {
-			rule += " (client-side)" // the tools enforce it, the server does not
+			rule += "*" // the tools enforce it, the server does not
+			clientSide = true
 		}
-		q.Row(rule, printers.Dash(c.Limit), printers.Dash(c.Usage), printers.Dash(c.Requested), printers.Dash(c.After), res)
+		cell := func(v string) string { return printers.Dash(shortCell(v, p.actor.Identity.Username)) }
+		q.Row(rule, cell(c.Limit), cell(c.Usage), cell(c.Requested), cell(c.After), res)
 	}
 	if err := q.Render(out); err != nil {
 		return err
+	}
+	if clientSide {
+		fmt.Fprintln(out, "* checked by these tools only: the server does not enforce it")
 	}
 	fmt.Fprintln(out)
 	for _, w := range p.decision.Warnings() {
@@ -128,4 +145,17 @@ func explain(f *factory.Factory, p *plan, o *Options) error {
 		fmt.Fprintf(out, "%s: %d check(s) fail\n", st.Bad("Denied"), len(p.decision.Violations))
 	}
 	return nil
+}
+
+// shortCell words a check's figure for a table 80 columns wide: the requester (named above
+// the table) is "you", a ProviderConfig in the default namespace goes by its name. The
+// -o json view keeps the figures as they are.
+func shortCell(v, user string) string {
+	switch {
+	case v != "" && policy.NormalizeEmail(v) == policy.NormalizeEmail(user):
+		return "you"
+	case strings.HasPrefix(v, v1alpha1.DefaultProviderNamespace+"/"):
+		return strings.TrimPrefix(v, v1alpha1.DefaultProviderNamespace+"/")
+	}
+	return v
 }

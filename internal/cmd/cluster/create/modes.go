@@ -39,18 +39,11 @@ func createLive(ctx context.Context, f *factory.Factory, s store.Store, p *plan,
 	if _, err := s.CreateCluster(ctx, p.cluster, p.addons); err != nil {
 		return err
 	}
-	if f.Options.Output != "table" {
-		if err := printPlan(f.IOStreams.Out, f.Options.Output, p); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(f.IOStreams.Out, "tenantcluster.butler.butlerlabs.dev/%s created\n", p.cluster.Name)
-		for _, a := range p.addons {
-			fmt.Fprintf(f.IOStreams.Out, "tenantaddon.butler.butlerlabs.dev/%s created\n", a.Name)
-		}
+	if err := o.Print.Printer(f.IOStreams).Print(planDoc(p, "created", "")); err != nil {
+		return err
 	}
 	if o.Wait {
-		return waitReady(ctx, f, s, p.cluster, o.Timeout)
+		return waitReady(ctx, f, s, p.cluster, o.Timeout, o.Print.Structured())
 	}
 	return nil
 }

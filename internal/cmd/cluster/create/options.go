@@ -3,6 +3,7 @@ package create
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -115,12 +116,12 @@ func applyOptions(ctx context.Context, f *factory.Factory, s store.Store, c *v1a
 }
 
 // explainOptions prints the options table of --explain.
-func explainOptions(f *factory.Factory, opts []ExplainedOption) error {
+func explainOptions(f *factory.Factory, out io.Writer, opts []ExplainedOption) error {
 	if len(opts) == 0 {
 		return nil
 	}
-	out := f.IOStreams.Out
 	t := printers.NewTable(f.IOStreams.ColorEnabled(), "OPTION", "VALUE", "SOURCE", "POLICY", "TIER", "MODE", "VALUES", "RECOMMENDED")
+	t.Width, t.Drop = f.IOStreams.Width(), []string{"TIER", "POLICY"}
 	for _, e := range opts {
 		rec := "-"
 		if e.Mode == v1alpha1.ModeRecommended {

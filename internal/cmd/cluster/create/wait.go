@@ -46,7 +46,7 @@ var (
 
 // serverDryRun sends the cluster and its addons with server-side dry run and prints what
 // the server returned, as the rendering is printed (YAML unless -o says otherwise).
-func serverDryRun(ctx context.Context, f *factory.Factory, s store.Store, p *plan) error {
+func serverDryRun(ctx context.Context, f *factory.Factory, s store.Store, p *plan, o *Options) error {
 	cs, ok := s.(store.ClusterServer)
 	if !ok {
 		return cmdutil.UsageError("--dry-run=server needs a live cluster (the %s store has no server)", s.Mode())
@@ -57,11 +57,11 @@ func serverDryRun(ctx context.Context, f *factory.Factory, s store.Store, p *pla
 	}
 	answered := *p
 	answered.cluster, answered.addons = c, addons
-	return printPlan(f.IOStreams.Out, f.Options.Output, &answered)
+	return o.Print.Printer(f.IOStreams).Print(planDoc(&answered, "", ""))
 }
 
 // waitReady waits for the cluster just created, with progress on stderr.
-func waitReady(ctx context.Context, f *factory.Factory, s store.Store, c *v1alpha1.TenantCluster, timeout time.Duration) error {
+func waitReady(ctx context.Context, f *factory.Factory, s store.Store, c *v1alpha1.TenantCluster, timeout time.Duration, structured bool) error {
 	cs, ok := s.(store.ClusterServer)
 	if !ok {
 		return fmt.Errorf("the %s store cannot wait for a cluster", s.Mode())
@@ -70,7 +70,6 @@ func waitReady(ctx context.Context, f *factory.Factory, s store.Store, c *v1alph
 	if now == nil {
 		now = time.Now
 	}
-	structured := f.Options.Output != "" && f.Options.Output != "table"
 	rep := progress.New(f.IOStreams, progress.ModeFor(f.IOStreams, structured))
 	pr := newProgress(rep, fmt.Sprintf("TenantCluster %s/%s", c.Namespace, c.Name), timeout, now)
 	got, err := Wait(ctx, s, cs, c.Namespace, c.Name, timeout, pr.update)

@@ -38,18 +38,7 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		Aliases: []string{"ls"},
 		Short:   "List tenant clusters",
 		Long: `List tenant clusters of a team (--team), of a namespace (-n), or everywhere (-A; the
-default when neither is given).
-
--o wide adds sizes, provider, owner and WRITES, the writes each cluster's tenants may not
-make (butleradm cluster freeze): read-only, quota or custom, with the control plane's
-status in parentheses (WriteLimited once Steward applies the limits); - when nothing is
-blocked or there is no control plane yet; ? when it cannot be read (Steward not installed,
-or no permission to read TenantControlPlanes). Up to 10 control planes are read one by
-one, more with a single list of every TenantControlPlane.
-
-On a live cluster -l and --environment are sent to the server, and clusters are listed 500
-at a time; on a terminal the table's rows are printed as each page arrives (a header once,
-columns sized per page), otherwise the output is printed whole at the end.`,
+default when neither is given).`,
 		Example: `  butlerctl cluster list --team payments
   butlerctl cluster list --team payments --environment dev -o wide
   butlerctl cluster list -A -l butler.butlerlabs.dev/environment=prod -o name`,
@@ -61,6 +50,18 @@ columns sized per page), otherwise the output is printed whole at the end.`,
 			return run(cmd.Context(), f, o)
 		},
 	}
+	cmdutil.Details(cmd, `PHASE unknown and WORKERS ?/3 mean the cluster has no status yet: manifests
+carry none, and a new cluster has none until its controller reports.
+
+-o wide adds sizes, provider, owner and WRITES, the writes each cluster's tenants may not
+make (butleradm cluster freeze): read-only, quota or custom, with the control plane's
+status in parentheses (WriteLimited once Steward applies the limits); - when nothing is
+blocked or there is no control plane yet; ? when it cannot be read (Steward not
+installed, or no permission to read TenantControlPlanes).
+
+On a live cluster -l and --environment are sent to the server, and clusters are listed 500
+at a time; on a terminal the table's rows are printed as each page arrives (a header once,
+columns sized per page), otherwise the output is printed whole at the end.`)
 	o.Print = output.Register(cmd, &f.Options.Output, clusterview.Spec)
 	cmd.Flags().StringVar(&o.Team, "team", "", "Only clusters of this team")
 	cmd.Flags().StringVar(&o.Environment, "environment", "", "Only clusters in this environment")

@@ -10,10 +10,12 @@ import (
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/nextstep"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -28,7 +30,12 @@ type Options struct {
 	Name    string
 	Team    string
 	Workers int32
+	Print   *output.Flags
 }
+
+// Spec is what cluster scale prints: the TenantCluster as written (or as it is, when
+// unchanged); a refusal, which has no object, prints its violations (clusterview.Violation).
+var Spec = output.Spec{Objects: true, Name: true}
 
 // NewCmd returns the command.
 func NewCmd(f *factory.Factory) *cobra.Command {
@@ -52,12 +59,16 @@ Scaling needs operator or admin in the cluster's environment (exit 4 otherwise).
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
 			if err := o.complete(cmd); err != nil {
 				return err
 			}
 			return run(cmd.Context(), f, o)
 		},
 	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
 	fl.Int32VarP(&o.Workers, "workers", "w", 0, "Worker nodes wanted (required, at least 1)")
@@ -78,9 +89,6 @@ func (o *Options) complete(cmd *cobra.Command) error {
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := f.ValidateOutput("table", "json", "yaml", "name"); err != nil {
-		return err
-	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -107,14 +115,14 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 		from := cur.Spec.Workers.Replicas
 		if from == o.Workers {
-			return printResult(f, cur, from, false, "")
+			return printResult(f, o, cur, from, false, "")
 		}
 		decision, err := preflight(ctx, s, team, cur, o.Workers, actor, f.IOStreams.ErrOut)
 		if err != nil {
 			return err
 		}
 		if !decision.Allowed() {
-			return deny(f, decision)
+			return deny(f, o, team, decision)
 		}
 		for _, w := range decision.Warnings() {
 			fmt.Fprintf(f.IOStreams.ErrOut, "Warning: %s\n", w)
@@ -126,7 +134,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		if err != nil {
 			return err
 		}
-		return printResult(f, updated, from, true, written.Location)
+		return printResult(f, o, updated, from, true, written.Location)
 	}
 }
 
@@ -173,53 +181,31 @@ func preflight(ctx context.Context, s store.Store, team *v1alpha1.Team, cur *v1a
 	}), nil
 }
 
-// printResult prints the cluster as written (-o json|yaml), its name (-o name), or what
-// changed; offline it says which file.
-func printResult(f *factory.Factory, c *v1alpha1.TenantCluster, from int32, changed bool, location string) error {
-	out := f.IOStreams.Out
+// printResult prints the cluster as written for programs, or what changed for people;
+// offline it says which file.
+func printResult(f *factory.Factory, o *Options, c *v1alpha1.TenantCluster, from int32, changed bool, location string) error {
 	name := "tenantcluster.butler.butlerlabs.dev/" + c.Name
-	switch f.Options.Output {
-	case "name":
-		fmt.Fprintln(out, name)
-		return nil
-	case "json", "yaml":
-		m, err := printers.Clean(c)
-		if err != nil {
-			return err
-		}
-		return printers.Print(out, f.Options.Output, m)
-	}
-	where := ""
-	if f.Offline() && location != "" {
-		where = " (" + location + ")"
-	}
+	msg := fmt.Sprintf("%s scaled: %d -> %d worker(s)", name, from, c.Spec.Workers.Replicas)
 	if !changed {
-		fmt.Fprintf(out, "%s unchanged: already %d worker(s)\n", name, c.Spec.Workers.Replicas)
-		return nil
+		msg = fmt.Sprintf("%s unchanged: already %d worker(s)", name, c.Spec.Workers.Replicas)
+		location = ""
 	}
-	fmt.Fprintf(out, "%s scaled: %d -> %d worker(s)%s\n", name, from, c.Spec.Workers.Replicas, where)
-	return nil
+	if !f.Offline() {
+		location = ""
+	}
+	return o.Print.Printer(f.IOStreams).Done(clusterview.WithTypeMeta(*c), msg, location)
 }
 
-// Violation is one denial in -o json|yaml form, as cluster create prints it.
-type Violation struct {
-	Field   string `json:"field"`
-	Type    string `json:"type"`
-	Message string `json:"message"`
-	Rule    string `json:"rule"`
-}
-
-// deny reports a preflight denial: the server's aggregate message on stderr, and with
-// -o json|yaml the violations on stdout. Exit 4.
-func deny(f *factory.Factory, d policy.Decision) error {
-	if f.Options.Output == "json" || f.Options.Output == "yaml" {
-		vs := make([]Violation, 0, len(d.Violations))
-		for _, v := range d.Violations {
-			vs = append(vs, Violation{Field: v.Error.Field, Type: string(v.Error.Type), Message: v.Error.Error(), Rule: v.Rule})
-		}
-		if err := printers.Print(f.IOStreams.Out, f.Options.Output, vs); err != nil {
-			return err
-		}
+// deny reports a preflight denial: the server's aggregate message on stderr (exit 4), its
+// next step for people, and for programs the violations.
+func deny(f *factory.Factory, o *Options, team *v1alpha1.Team, d policy.Decision) error {
+	if err := o.Print.Printer(f.IOStreams).Print(clusterview.DenialDoc(d)); err != nil {
+		return err
 	}
-	return cmdutil.DeniedError(d.Err())
+	err := cmdutil.DeniedError(d.Err())
+	if !f.IOStreams.HintsEnabled() || o.Print.Structured() {
+		return err
+	}
+	r := nextstep.Refusal{Verb: "scale", Team: team, Decision: d, More: "butlerctl team get " + team.Name}
+	return cmdutil.WithHint(err, nextstep.Wrap(r.Lines(), f.IOStreams.Width()))
 }

@@ -126,23 +126,24 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	v := View{Name: e.Name, Team: t.Name, Description: e.Description, Defaults: Defaults(d),
 		Caps:   Caps{Clusters: u.Clusters, MaxClusters: u.MaxClusters, MaxClustersPerMember: u.MaxClustersPerMember, Members: u.Members},
 		Access: policy.AccessTable(t, o.Name)}
-	color := f.IOStreams.ColorEnabled()
+	color, width := f.IOStreams.ColorEnabled(), f.IOStreams.Width()
 	return o.Print.Printer(f.IOStreams).Print(output.Doc{
 		One:  true,
 		View: v,
-		Text: func(w io.Writer) error { return describe(w, v, d.Addons, color) },
+		Text: func(w io.Writer) error { return describe(w, v, d.Addons, color, width) },
 	})
 }
 
 // describe is the human output: the defaults with their sources, the caps with what is
 // used of them, then who may do what.
-func describe(out io.Writer, v View, addons []string, color bool) error {
+func describe(out io.Writer, v View, addons []string, color bool, width int) error {
 	fmt.Fprintf(out, "Environment: %s\nTeam:        %s\n", v.Name, v.Team)
 	if v.Description != "" {
 		fmt.Fprintf(out, "Description: %s\n", v.Description)
 	}
 	fmt.Fprintln(out)
 	dt := printers.NewTable(color, "FIELD", "VALUE", "SOURCE")
+	dt.Width = width // fit the terminal (printers.Table.fit)
 	for _, k := range Fields {
 		val := v.Defaults[k]
 		text := fmt.Sprint(val.Value)
@@ -156,6 +157,7 @@ func describe(out io.Writer, v View, addons []string, color bool) error {
 	}
 	fmt.Fprintln(out)
 	ct := printers.NewTable(color, "CAP", "USED", "LIMIT")
+	ct.Width = width
 	ct.Row("clusters", strconv.Itoa(v.Caps.Clusters), printers.Cap(v.Caps.MaxClusters))
 	members := make([]string, 0, len(v.Caps.Members))
 	for m := range v.Caps.Members {
@@ -170,6 +172,7 @@ func describe(out io.Writer, v View, addons []string, color bool) error {
 	}
 	fmt.Fprintln(out)
 	at := printers.NewTable(color, "USER", "ROLE", "SOURCE", "WHY")
+	at.Width = width
 	for _, a := range v.Access {
 		at.Row(a.User, a.Role, a.Source, a.Reason)
 	}

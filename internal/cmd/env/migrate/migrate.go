@@ -69,7 +69,30 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		Long: `Move existing TenantClusters of a team into one of its environments: the named clusters,
 all of them (--all), or those a label selector matches (-l).
 
-The command plans first and prints the plan: which clusters move and from where, which are
+It plans first and prints the plan, then asks you to confirm (without a terminal: --yes);
+--dry-run prints the plan only. Running it again after an interruption finishes the job.`,
+		Example: `  butleradm env migrate --team payments --environment prod ledger-legacy
+  butleradm env migrate --team payments --environment dev --all --dry-run
+  butleradm env migrate --team payments --environment dev -l '!butler.butlerlabs.dev/environment' --yes
+  butleradm env migrate --team payments --environment prod --all --relabel --yes -o json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Names = args
+			if err := o.Validate(cmd); err != nil {
+				return err
+			}
+			// The first Ctrl-C stops starting clusters (those in flight finish, so none is
+			// left half done); a second one ends the process.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			go func() {
+				<-ctx.Done()
+				stop()
+			}()
+			return run(ctx, f, o)
+		},
+	}
+	// No API object of its own: -o json|yaml print the plan and results (Output).
+	cmdutil.Details(cmd, `The command plans first and prints the plan: which clusters move and from where, which are
 skipped and why (already in the environment, in another environment without --relabel,
 being deleted, of another team, not found, or refused by the server's rules). --dry-run
 prints only the plan and changes nothing.
@@ -94,28 +117,7 @@ manifests, each cluster's file is edited in place, comments kept.
 
 Exit status: 0 all done; 1 some cluster failed, a named cluster does not exist, or the run
 was interrupted; 2 usage; 3 team or environment not found; 4 refused (caps, role, or every
-failure was a refusal by the server).`,
-		Example: `  butleradm env migrate --team payments --environment prod ledger-legacy
-  butleradm env migrate --team payments --environment dev --all --dry-run
-  butleradm env migrate --team payments --environment dev -l '!butler.butlerlabs.dev/environment' --yes
-  butleradm env migrate --team payments --environment prod --all --relabel --yes -o json`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Names = args
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			// The first Ctrl-C stops starting clusters (those in flight finish, so none is
-			// left half done); a second one ends the process.
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			go func() {
-				<-ctx.Done()
-				stop()
-			}()
-			return run(ctx, f, o)
-		},
-	}
-	// No API object of its own: -o json|yaml print the plan and results (Output).
+failure was a refusal by the server).`)
 	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{})
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Team of the clusters (required)")

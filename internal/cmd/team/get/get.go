@@ -96,16 +96,16 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			}
 		}
 	}()
-	color := f.IOStreams.ColorEnabled()
+	color, width := f.IOStreams.ColorEnabled(), f.IOStreams.Width()
 	return o.Print.Printer(f.IOStreams).Print(output.Doc{
 		One:   true,
 		Items: []output.Item{{Object: teamview.Object(t), View: v}},
-		Text:  func(w io.Writer) error { return describe(w, v, color) },
+		Text:  func(w io.Writer) error { return describe(w, v, color, width) },
 	})
 }
 
 // describe is the human output: the team, its quota lines, then its environments.
-func describe(out io.Writer, v View, color bool) error {
+func describe(out io.Writer, v View, color bool, width int) error {
 	st := printers.NewStyles(color)
 	fmt.Fprintf(out, "Team:         %s\n", v.Name)
 	if v.DisplayName != "" {
@@ -117,6 +117,7 @@ func describe(out io.Writer, v View, color bool) error {
 	fmt.Fprintf(out, "Namespace:    %s\n", v.Namespace)
 	fmt.Fprintf(out, "Quota:        %s\n\n", st.Status(v.Status))
 	q := printers.NewTable(color, "RESOURCE", "USED", "LIMIT", "UTILISATION", "STATUS")
+	q.Width = width // fit the terminal (printers.Table.fit)
 	for _, l := range v.Quota.Lines {
 		pct := "-"
 		if l.Utilization != nil {
@@ -132,6 +133,7 @@ func describe(out io.Writer, v View, color bool) error {
 	}
 	fmt.Fprintln(out)
 	e := printers.NewTable(color, "ENVIRONMENT", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER", "STATUS", "DESCRIPTION")
+	e.Width = width
 	for _, env := range v.Environments {
 		e.Row(env.Name, strconv.Itoa(env.Clusters), printers.Cap(env.MaxClusters), printers.Cap(env.MaxClustersPerMember), st.Status(env.Status), env.Description)
 	}

@@ -1,0 +1,144 @@
+package cli_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A screen is one command run in a real terminal (tmux), captured as the terminal shows it.
+type screen struct {
+	name string
+	cmd  string // a shell line, run in a copy of examples/payments as carol
+}
+
+var screens = []screen{
+	{"create-explain", "butlerctl cluster create web --team payments --environment prod --explain"},
+	{"create-refusal", "butlerctl cluster create sandbox-3 --team payments --environment dev"},
+	{"team-get", "butlerctl team get payments"},
+	{"env-list", "butlerctl env list --team payments"},
+	{"cluster-list", "butlerctl cluster list --team payments"},
+	{"cluster-list-wide", "butlerctl cluster list --team payments -o wide"},
+	{"migrate-progress", "butleradm env migrate --team payments --environment dev --all --yes --allow-over-quota --as olivia@example.com --concurrency 2"},
+}
+
+// TestScreens runs each screen in tmux at 80 and 160 columns, with and without colour, and
+// compares what the terminal shows with testdata/screens (-update rewrites them; review the
+// diff). Layout regressions (a table wider than the terminal, a wrapped column, a lost
+// hint) fail here. It needs tmux: `apt-get install -y tmux` (make test-deps).
+func TestScreens(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed, so the terminal screens are not checked: apt-get install -y tmux (or make test-deps)")
+	}
+	bin, err := exec.LookPath("butlerctl") // the test binary, set up by testscript.Main
+	if err != nil {
+		t.Fatalf("butlerctl is not on PATH: %v", err)
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range screens {
+		for _, width := range []int{80, 160} {
+			for _, color := range []bool{false, true} {
+				name := fmt.Sprintf("%s-%d", sc.name, width)
+				if color {
+					name += "-color"
+				}
+				t.Run(name, func(t *testing.T) {
+					work := t.TempDir()
+					if err := copyDir(filepath.Join(root, "examples", "payments"), filepath.Join(work, "payments")); err != nil {
+						t.Fatal(err)
+					}
+					if sc.name == "migrate-progress" {
+						legacyClusters(t, root, work, 40)
+					}
+					got := capture(t, filepath.Dir(bin), work, sc.cmd, width, color)
+					golden := filepath.Join(root, "testdata", "screens", name+".txt")
+					if *update {
+						if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+							t.Fatal(err)
+						}
+						return
+					}
+					want, err := os.ReadFile(golden)
+					if err != nil {
+						t.Fatalf("%v (run with -update to create it)", err)
+					}
+					if got != string(want) {
+						t.Errorf("the screen differs from %s (run with -update and review the diff)\n--- got\n%s\n--- want\n%s", golden, got, want)
+					}
+				})
+			}
+		}
+	}
+}
+
+// capture runs line in a fresh tmux server of the given width and returns the screen once
+// the command has ended: trailing blank lines dropped, escapes kept when color.
+func capture(t *testing.T, bindir, work, line string, width int, color bool) string {
+	t.Helper()
+	sock := fmt.Sprintf("butler-screens-%d-%d", os.Getpid(), time.Now().UnixNano())
+	tmux := func(args ...string) ([]byte, error) {
+		return exec.Command("tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	}
+	t.Cleanup(func() { _, _ = tmux("kill-server") })
+	env := []string{"HOME=" + work, "TERM=xterm-256color", "LANG=C.UTF-8", "PATH=" + bindir + ":/usr/local/bin:/usr/bin:/bin",
+		"BUTLER_MANIFESTS=payments", "BUTLER_AS=carol@example.com", "XDG_CONFIG_HOME=" + filepath.Join(work, ".config")}
+	if !color {
+		env = append(env, "NO_COLOR=1")
+	}
+	const done = "[screen done]"
+	shell := fmt.Sprintf("cd %s && %s; echo '%s'; exec sleep 60", work, line, done)
+	args := append([]string{"new-session", "-d", "-s", "s", "-x", fmt.Sprint(width), "-y", "50", "env", "-i"}, env...)
+	if out, err := tmux(append(args, "sh", "-c", shell)...); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		out, err := tmux("capture-pane", "-p", "-J", "-t", "s")
+		if err == nil && bytes.Contains(out, []byte(done)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%q did not end within 60s; the screen:\n%s", line, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	capArgs := []string{"capture-pane", "-p", "-t", "s"}
+	if color {
+		capArgs = append(capArgs, "-e")
+	}
+	out, err := tmux(capArgs...)
+	if err != nil {
+		t.Fatalf("tmux capture-pane: %v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n "), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	text := strings.Join(lines, "\n")
+	text = strings.TrimSuffix(text, done)
+	return "$ " + line + "\n" + strings.TrimRight(text, "\n") + "\n"
+}
+
+// legacyClusters adds n clusters from before environments existed, so a migration has a
+// progress to show.
+func legacyClusters(t *testing.T, root, work string, n int) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "examples", "payments", "clusters", "ledger-legacy.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= n; i++ {
+		doc := strings.Replace(string(b), "name: ledger-legacy", fmt.Sprintf("name: legacy-%02d", i), 1)
+		if err := os.WriteFile(filepath.Join(work, "payments", "clusters", fmt.Sprintf("legacy-%02d.yaml", i)), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

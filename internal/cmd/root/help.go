@@ -1,0 +1,89 @@
+package root
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+)
+
+// helpSections are added after cobra's usage: the command's -o formats (internal/output
+// records them) and its details.
+const helpSections = `{{with index .Annotations "butler.output/formats"}}
+Output formats (-o): {{butlerFormats .}}
+{{end}}{{with index .Annotations "` + cmdutil.AnnotationDetails + `"}}
+{{.}}
+{{end}}`
+
+// helpCommand is cobra's help command, except that "help environment" is the topic, not
+// env (whose alias it also is).
+func helpCommand(topic *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command; help environment: variables and the config file",
+		Run: func(c *cobra.Command, args []string) {
+			if len(args) == 1 && args[0] == topic.Name() {
+				cobra.CheckErr(topic.Help())
+				return
+			}
+			cmd, _, err := c.Root().Find(args)
+			if cmd == nil || err != nil {
+				c.Printf("Unknown help topic %#q\n", args)
+				cobra.CheckErr(c.Root().Usage())
+				return
+			}
+			cmd.InitDefaultHelpFlag()
+			cobra.CheckErr(cmd.Help())
+		},
+	}
+}
+
+func init() {
+	cobra.AddTemplateFunc("butlerFormats", func(s string) string { return strings.ReplaceAll(s, ",", ", ") })
+}
+
+// usageTemplate is cobra's with helpSections after the flags.
+func usageTemplate(cmd *cobra.Command) string {
+	return cmd.UsageTemplate() + helpSections
+}
+
+// environmentTopic is `help environment`: every way to set a flag without typing it, and
+// the variables that are no flag.
+func environmentTopic(binary string) *cobra.Command {
+	return &cobra.Command{
+		Use:   "environment",
+		Short: "Environment variables, the config file, and which wins",
+		Long: `Any flag can be set without typing it, from the environment or a config file.
+Precedence, first wins: the flag on the command line, then BUTLER_<FLAG>, then the
+config file, then the flag's default.
+
+BUTLER_<FLAG>        any flag, upper case, - as _: BUTLER_TEAM=payments,
+                     BUTLER_MANIFESTS=examples/payments, BUTLER_AS=carol@example.com,
+                     BUTLER_OUTPUT=json, BUTLER_REQUEST_TIMEOUT=1m
+
+The config file, YAML, its keys the flags' long names:
+  --config FILE, else $XDG_CONFIG_HOME/butler/config.yaml (~/.config/butler/config.yaml),
+  else ~/.butler/config.yaml. A key that is no flag is warned about, naming the file.
+
+  team: payments
+  as: carol@example.com
+  manifests: [/src/gitops/butler]
+
+An identity from BUTLER_AS or as: is for manifests; on a live cluster only a typed --as
+impersonates, unless BUTLER_IMPERSONATE=1.
+
+Variables that are no flag:
+  BUTLER_IMPERSONATE=1   let --as and --as-group from the environment or file impersonate
+  BUTLER_HINTS=1|0       after a refusal, the next steps for people: on (also when piped)
+                         or off; by default only when stderr is a terminal, never with -o json
+  NO_COLOR, BUTLER_NO_COLOR
+                         no colour (as --no-color); colour is only ever on a terminal
+  COLUMNS                the width tables fit into, also when piped (default: the
+                         terminal's; piped, no limit)
+  BUTLER_DEBUG=1         print the stack trace of an internal error (exit 70)
+  KUBECONFIG             the kubeconfig, as kubectl reads it (--kubeconfig wins)
+  XDG_CONFIG_HOME        where the config file is looked for`,
+		Example: "  BUTLER_TEAM=payments " + binary + " env list\n  " + binary + " help environment",
+	}
+}

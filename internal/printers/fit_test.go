@@ -1,0 +1,61 @@
+package printers
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func render(t *testing.T, tb *Table) []string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := tb.Render(&b); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+}
+
+func wideTable(width int, drop ...string) *Table {
+	tb := NewTable(false, "NAME", "PROVIDER", "OWNER", "AGE")
+	tb.Row("carol-sandbox-1", "butler-system/harvester-prod", "carol@example.com", "3d")
+	tb.Row("web", "butler-system/nutanix", "bob@example.com", "1h")
+	tb.Width, tb.Drop = width, drop
+	return tb
+}
+
+func TestFitNoLimit(t *testing.T) {
+	lines := render(t, wideTable(0))
+	if !strings.Contains(lines[1], "butler-system/harvester-prod") || !strings.Contains(lines[1], "carol@example.com") {
+		t.Fatalf("without a width every cell is whole:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+func TestFitDropsThenTruncates(t *testing.T) {
+	for _, width := range []int{40, 50, 60} {
+		lines := render(t, wideTable(width, "AGE"))
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > width {
+				t.Errorf("width %d: line is %d wide: %q", width, w, l)
+			}
+		}
+		if strings.Contains(lines[0], "AGE") {
+			t.Errorf("width %d: AGE is dropped first: %q", width, lines[0])
+		}
+		if !strings.HasPrefix(lines[1], "carol-sandbox-1 ") {
+			t.Errorf("width %d: the first column is never cut: %q", width, lines[1])
+		}
+		if !strings.Contains(lines[1], "…") {
+			t.Errorf("width %d: a cut cell ends in …: %q", width, lines[1])
+		}
+	}
+}
+
+func TestFitKeepsWhatFits(t *testing.T) {
+	full := render(t, wideTable(0, "AGE"))
+	fitted := render(t, wideTable(200, "AGE"))
+	if strings.Join(full, "\n") != strings.Join(fitted, "\n") {
+		t.Fatalf("a table that fits is unchanged:\n%s\n---\n%s", strings.Join(full, "\n"), strings.Join(fitted, "\n"))
+	}
+}
