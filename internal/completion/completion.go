@@ -144,6 +144,7 @@ var argNames = map[string]string{
 	"env migrate": "clusters",
 	"cluster get": "cluster", "cluster delete": "cluster", "cluster scale": "cluster",
 	"cluster kubeconfig": "cluster", "cluster freeze": "cluster", "cluster thaw": "cluster",
+	"cluster upgrade": "cluster",
 	"provider get": "provider", "provider delete": "provider", "provider rotate-credentials": "provider",
 	"policy get": "policy", "policy update": "policy", "policy delete": "policy",
 }
@@ -236,6 +237,8 @@ func (c *completer) flagFunc(path string, fl *pflag.Flag) cobra.CompletionFunc {
 		return c.namespaces
 	case "context":
 		return c.contexts
+	case "kubernetes-version":
+		return c.versions
 	}
 	// Any other value (a quantity, a count, a selector) is typed, not a file.
 	return cobra.NoFileCompletions

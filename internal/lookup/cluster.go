@@ -46,6 +46,8 @@ func gerund(verb string) string {
 		return "scaling"
 	case "delete":
 		return "deleting"
+	case "upgrade":
+		return "upgrading"
 	}
 	return verb + "ing"
 }

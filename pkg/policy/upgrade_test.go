@@ -62,8 +62,8 @@ func TestPlanUpgradeMessages(t *testing.T) {
 		return p.Err().Error()
 	}
 	for got, want := range map[string]string{
-		msg("v1.31.0", "1.30.4"): `spec.kubernetesVersion: Forbidden: cannot downgrade from v1.31.0 to v1.30.4; Kubernetes versions only go forward`,
-		msg("v1.31.0", "v2.0.0"): `spec.kubernetesVersion: Forbidden: cannot upgrade from v1.31.0 to v2.0.0: upgrades across major versions are not supported`,
+		msg("v1.31.0", "1.30.4"):            `spec.kubernetesVersion: Forbidden: cannot downgrade from v1.31.0 to v1.30.4; Kubernetes versions only go forward`,
+		msg("v1.31.0", "v2.0.0"):            `spec.kubernetesVersion: Forbidden: cannot upgrade from v1.31.0 to v2.0.0: upgrades across major versions are not supported`,
 		msg("v1.29.3", "v1.31.0", "1.30.4"): `spec.kubernetesVersion: Forbidden: cannot upgrade from v1.29.3 to v1.31.0 in one step: Kubernetes upgrades one minor version at a time; upgrade to v1.30.4 first`,
 		msg("v1.29.3", "v1.31.0", "1.31.x"): `spec.kubernetesVersion: Forbidden: cannot upgrade from v1.29.3 to v1.31.0 in one step: Kubernetes upgrades one minor version at a time, and the team allows no v1.30 version to go through`,
 	} {

@@ -13,6 +13,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/list"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/scale"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/thaw"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/upgrade"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 )
 
@@ -30,5 +31,6 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 		return cmd
 	}
 	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f), delete.NewCmd(f), kubeconfig.NewCmd(f))
+	cmd.AddCommand(upgrade.NewCmd(f))
 	return cmd
 }

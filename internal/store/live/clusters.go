@@ -50,6 +50,33 @@ func (s *Store) ScaleCluster(ctx context.Context, c *v1alpha1.TenantCluster, rep
 	return out, store.Result{Location: s.config.Host}, nil
 }
 
+// UpgradePatch is the JSON merge patch that sets spec.kubernetesVersion and nothing else,
+// with resourceVersion as a precondition (none when empty).
+func UpgradePatch(resourceVersion, version string) ([]byte, error) {
+	patch := map[string]any{"spec": map[string]any{"kubernetesVersion": version}}
+	if resourceVersion != "" {
+		patch["metadata"] = map[string]any{"resourceVersion": resourceVersion}
+	}
+	return json.Marshal(patch)
+}
+
+// UpgradeCluster implements store.ClusterUpgrader with one JSON merge patch of
+// spec.kubernetesVersion carrying c's resourceVersion (409 Conflict when it changed).
+func (s *Store) UpgradeCluster(ctx context.Context, c *v1alpha1.TenantCluster, version string) (*v1alpha1.TenantCluster, store.Result, error) {
+	patch, err := UpgradePatch(c.ResourceVersion, version)
+	if err != nil {
+		return nil, store.Result{}, err
+	}
+	out := &v1alpha1.TenantCluster{}
+	err = s.butler.Patch(types.MergePatchType).Namespace(c.Namespace).Resource("tenantclusters").Name(c.Name).
+		Body(patch).Do(ctx).Into(out)
+	if err != nil {
+		return nil, store.Result{}, apiError(err)
+	}
+	clean(&out.TypeMeta, &out.ObjectMeta, v1alpha1.KindTenantCluster)
+	return out, store.Result{Location: s.config.Host}, nil
+}
+
 // DeleteCluster implements store.ClusterWriter: a delete with c's uid as a precondition
 // (when c has one), with the server's default propagation for custom resources.
 func (s *Store) DeleteCluster(ctx context.Context, c *v1alpha1.TenantCluster) (store.Result, error) {
@@ -133,6 +160,7 @@ func (s *Store) SecretValue(ctx context.Context, namespace, name string, keys ..
 }
 
 var (
-	_ store.ClusterWriter = (*Store)(nil)
-	_ store.ClusterServer = (*Store)(nil)
+	_ store.ClusterWriter   = (*Store)(nil)
+	_ store.ClusterServer   = (*Store)(nil)
+	_ store.ClusterUpgrader = (*Store)(nil)
 )
