@@ -143,8 +143,7 @@ var argNames = map[string]string{
 	"env get": "environment", "env update": "environment", "env delete": "environment",
 	"env migrate": "clusters",
 	"cluster get": "cluster", "cluster delete": "cluster", "cluster scale": "cluster",
-	"cluster kubeconfig": "cluster", "cluster freeze": "cluster", "cluster thaw": "cluster",
-	"cluster upgrade": "cluster",
+	"cluster kubeconfig": "cluster", "cluster freeze": "cluster", "cluster thaw": "cluster", "cluster upgrade": "cluster",
 	"provider get": "provider", "provider delete": "provider", "provider rotate-credentials": "provider",
 	"policy get": "policy", "policy update": "policy", "policy delete": "policy",
 }
