@@ -160,3 +160,51 @@ func (p *UpgradePlan) Err() error {
 	d := Decision{Violations: p.Violations}
 	return d.Err()
 }
+
+// VersionReview is where a cluster's version stands against its team (butlerctl upgrade
+// plan): behind the default a new cluster would get, or outside the allowed versions.
+type VersionReview struct {
+	Current    string `json:"current"`
+	Default    string `json:"default,omitempty"`
+	Behind     bool   `json:"behind"`
+	NotAllowed bool   `json:"notAllowed"`
+	// Next is the supported next step towards Default ("" when there is none: not behind, or
+	// no version of the next minor is allowed).
+	Next string `json:"next,omitempty"`
+}
+
+// NeedsAttention reports a cluster behind its default or outside the allowed versions.
+func (r VersionReview) NeedsAttention() bool { return r.Behind || r.NotAllowed }
+
+// ReviewVersion compares current with def (the default version for the cluster's
+// environment, "" when none resolves) under the allowed versions. It fails on a malformed
+// current or default version.
+func ReviewVersion(current, def string, allowed []string) (VersionReview, error) {
+	cur, err := ParseVersion(current)
+	if err != nil {
+		return VersionReview{}, err
+	}
+	r := VersionReview{Current: cur.String(), NotAllowed: !VersionAllowed(current, allowed)}
+	if def == "" {
+		return r, nil
+	}
+	d, err := ParseVersion(def)
+	if err != nil {
+		return VersionReview{}, err
+	}
+	r.Default = d.String()
+	if cur.Compare(d) >= 0 {
+		return r, nil
+	}
+	r.Behind = true
+	p, _ := PlanUpgrade(r.Current, r.Default, allowed) // both parsed above
+	switch {
+	case p.Kind == UpgradeSkipMinor && len(p.Path) > 0:
+		r.Next = p.Path[0]
+	case p.Kind == UpgradePatch || p.Kind == UpgradeMinor:
+		if VersionAllowed(r.Default, allowed) {
+			r.Next = r.Default
+		}
+	}
+	return r, nil
+}

@@ -82,3 +82,36 @@ func TestPlanUpgradeBadVersions(t *testing.T) {
 		}
 	}
 }
+
+func TestReviewVersion(t *testing.T) {
+	for _, c := range []struct {
+		cur, def           string
+		allowed            []string
+		behind, notAllowed bool
+		next               string
+	}{
+		{"v1.31.0", "v1.31.0", nil, false, false, ""},
+		{"v1.31.0", "", nil, false, false, ""},
+		{"v1.32.0", "v1.31.0", nil, false, false, ""},
+		{"v1.31.0", "1.31.4", nil, true, false, "v1.31.4"},
+		{"v1.30.2", "v1.32.0", nil, true, false, "v1.31.x"},
+		{"v1.30.2", "v1.32.0", []string{"1.32.x", "1.31.5"}, true, true, "v1.31.5"},
+		{"v1.30.2", "v1.32.0", []string{"1.32.x"}, true, true, ""},
+		{"v1.31.0", "v1.32.0", []string{"1.31.x"}, true, false, ""},
+		{"v1.33.0", "v1.32.0", []string{"1.32.x"}, false, true, ""},
+	} {
+		r, err := policy.ReviewVersion(c.cur, c.def, c.allowed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Behind != c.behind || r.NotAllowed != c.notAllowed || r.Next != c.next {
+			t.Errorf("%s (default %q, allowed %v): %+v, want behind %v notAllowed %v next %q", c.cur, c.def, c.allowed, r, c.behind, c.notAllowed, c.next)
+		}
+		if r.NeedsAttention() != (c.behind || c.notAllowed) {
+			t.Errorf("%s: NeedsAttention %v", c.cur, r.NeedsAttention())
+		}
+	}
+	if _, err := policy.ReviewVersion("v1.31", "", nil); err == nil {
+		t.Error("a malformed current version: no error")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/upgrade"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/version"
 	"github.com/butlerdotdev/butler-toolkit/internal/completion"
 )
@@ -28,6 +29,7 @@ Work on a live cluster (your kubeconfig) or on manifests on disk with --manifest
 Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy or permissions,
 70 internal error (a bug: please report it).`)
 	cmd.AddCommand(cluster.NewCmd(f, false), team.NewCmd(f, false), env.NewCmd(f, false), policy.NewCmd(f, false), auth.NewCmd(f), version.NewCmd(f))
+	cmd.AddCommand(upgrade.NewCmd(f))
 	completion.Register(cmd, f) // last: completes the whole tree
 	return cmd
 }
