@@ -87,7 +87,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	v, err := build(ctx, s, team, c, !f.Offline())
+	v, err := build(ctx, s, team, c)
 	if err != nil {
 		return err
 	}

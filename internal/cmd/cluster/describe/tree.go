@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
 )
@@ -192,23 +194,24 @@ func (t *tree) renderTable(b *strings.Builder, rows [][]string, prefix string) {
 	}
 }
 
-// cut shortens a line to the terminal's width, with an ellipsis (never when piped).
+// cut shortens a line to the terminal's width, with an ellipsis (never when piped); colour
+// codes count for nothing and are kept whole.
 func (t *tree) cut(line string) string {
-	if t.width <= 0 || lipgloss.Width(line) <= t.width {
+	if t.width <= 0 {
 		return line
 	}
-	r := []rune(line)
-	for len(r) > 0 && lipgloss.Width(string(r)) > t.width-1 {
-		r = r[:len(r)-1]
-	}
-	return string(r) + "…"
+	return ansi.Truncate(line, t.width, "…")
 }
 
 func (t *tree) paint(style, s string) string {
 	if !t.color || style == "" {
 		return s
 	}
-	st := lipgloss.NewStyle()
+	// The decision to colour is the streams' (a terminal, no NO_COLOR): the renderer is
+	// told the 16-colour profile rather than left to probe os.Stdout itself.
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI)
+	st := r.NewStyle()
 	switch style {
 	case "bold":
 		st = st.Bold(true)
