@@ -8,6 +8,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/create"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/describe"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/events"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/freeze"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/kubeconfig"
@@ -32,6 +33,6 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 		return cmd
 	}
 	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f), delete.NewCmd(f), kubeconfig.NewCmd(f))
-	cmd.AddCommand(upgrade.NewCmd(f), describe.NewCmd(f))
+	cmd.AddCommand(upgrade.NewCmd(f), describe.NewCmd(f), events.NewCmd(f))
 	return cmd
 }
