@@ -190,6 +190,13 @@ type ClusterUpgrader interface {
 	UpgradeCluster(ctx context.Context, c *v1alpha1.TenantCluster, version string) (*v1alpha1.TenantCluster, Result, error)
 }
 
+// ClusterWatcher watches every TenantCluster of a namespace ("" for all namespaces), from
+// resourceVersion ("" for the current state first, as ADDED events), with bookmarks:
+// cluster list --watch. Live only.
+type ClusterWatcher interface {
+	WatchClusters(ctx context.Context, namespace, resourceVersion string) (watch.Interface, error)
+}
+
 // ClusterServer is what only a live store does with TenantClusters.
 type ClusterServer interface {
 	// DryRunCreateCluster sends the cluster and then each addon with server-side dry run

@@ -140,6 +140,20 @@ func (s *Store) WatchCluster(ctx context.Context, namespace, name, resourceVersi
 	return w, nil
 }
 
+// WatchClusters implements store.ClusterWatcher.
+func (s *Store) WatchClusters(ctx context.Context, namespace, resourceVersion string) (watch.Interface, error) {
+	opts := metav1.ListOptions{ResourceVersion: resourceVersion, AllowWatchBookmarks: true, Watch: true}
+	req := s.butler.Get().Resource("tenantclusters").VersionedParams(&opts, s.butler.Params)
+	if namespace != "" {
+		req = req.Namespace(namespace)
+	}
+	w, err := req.Watch(ctx)
+	if err != nil {
+		return nil, apiError(err)
+	}
+	return w, nil
+}
+
 // SecretValue implements store.ClusterServer. The Secret is read whole (the API has no
 // way to read one key); one value leaves this function, to the caller only.
 func (s *Store) SecretValue(ctx context.Context, namespace, name string, keys ...string) (string, []byte, error) {
@@ -163,4 +177,5 @@ var (
 	_ store.ClusterWriter   = (*Store)(nil)
 	_ store.ClusterServer   = (*Store)(nil)
 	_ store.ClusterUpgrader = (*Store)(nil)
+	_ store.ClusterWatcher  = (*Store)(nil)
 )

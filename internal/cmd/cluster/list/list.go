@@ -7,13 +7,16 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
+	watchapi "k8s.io/apimachinery/pkg/watch"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -23,6 +26,7 @@ type Options struct {
 	Environment   string
 	AllNamespaces bool
 	Selector      string
+	Watch         bool
 
 	Print    *output.Flags
 	selector labels.Selector
@@ -43,10 +47,16 @@ make (butleradm cluster freeze): read-only, quota or custom, with the control pl
 status in parentheses (WriteLimited once Steward applies the limits); - when nothing is
 blocked or there is no control plane yet; ? when it cannot be read (Steward not installed,
 or no permission to read TenantControlPlanes). Up to 10 control planes are read one by
-one, more with a single list of every TenantControlPlane.`,
+one, more with a single list of every TenantControlPlane.
+
+--watch (live) prints the clusters, then each cluster again whenever it changes, a row at a
+time, until interrupted: a watch that resumes where it stopped when the connection drops,
+and falls back to listing every 2 seconds when the server refuses watches. The watch
+stream is the only request without a deadline. Rows leave out WRITES.`,
 		Example: `  butlerctl cluster list --team payments
   butlerctl cluster list --team payments --environment dev -o wide
-  butlerctl cluster list -A -l butler.butlerlabs.dev/environment=prod -o name`,
+  butlerctl cluster list -A -l butler.butlerlabs.dev/environment=prod -o name
+  butlerctl cluster list --team payments --watch`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Validate(cmd); err != nil {
@@ -60,6 +70,7 @@ one, more with a single list of every TenantControlPlane.`,
 	cmd.Flags().StringVar(&o.Environment, "environment", "", "Only clusters in this environment")
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "Clusters of every namespace")
 	cmd.Flags().StringVarP(&o.Selector, "selector", "l", "", "Label selector, e.g. butler.butlerlabs.dev/environment=dev")
+	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", false, "Live: after the list, print each cluster again as it changes, until interrupted")
 	return cmd
 }
 
@@ -77,6 +88,9 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	if o.Watch && f.Offline() {
+		return cmdutil.UsageError("--watch needs a live cluster: manifests have nothing to watch")
+	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -92,22 +106,18 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 		ns = t.TeamNamespace()
 	}
+	if o.Watch {
+		return watch(ctx, f, s, o, ns)
+	}
 	all, err := s.ListClusters(ctx, ns)
 	if err != nil {
 		return err
 	}
 	var out []v1alpha1.TenantCluster
-	for _, c := range all {
-		if o.Team != "" && c.TeamName() != o.Team && c.Labels[v1alpha1.LabelTeam] != o.Team {
-			continue
+	for i := range all {
+		if o.keep(&all[i]) {
+			out = append(out, all[i])
 		}
-		if o.Environment != "" && c.Environment() != o.Environment {
-			continue
-		}
-		if !o.selector.Matches(labels.Set(c.Labels)) {
-			continue
-		}
-		out = append(out, c)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Namespace != out[j].Namespace {
@@ -120,4 +130,27 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		writes = controlplane.StatesForTable(ctx, f, s, out)
 	}
 	return o.Print.Printer(f.IOStreams).Print(clusterview.Doc(out, ns == "", writes, false, f.Now()))
+}
+
+// keep applies the filters of the flags.
+func (o *Options) keep(c *v1alpha1.TenantCluster) bool {
+	switch {
+	case o.Team != "" && c.TeamName() != o.Team && c.Labels[v1alpha1.LabelTeam] != o.Team:
+		return false
+	case o.Environment != "" && c.Environment() != o.Environment:
+		return false
+	}
+	return o.selector.Matches(labels.Set(c.Labels))
+}
+
+// watch is --watch: the clusters, then each again as it changes (internal/clusterwatch).
+func watch(ctx context.Context, f *factory.Factory, s store.Store, o *Options, ns string) error {
+	src := clusterwatch.Source{
+		List: func(ctx context.Context) ([]v1alpha1.TenantCluster, error) { return s.ListClusters(ctx, ns) },
+		Keep: o.keep,
+	}
+	if w, ok := s.(store.ClusterWatcher); ok {
+		src.Watch = func(ctx context.Context, rv string) (watchapi.Interface, error) { return w.WatchClusters(ctx, ns, rv) }
+	}
+	return clusterview.Watch(ctx, o.Print, f.IOStreams, ns == "", f.Now, src)
 }
