@@ -9,9 +9,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// versions completes --kubernetes-version from the --team's allowedKubernetesVersions (as
-// written: "1.31.x" stands for any 1.31 patch) and its default version; nothing without a
-// team, or when the team restricts nothing and sets no default.
+// versions completes --kubernetes-version from the --team's default version and the exact
+// versions of its allowedKubernetesVersions; nothing without a team.
 func (c *completer) versions(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	team := flag(cmd, "team")
 	if team == "" {
@@ -28,10 +27,10 @@ func (c *completer) versions(cmd *cobra.Command, _ []string, toComplete string) 
 		}
 		if lim := t.Spec.ResourceLimits; lim != nil {
 			for _, v := range lim.AllowedKubernetesVersions {
+				// A pattern ("1.31.x") is no version to type: only exact entries are offered.
 				if n, err := policy.NormalizeVersion(v); err == nil {
-					v = n
+					out = append(out, cobra.CompletionWithDesc(n, "allowed for team "+t.Name))
 				}
-				out = append(out, cobra.CompletionWithDesc(v, "allowed for team "+t.Name))
 			}
 		}
 		return out
