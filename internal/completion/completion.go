@@ -81,10 +81,10 @@ ClusterCreationPolicy names, each command's output formats, roles (after the col
 --access-user and --access-group), provider types, scopes and network modes, for cluster
 create's --image, --network, --nutanix-cluster and --storage-container the values the
 policies that apply to the cluster (its --team, --environment and provider) allow, and for
---kubernetes-version the --team's default and allowed versions. Names are read from the manifests given with --manifests on
-the line being completed (or BUTLER_MANIFESTS, or the config file), else from the cluster of
-your kubeconfig. Each completion waits at most 2 seconds and stays silent when the cluster
-cannot be reached.
+--kubernetes-version the --team's default and allowed versions. Names are read from the
+manifests given with --manifests on the line being completed (or BUTLER_MANIFESTS, or the
+config file), else from the cluster of your kubeconfig. Each completion waits
+at most 2 seconds and stays silent when the cluster cannot be reached.
 
 Pre-generated scripts for every shell are in the completions/ folder of the source and of
 the release archives.
