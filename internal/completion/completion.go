@@ -79,12 +79,13 @@ const completionLong = `
 Beyond command and flag names, completion knows team, environment, cluster, provider and
 ClusterCreationPolicy names, team members and groups, addons (installed, or allowed for the
 team), each command's output formats, roles (after the colon of --access-user and
---access-group), provider types, scopes and network modes, and for cluster create's --image,
+--access-group), provider types, scopes and network modes, for cluster create's --image,
 --network, --nutanix-cluster and --storage-container the values the policies that apply to
-the cluster (its --team, --environment and provider) allow. Names are read from the manifests given with --manifests on
-the line being completed (or BUTLER_MANIFESTS, or the config file), else from the cluster of
-your kubeconfig. Each completion waits at most 2 seconds and stays silent when the cluster
-cannot be reached.
+the cluster (its --team, --environment and provider) allow, and for --kubernetes-version
+the --team's default and allowed versions. Names are read from the manifests given with
+--manifests on the line being completed (or BUTLER_MANIFESTS, or the config file), else
+from the cluster of your kubeconfig. Each completion waits at most 2 seconds and stays
+silent when the cluster cannot be reached.
 
 Pre-generated scripts for every shell are in the completions/ folder of the source and of
 the release archives.
@@ -147,6 +148,7 @@ var argNames = map[string]string{
 	"env migrate": "clusters",
 	"cluster get": "cluster", "cluster delete": "cluster", "cluster scale": "cluster",
 	"cluster kubeconfig": "cluster", "addon list": "cluster", "addon install": "addon install", "addon uninstall": "addon", "cluster freeze": "cluster", "cluster thaw": "cluster",
+	"cluster upgrade": "cluster", "cluster describe": "cluster", "cluster events": "cluster",
 	"provider get": "provider", "provider delete": "provider", "provider rotate-credentials": "provider",
 	"policy get": "policy", "policy update": "policy", "policy delete": "policy",
 }
@@ -244,6 +246,8 @@ func (c *completer) flagFunc(path string, fl *pflag.Flag) cobra.CompletionFunc {
 		return c.namespaces
 	case "context":
 		return c.contexts
+	case "kubernetes-version":
+		return c.versions
 	}
 	// Any other value (a quantity, a count, a selector) is typed, not a file.
 	return cobra.NoFileCompletions

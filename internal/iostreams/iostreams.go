@@ -99,6 +99,9 @@ func (s *IOStreams) ColorEnabled() bool { return s.stdoutTTY && !s.colorOff }
 // SetColorDisabled turns colour off (--no-color).
 func (s *IOStreams) SetColorDisabled() { s.colorOff = true }
 
+// SetColorEnabled turns colour back on, for tests of what a terminal shows.
+func (s *IOStreams) SetColorEnabled() { s.colorOff = false }
+
 // SetTTY overrides terminal detection, for tests.
 func (s *IOStreams) SetTTY(stdin, stdout, stderr bool) {
 	s.stdinTTY, s.stdoutTTY, s.stderrTTY = stdin, stdout, stderr

@@ -48,6 +48,8 @@ func gerund(verb string) string {
 		return "deleting"
 	case "change":
 		return "changing"
+	case "upgrade":
+		return "upgrading"
 	}
 	return verb + "ing"
 }

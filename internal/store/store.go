@@ -198,6 +198,25 @@ type Addons interface {
 	DeleteAddon(ctx context.Context, a *v1alpha1.TenantAddon) (Result, error)
 }
 
+// ClusterUpgrader is a store that can change a TenantCluster's Kubernetes version. Both
+// stores implement it (butlerctl cluster upgrade).
+type ClusterUpgrader interface {
+	// UpgradeCluster makes spec.kubernetesVersion of c, as the caller read it, version and
+	// changes nothing else. Live it is one JSON merge patch of that field carrying c's
+	// resourceVersion: a cluster changed since it was read is a Conflict, which the caller
+	// reports rather than retries (an upgrade decided on a stale read must be decided
+	// again by a person). Offline it is an in-place edit of the cluster's document, a
+	// Conflict when the document no longer has c's spec. It returns the cluster as written.
+	UpgradeCluster(ctx context.Context, c *v1alpha1.TenantCluster, version string) (*v1alpha1.TenantCluster, Result, error)
+}
+
+// ClusterWatcher watches every TenantCluster of a namespace ("" for all namespaces), from
+// resourceVersion ("" for the current state first, as ADDED events), with bookmarks:
+// cluster list --watch. Live only.
+type ClusterWatcher interface {
+	WatchClusters(ctx context.Context, namespace, resourceVersion string) (watch.Interface, error)
+}
+
 // ClusterServer is what only a live store does with TenantClusters.
 type ClusterServer interface {
 	// DryRunCreateCluster sends the cluster and then each addon with server-side dry run

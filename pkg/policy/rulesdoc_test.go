@@ -139,6 +139,16 @@ func producedMessages(t *testing.T) []string {
 	if e := policy.ProviderDeleteGuard(acPC(), sibs); e != nil {
 		msgs = append(msgs, e.Error())
 	}
+	// The upgrade path rules.
+	for _, c := range []struct {
+		from, to string
+		allowed  []string
+	}{{"v1.31.0", "v1.30.4", nil}, {"v1.31.0", "v2.0.0", nil}, {"v1.29.3", "v1.31.0", nil}, {"v1.29.3", "v1.31.0", []string{"1.31.x"}}} {
+		p, _ := policy.PlanUpgrade(c.from, c.to, c.allowed)
+		for _, v := range p.Violations {
+			msgs = append(msgs, v.Error.Error())
+		}
+	}
 	return append(msgs, producedPolicyMessages()...)
 }
 

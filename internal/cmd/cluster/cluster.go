@@ -7,12 +7,15 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/create"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/delete"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/describe"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/events"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/freeze"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/kubeconfig"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/list"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/scale"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/thaw"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/upgrade"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 )
 
@@ -30,5 +33,6 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 		return cmd
 	}
 	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f), delete.NewCmd(f), kubeconfig.NewCmd(f))
+	cmd.AddCommand(upgrade.NewCmd(f), describe.NewCmd(f), events.NewCmd(f))
 	return cmd
 }

@@ -50,6 +50,33 @@ func (s *Store) ScaleCluster(ctx context.Context, c *v1alpha1.TenantCluster, rep
 	return out, store.Result{Location: s.config.Host}, nil
 }
 
+// UpgradePatch is the JSON merge patch that sets spec.kubernetesVersion and nothing else,
+// with resourceVersion as a precondition (none when empty).
+func UpgradePatch(resourceVersion, version string) ([]byte, error) {
+	patch := map[string]any{"spec": map[string]any{"kubernetesVersion": version}}
+	if resourceVersion != "" {
+		patch["metadata"] = map[string]any{"resourceVersion": resourceVersion}
+	}
+	return json.Marshal(patch)
+}
+
+// UpgradeCluster implements store.ClusterUpgrader with one JSON merge patch of
+// spec.kubernetesVersion carrying c's resourceVersion (409 Conflict when it changed).
+func (s *Store) UpgradeCluster(ctx context.Context, c *v1alpha1.TenantCluster, version string) (*v1alpha1.TenantCluster, store.Result, error) {
+	patch, err := UpgradePatch(c.ResourceVersion, version)
+	if err != nil {
+		return nil, store.Result{}, err
+	}
+	out := &v1alpha1.TenantCluster{}
+	err = s.butler.Patch(types.MergePatchType).Namespace(c.Namespace).Resource("tenantclusters").Name(c.Name).
+		Body(patch).Do(ctx).Into(out)
+	if err != nil {
+		return nil, store.Result{}, apiError(err)
+	}
+	clean(&out.TypeMeta, &out.ObjectMeta, v1alpha1.KindTenantCluster)
+	return out, store.Result{Location: s.config.Host}, nil
+}
+
 // DeleteCluster implements store.ClusterWriter: a delete with c's uid as a precondition
 // (when c has one), with the server's default propagation for custom resources.
 func (s *Store) DeleteCluster(ctx context.Context, c *v1alpha1.TenantCluster) (store.Result, error) {
@@ -113,6 +140,20 @@ func (s *Store) WatchCluster(ctx context.Context, namespace, name, resourceVersi
 	return w, nil
 }
 
+// WatchClusters implements store.ClusterWatcher.
+func (s *Store) WatchClusters(ctx context.Context, namespace, resourceVersion string) (watch.Interface, error) {
+	opts := metav1.ListOptions{ResourceVersion: resourceVersion, AllowWatchBookmarks: true, Watch: true}
+	req := s.butler.Get().Resource("tenantclusters").VersionedParams(&opts, s.butler.Params)
+	if namespace != "" {
+		req = req.Namespace(namespace)
+	}
+	w, err := req.Watch(ctx)
+	if err != nil {
+		return nil, apiError(err)
+	}
+	return w, nil
+}
+
 // SecretValue implements store.ClusterServer. The Secret is read whole (the API has no
 // way to read one key); one value leaves this function, to the caller only.
 func (s *Store) SecretValue(ctx context.Context, namespace, name string, keys ...string) (string, []byte, error) {
@@ -133,6 +174,8 @@ func (s *Store) SecretValue(ctx context.Context, namespace, name string, keys ..
 }
 
 var (
-	_ store.ClusterWriter = (*Store)(nil)
-	_ store.ClusterServer = (*Store)(nil)
+	_ store.ClusterWriter   = (*Store)(nil)
+	_ store.ClusterServer   = (*Store)(nil)
+	_ store.ClusterUpgrader = (*Store)(nil)
+	_ store.ClusterWatcher  = (*Store)(nil)
 )

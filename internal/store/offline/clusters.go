@@ -35,6 +35,18 @@ func (s *Store) findCluster(namespace, name string) (*manifest.Object, *v1alpha1
 // is no longer c's (another write of this process changed it), the answer is a Conflict
 // and nothing is written.
 func (s *Store) ScaleCluster(_ context.Context, c *v1alpha1.TenantCluster, replicas int32) (*v1alpha1.TenantCluster, store.Result, error) {
+	return s.editClusterSpec(c, func(spec *v1alpha1.TenantClusterSpec) { spec.Workers.Replicas = replicas })
+}
+
+// UpgradeCluster implements store.ClusterUpgrader as ScaleCluster does: only
+// spec.kubernetesVersion changes, in place.
+func (s *Store) UpgradeCluster(_ context.Context, c *v1alpha1.TenantCluster, version string) (*v1alpha1.TenantCluster, store.Result, error) {
+	return s.editClusterSpec(c, func(spec *v1alpha1.TenantClusterSpec) { spec.KubernetesVersion = version })
+}
+
+// editClusterSpec applies edit to the spec of c's document and writes it when that changed
+// anything; a Conflict when the document's spec is no longer c's.
+func (s *Store) editClusterSpec(c *v1alpha1.TenantCluster, edit func(*v1alpha1.TenantClusterSpec)) (*v1alpha1.TenantCluster, store.Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o, cur := s.findCluster(c.Namespace, c.Name)
@@ -47,8 +59,8 @@ func (s *Store) ScaleCluster(_ context.Context, c *v1alpha1.TenantCluster, repli
 	src := o.Source
 	res := store.Result{Location: src.File}
 	updated := cur.DeepCopy()
-	updated.Spec.Workers.Replicas = replicas
-	if cur.Spec.Workers.Replicas != replicas {
+	edit(&updated.Spec)
+	if !equality.Semantic.DeepEqual(cur.Spec, updated.Spec) {
 		if src.File == manifest.Stdin {
 			return nil, store.Result{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: tenantcluster %q came from stdin", c.Name)
 		}
@@ -80,4 +92,7 @@ func (s *Store) DeleteCluster(_ context.Context, c *v1alpha1.TenantCluster) (sto
 	return s.deleteDocument(&doc, "tenantcluster")
 }
 
-var _ store.ClusterWriter = (*Store)(nil)
+var (
+	_ store.ClusterWriter   = (*Store)(nil)
+	_ store.ClusterUpgrader = (*Store)(nil)
+)

@@ -44,6 +44,23 @@ var (
 	watchFailures = 3
 )
 
+// Goal is what Wait waits for.
+type Goal struct {
+	// What ends "waiting for TenantCluster ns/name to be …": "Ready".
+	What string
+	// Reached reports whether the cluster got there.
+	Reached func(*v1alpha1.TenantCluster) bool
+	// Left says, on a timeout, what is left behind.
+	Left string
+}
+
+// ReadyGoal is the wait of cluster create --wait: phase Ready.
+var ReadyGoal = Goal{
+	What:    PhaseReady,
+	Reached: func(c *v1alpha1.TenantCluster) bool { return c.Status.Phase == PhaseReady },
+	Left:    "the cluster was created and is still there",
+}
+
 // serverDryRun sends the cluster and its addons with server-side dry run and prints what
 // the server returned, as the rendering is printed (YAML unless -o says otherwise).
 func serverDryRun(ctx context.Context, f *factory.Factory, s store.Store, p *plan, o *Options) error {
@@ -72,7 +89,7 @@ func waitReady(ctx context.Context, f *factory.Factory, s store.Store, c *v1alph
 	}
 	rep := progress.New(f.IOStreams, progress.ModeFor(f.IOStreams, structured))
 	pr := newProgress(rep, fmt.Sprintf("TenantCluster %s/%s", c.Namespace, c.Name), timeout, now)
-	got, err := Wait(ctx, s, cs, c.Namespace, c.Name, timeout, pr.update)
+	got, err := Wait(ctx, s, cs, c.Namespace, c.Name, timeout, ReadyGoal, pr.update)
 	pr.stop()
 	if err != nil {
 		return err
@@ -88,8 +105,9 @@ func waitReady(ctx context.Context, f *factory.Factory, s store.Store, c *v1alph
 // cluster every PollInterval instead. report sees every state of the cluster it learns of.
 //
 // It fails on a timeout, when the cluster reaches phase Failed, and when it is deleted or
-// being deleted; the errors say which, and exit 1.
-func Wait(ctx context.Context, s store.Store, cs store.ClusterServer, namespace, name string, timeout time.Duration, report func(*v1alpha1.TenantCluster)) (*v1alpha1.TenantCluster, error) {
+// being deleted; the errors say which, and exit 1. goal says what it waits for (ReadyGoal
+// after a create).
+func Wait(ctx context.Context, s store.Store, cs store.ClusterServer, namespace, name string, timeout time.Duration, goal Goal, report func(*v1alpha1.TenantCluster)) (*v1alpha1.TenantCluster, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	what := fmt.Sprintf("TenantCluster %s/%s", namespace, name)
@@ -99,24 +117,24 @@ func Wait(ctx context.Context, s store.Store, cs store.ClusterServer, namespace,
 		if last != nil && last.Status.Phase != "" {
 			phase = "phase " + last.Status.Phase
 		}
-		return cmdutil.WithCode(cmdutil.ExitFailure, fmt.Errorf("timed out after %s waiting for %s to be Ready (%s); the cluster was created and is still there", timeout, what, phase))
+		return cmdutil.WithCode(cmdutil.ExitFailure, fmt.Errorf("timed out after %s waiting for %s to be %s (%s); %s", timeout, what, goal.What, phase, goal.Left))
 	}
 	// seen records a state; done when the wait is over, with err set when it failed.
 	seen := func(c *v1alpha1.TenantCluster) (done bool, err error) {
 		last = c
 		report(c)
 		switch {
-		case c.Status.Phase == PhaseReady:
+		case goal.Reached(c):
 			return true, nil
 		case c.Status.Phase == PhaseFailed:
 			return true, cmdutil.WithCode(cmdutil.ExitFailure, fmt.Errorf("%s failed: phase Failed%s", what, readyReason(c)))
 		case c.DeletionTimestamp != nil:
-			return true, cmdutil.WithCode(cmdutil.ExitFailure, fmt.Errorf("%s is being deleted: it will not become Ready", what))
+			return true, cmdutil.WithCode(cmdutil.ExitFailure, fmt.Errorf("%s is being deleted: it will not become %s", what, goal.What))
 		}
 		return false, nil
 	}
 	gone := func() error {
-		return cmdutil.WithCode(cmdutil.ExitFailure, fmt.Errorf("%s was deleted while waiting for it to be Ready", what))
+		return cmdutil.WithCode(cmdutil.ExitFailure, fmt.Errorf("%s was deleted while waiting for it to be %s", what, goal.What))
 	}
 	// read gets the cluster; ok false with a nil error means try again later.
 	read := func() (done bool, err error) {

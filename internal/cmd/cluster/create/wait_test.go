@@ -123,7 +123,7 @@ func TestWaitFollowsTheWatch(t *testing.T) {
 		w.Modify(tc("Ready", "4"))
 	}()
 	seen, report := collect()
-	got, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, report)
+	got, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, ReadyGoal, report)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestWaitFollowsTheWatch(t *testing.T) {
 func TestWaitAlreadyReady(t *testing.T) {
 	f := newFake(tc("Ready", "7"))
 	_, report := collect()
-	if _, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, report); err != nil {
+	if _, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, ReadyGoal, report); err != nil {
 		t.Fatal(err)
 	}
 	if _, watches := f.counts(); watches != 0 {
@@ -152,7 +152,7 @@ func TestWaitPollsWhenWatchIsRefused(t *testing.T) {
 	f := newFake(tc("", "1"), tc("Provisioning", "2"), tc("Provisioning", "2"), tc("Ready", "3"))
 	f.watchErr = apierrors.NewForbidden(v1alpha1.Resource("tenantclusters"), "", errors.New("no watch"))
 	seen, report := collect()
-	if _, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, report); err != nil {
+	if _, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, ReadyGoal, report); err != nil {
 		t.Fatal(err)
 	}
 	gets, watches := f.counts()
@@ -178,7 +178,7 @@ func TestWaitRewatchesThenPolls(t *testing.T) {
 		}
 	}()
 	_, report := collect()
-	got, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, report)
+	got, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, ReadyGoal, report)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestWaitTimesOut(t *testing.T) {
 	f := newFake(tc("Provisioning", "1"))
 	f.watchErr = errors.New("connection refused")
 	_, report := collect()
-	_, err := Wait(context.Background(), f, f, "payments", "web", 60*time.Millisecond, report)
+	_, err := Wait(context.Background(), f, f, "payments", "web", 60*time.Millisecond, ReadyGoal, report)
 	want := "timed out after 60ms waiting for TenantCluster payments/web to be Ready (phase Provisioning); the cluster was created and is still there"
 	if err == nil || err.Error() != want || cmdutil.CodeOf(err) != cmdutil.ExitFailure {
 		t.Fatalf("got %v (exit %d), want %q (exit 1)", err, cmdutil.CodeOf(err), want)
@@ -228,7 +228,7 @@ func TestWaitEndsOnFailureAndDeletion(t *testing.T) {
 				go func() { tt.event(<-tt.f.watchers) }()
 			}
 			_, report := collect()
-			_, err := Wait(context.Background(), tt.f, tt.f, "payments", "web", time.Minute, report)
+			_, err := Wait(context.Background(), tt.f, tt.f, "payments", "web", time.Minute, ReadyGoal, report)
 			if err == nil || err.Error() != tt.want || cmdutil.CodeOf(err) != cmdutil.ExitFailure {
 				t.Fatalf("got %v, want %q (exit 1)", err, tt.want)
 			}
@@ -241,7 +241,7 @@ func TestWaitReadRefused(t *testing.T) {
 	f := newFake(tc("", "1"))
 	f.getErr = apierrors.NewForbidden(v1alpha1.Resource("tenantclusters"), "web", errors.New("no"))
 	_, report := collect()
-	_, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, report)
+	_, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, ReadyGoal, report)
 	if !apierrors.IsForbidden(err) {
 		t.Fatalf("got %v", err)
 	}

@@ -6,20 +6,24 @@ import (
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	watchapi "k8s.io/apimachinery/pkg/watch"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 // Options are the flags of cluster get.
 type Options struct {
-	Name string
-	Team string
+	Name  string
+	Team  string
+	Watch bool
 
 	Print *output.Flags
 }
@@ -37,9 +41,13 @@ The table ends with WRITES, the writes its tenants may not make (butleradm clust
 read-only, quota or custom, with the control plane's status in parentheses (WriteLimited once
 Steward applies the limits); - when nothing is blocked or there is no control plane yet; ?
 when the control plane cannot be read (Steward not installed, or no permission to read
-TenantControlPlanes).`,
+TenantControlPlanes).
+
+--watch (live) prints the cluster, then again each time it changes, a row at a time, until
+interrupted (as cluster list --watch; rows leave out WRITES).`,
 		Example: `  butlerctl cluster get carol-sandbox-1 --team payments
-  butlerctl cluster get carol-sandbox-1 --team payments -o yaml`,
+  butlerctl cluster get carol-sandbox-1 --team payments -o yaml
+  butlerctl cluster get carol-sandbox-1 --team payments --watch`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
@@ -51,10 +59,14 @@ TenantControlPlanes).`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{Objects: true, Wide: true, Name: true})
 	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster")
+	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", false, "Live: after the cluster, print it again each time it changes, until interrupted")
 	return cmd
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	if o.Watch && f.Offline() {
+		return cmdutil.UsageError("--watch needs a live cluster: manifests have nothing to watch")
+	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -96,6 +108,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			return cmdutil.UsageError("tenant cluster %q exists in several namespaces: pass --team or -n", o.Name)
 		}
 	}
+	if o.Watch {
+		return watch(ctx, f, s, o, c)
+	}
 	one := []v1alpha1.TenantCluster{*c}
 	var writes map[string]string
 	if o.Print.Human() {
@@ -104,4 +119,27 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	d := clusterview.Doc(one, false, writes, !o.Print.IsWide(), f.Now())
 	d.One = true
 	return o.Print.Printer(f.IOStreams).Print(d)
+}
+
+// watch is --watch: the cluster, then each new state of it (internal/clusterwatch).
+func watch(ctx context.Context, f *factory.Factory, s store.Store, o *Options, c *v1alpha1.TenantCluster) error {
+	ns, name := c.Namespace, c.Name
+	src := clusterwatch.Source{
+		List: func(ctx context.Context) ([]v1alpha1.TenantCluster, error) {
+			got, err := s.GetCluster(ctx, ns, name)
+			if apierrors.IsNotFound(err) {
+				return nil, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			return []v1alpha1.TenantCluster{*got}, nil
+		},
+	}
+	if w, ok := s.(store.ClusterServer); ok {
+		src.Watch = func(ctx context.Context, rv string) (watchapi.Interface, error) {
+			return w.WatchCluster(ctx, ns, name, rv)
+		}
+	}
+	return clusterview.Watch(ctx, o.Print, f.IOStreams, false, f.Now, src)
 }

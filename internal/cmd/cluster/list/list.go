@@ -8,8 +8,10 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
+	watchapi "k8s.io/apimachinery/pkg/watch"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
@@ -25,6 +27,7 @@ type Options struct {
 	Environment   string
 	AllNamespaces bool
 	Selector      string
+	Watch         bool
 
 	Print    *output.Flags
 	selector labels.Selector
@@ -41,7 +44,8 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 default when neither is given).`,
 		Example: `  butlerctl cluster list --team payments
   butlerctl cluster list --team payments --environment dev -o wide
-  butlerctl cluster list -A -l butler.butlerlabs.dev/environment=prod -o name`,
+  butlerctl cluster list -A -l butler.butlerlabs.dev/environment=prod -o name
+  butlerctl cluster list --team payments --watch`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Validate(cmd); err != nil {
@@ -61,12 +65,18 @@ installed, or no permission to read TenantControlPlanes).
 
 On a live cluster -l and --environment are sent to the server, and clusters are listed 500
 at a time; on a terminal the table's rows are printed as each page arrives (a header once,
-columns sized per page), otherwise the output is printed whole at the end.`)
+columns sized per page), otherwise the output is printed whole at the end.
+
+--watch (live) prints the clusters, then each cluster again whenever it changes, a row at a
+time, until interrupted: a watch that resumes where it stopped when the connection drops,
+and falls back to listing every 2 seconds when the server refuses watches. The watch
+stream is the only request without a deadline. Rows leave out WRITES.`)
 	o.Print = output.Register(cmd, &f.Options.Output, clusterview.Spec)
 	cmd.Flags().StringVar(&o.Team, "team", "", "Only clusters of this team")
 	cmd.Flags().StringVar(&o.Environment, "environment", "", "Only clusters in this environment")
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "Clusters of every namespace")
 	cmd.Flags().StringVarP(&o.Selector, "selector", "l", "", "Label selector, e.g. butler.butlerlabs.dev/environment=dev")
+	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", false, "Live: after the list, print each cluster again as it changes, until interrupted")
 	return cmd
 }
 
@@ -84,6 +94,9 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	if o.Watch && f.Offline() {
+		return cmdutil.UsageError("--watch needs a live cluster: manifests have nothing to watch")
+	}
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -99,6 +112,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 		ns = t.TeamNamespace()
 	}
+	if o.Watch {
+		return watch(ctx, f, s, o, ns)
+	}
 	var out []v1alpha1.TenantCluster
 	if pager, ok := s.(store.ClusterPager); ok {
 		if o.streams(f) {
@@ -108,13 +124,13 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			if restart {
 				out = nil
 			}
-			out = append(out, o.keep(page)...)
+			out = append(out, o.keepPage(page)...)
 			return nil
 		})
 	} else {
 		var all []v1alpha1.TenantCluster
 		all, err = s.ListClusters(ctx, ns)
-		out = o.keep(all)
+		out = o.keepPage(all)
 	}
 	if err != nil {
 		return err
@@ -132,22 +148,15 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	return o.Print.Printer(f.IOStreams).Print(clusterview.Doc(out, ns == "", writes, false, f.Now()))
 }
 
-// keep is the clusters of page that pass the filters. Live, the server has applied the
+// keepPage is the clusters of page that pass the filters. Live, the server has applied the
 // selector (and the environment label) already; checking again costs little and keeps one
 // code path for both stores.
-func (o *Options) keep(page []v1alpha1.TenantCluster) []v1alpha1.TenantCluster {
+func (o *Options) keepPage(page []v1alpha1.TenantCluster) []v1alpha1.TenantCluster {
 	var out []v1alpha1.TenantCluster
-	for _, c := range page {
-		if o.Team != "" && c.TeamName() != o.Team && c.Labels[v1alpha1.LabelTeam] != o.Team {
-			continue
+	for i := range page {
+		if o.keep(&page[i]) {
+			out = append(out, page[i])
 		}
-		if o.Environment != "" && c.Environment() != o.Environment {
-			continue
-		}
-		if !o.selector.Matches(labels.Set(c.Labels)) {
-			continue
-		}
-		out = append(out, c)
 	}
 	return out
 }
@@ -180,7 +189,7 @@ func (o *Options) stream(ctx context.Context, f *factory.Factory, pager store.Cl
 	defer func() { o.Print.NoHeaders = noHeaders }()
 	err := pager.PageClusters(ctx, ns, o.serverSelector(), func(page []v1alpha1.TenantCluster, _ bool) error {
 		var rows []v1alpha1.TenantCluster
-		for _, c := range o.keep(page) {
+		for _, c := range o.keepPage(page) {
 			if k := c.Namespace + "/" + c.Name; !printed[k] {
 				printed[k] = true
 				rows = append(rows, c)
@@ -202,4 +211,27 @@ func (o *Options) stream(ctx context.Context, f *factory.Factory, pager store.Cl
 		return o.Print.Printer(f.IOStreams).Print(clusterview.Doc(nil, ns == "", nil, false, f.Now()))
 	}
 	return nil
+}
+
+// keep applies the filters of the flags.
+func (o *Options) keep(c *v1alpha1.TenantCluster) bool {
+	switch {
+	case o.Team != "" && c.TeamName() != o.Team && c.Labels[v1alpha1.LabelTeam] != o.Team:
+		return false
+	case o.Environment != "" && c.Environment() != o.Environment:
+		return false
+	}
+	return o.selector.Matches(labels.Set(c.Labels))
+}
+
+// watch is --watch: the clusters, then each again as it changes (internal/clusterwatch).
+func watch(ctx context.Context, f *factory.Factory, s store.Store, o *Options, ns string) error {
+	src := clusterwatch.Source{
+		List: func(ctx context.Context) ([]v1alpha1.TenantCluster, error) { return s.ListClusters(ctx, ns) },
+		Keep: o.keep,
+	}
+	if w, ok := s.(store.ClusterWatcher); ok {
+		src.Watch = func(ctx context.Context, rv string) (watchapi.Interface, error) { return w.WatchClusters(ctx, ns, rv) }
+	}
+	return clusterview.Watch(ctx, o.Print, f.IOStreams, ns == "", f.Now, src)
 }

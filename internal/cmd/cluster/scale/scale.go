@@ -140,45 +140,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 
 // preflight runs the server's update rules on the cluster with its new worker count.
 func preflight(ctx context.Context, s store.Store, team *v1alpha1.Team, cur *v1alpha1.TenantCluster, workers int32, actor lookup.Actor, errOut io.Writer) (policy.Decision, error) {
-	siblings, err := s.ListClusters(ctx, cur.Namespace)
-	if err != nil {
-		return policy.Decision{}, err
-	}
-	// The server applies ClusterCreationPolicies on update too, to values the cluster had.
-	policies, err := s.ListClusterCreationPolicies(ctx)
-	if apierrors.IsForbidden(err) {
-		fmt.Fprintf(errOut, "Warning: cannot read ClusterCreationPolicies, so they are not checked here (the server applies them): %v\n", err)
-		policies, err = nil, nil
-	}
-	if err != nil {
-		return policy.Decision{}, err
-	}
-	var pc *v1alpha1.ProviderConfig
-	if ref := cur.Spec.ProviderConfigRef; ref != nil {
-		ns := ref.Namespace
-		if ns == "" {
-			ns = v1alpha1.DefaultProviderNamespace
-		}
-		pc, err = s.GetProviderConfig(ctx, ns, ref.Name)
-		if apierrors.IsNotFound(err) {
-			pc, err = nil, nil // the preflight says so, in the server's words
-		}
-		if err != nil {
-			return policy.Decision{}, err
-		}
-	}
 	updated := cur.DeepCopy()
 	updated.Spec.Workers.Replicas = workers
-	return policy.AdmitCluster(policy.ClusterRequest{
-		Operation:      policy.Update,
-		Cluster:        updated,
-		Old:            cur,
-		Team:           team,
-		Siblings:       siblings,
-		ProviderConfig: pc,
-		Username:       actor.Identity.Username,
-		Policies:       policies,
-	}), nil
+	return lookup.AdmitUpdate(ctx, s, team, cur, updated, actor, errOut)
 }
 
 // printResult prints the cluster as written for programs, or what changed for people;

@@ -1,0 +1,106 @@
+// Package describe is `butlerctl cluster describe`: one tenant cluster and what hangs off
+// it (conditions, control plane, workers, addons, recent events) as a tree, in the manner
+// of clusterctl describe cluster.
+package describe
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+)
+
+// Options are the flags and arguments of cluster describe.
+type Options struct {
+	Name string
+	Team string
+
+	Print *output.Flags
+}
+
+// Spec: the tree for people, the view (only: describe has no object of its own) for
+// programs.
+var Spec = output.Spec{}
+
+// TerminalWidth is stdout's width when it is a terminal (the tree cuts long messages to
+// it); a variable so tests can fix it.
+var TerminalWidth = func() int {
+	w, _, err := term.GetSize(int(os.Stdout.Fd()))
+	if err != nil || w <= 0 {
+		return 80
+	}
+	return w
+}
+
+// NewCmd returns the command.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "describe NAME --team TEAM",
+		Short: "Show a tenant cluster as a tree: conditions, control plane, workers, addons, events",
+		Long: `Show one tenant cluster and what hangs off it, as a tree: its phase and conditions (with
+their reason and age), environment, owner and provider; the Kubernetes version asked for
+and the one running; its control plane (the Steward TenantControlPlane) and the writes it
+blocks (butleradm cluster freeze); its workers, desired and ready; its addons (TenantAddon
+objects and their phase); and, live, its latest events (butlerctl cluster events lists them
+all).
+
+A part that cannot be read (no permission, Steward not installed) is marked as such and
+the rest is still shown. On a terminal the tree is coloured and long messages are cut to
+its width; piped, it is plain and whole. -o json|yaml print the same view as data.`,
+		Example: `  butlerctl cluster describe bob-checkout --team payments
+  butlerctl cluster describe bob-checkout --team payments -o yaml`,
+		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			if o.Team == "" {
+				return cmdutil.UsageError("--team is required")
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	return cmd
+}
+
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	team, err := lookup.Team(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	c, err := lookup.Cluster(ctx, s, team, o.Name)
+	if err != nil {
+		return err
+	}
+	v, err := build(ctx, s, team, c)
+	if err != nil {
+		return err
+	}
+	tty := f.IOStreams.IsStdoutTTY()
+	width := 0
+	if tty {
+		width = TerminalWidth()
+	}
+	tr := &tree{color: f.IOStreams.ColorEnabled(), width: width, now: f.Now()}
+	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+		One:   true,
+		View:  v,
+		Items: []output.Item{{View: v, Name: "tenantcluster.butler.butlerlabs.dev/" + c.Name}},
+		Text:  func(w io.Writer) error { return tr.write(w, v) },
+	})
+}

@@ -1,0 +1,98 @@
+// Package events is `butlerctl cluster events`: the core/v1 Events about one tenant
+// cluster, oldest first.
+package events
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// Options are the flags and arguments of cluster events.
+type Options struct {
+	Name string
+	Team string
+
+	Print *output.Flags
+}
+
+// Spec: a table for people, the Events for programs.
+var Spec = output.Spec{Objects: true, List: true, Name: true}
+
+// NewCmd returns the command.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "events NAME --team TEAM",
+		Short: "List the events of a tenant cluster, oldest first",
+		Long: fmt.Sprintf(`List the Kubernetes events (core/v1 Event) about a tenant cluster, the ones its
+controller records as it provisions, upgrades and scales it, sorted by when each last
+happened, oldest first (as kubectl events). At most %d are read. Live only: manifests have
+no events (exit 2).`, store.MaxEvents),
+		Example: `  butlerctl cluster events bob-checkout --team payments
+  butlerctl cluster events bob-checkout --team payments -o yaml`,
+		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if err := o.Print.Validate(cmd); err != nil {
+				return err
+			}
+			if o.Team == "" {
+				return cmdutil.UsageError("--team is required")
+			}
+			if f.Offline() {
+				return cmdutil.UsageError("cluster events needs a live cluster: manifests have no events")
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	return cmd
+}
+
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	d, ok := s.(store.Describer)
+	if !ok {
+		return fmt.Errorf("the %s store cannot read events", s.Mode())
+	}
+	team, err := lookup.Team(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	c, err := lookup.Cluster(ctx, s, team, o.Name)
+	if err != nil {
+		return err
+	}
+	evs, err := d.ListEvents(ctx, c.Namespace, v1alpha1.KindTenantCluster, c.Name)
+	if err != nil {
+		return err
+	}
+	doc := output.Doc{
+		Header: []string{"LAST SEEN", "TYPE", "REASON", "COUNT", "MESSAGE"},
+		Empty:  fmt.Sprintf("No events found for tenant cluster %s/%s.", c.Namespace, c.Name),
+	}
+	now := f.Now()
+	for i := range evs {
+		e := &evs[i]
+		e.APIVersion, e.Kind = "v1", "Event"
+		e.ManagedFields = nil
+		age := clusterview.HumanDuration(now.Sub(store.EventTime(e)))
+		doc.Items = append(doc.Items, output.Item{Object: e, Cells: []string{age, e.Type, e.Reason, strconv.Itoa(int(max(e.Count, 1))), e.Message}})
+	}
+	return o.Print.Printer(f.IOStreams).Print(doc)
+}

@@ -1,0 +1,207 @@
+// Package upgrade is `butlerctl cluster upgrade`: plan a Kubernetes version change against
+// the supported path and the team's rules, then change that one field.
+package upgrade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/create"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Options are the flags and arguments of cluster upgrade.
+type Options struct {
+	Name            string
+	Team            string
+	Version         string
+	DryRun          bool
+	Yes             bool
+	Wait            bool
+	Timeout         time.Duration
+	ResourceVersion string
+
+	Print *output.Flags
+}
+
+// Spec: a line for people (after the plan); the cluster as written, or with --view the
+// plan, for programs.
+var Spec = output.Spec{Objects: true, View: true, Name: true}
+
+// NewCmd returns the command.
+func NewCmd(f *factory.Factory) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "upgrade NAME --team TEAM --kubernetes-version VERSION [--dry-run] [--yes] [--wait]",
+		Short: "Change a tenant cluster's Kubernetes version, along a supported path",
+		Long: `Change the Kubernetes version of a tenant cluster. A plan comes first: the current and
+the target version, the team's allowed versions, and what the plan refuses and why. Refused
+(exit 4, nothing sent): a downgrade, a change of major version, a skipped minor version (the
+refusal names the supported path: one minor at a time, docs/rules.md §6.1), a version the
+team does not allow, and anything else the server's update rules refuse.
+
+Upgrading needs operator or admin in the cluster's environment (exit 4 otherwise). Without
+--yes the command asks on a terminal and refuses when there is none (exit 2): an upgrade
+cannot be undone. --dry-run prints the plan and sends nothing.
+
+Only spec.kubernetesVersion changes: live, one JSON merge patch carrying the resourceVersion
+that was read. If the cluster changed in between, the server's Conflict is reported (exit 1)
+and nothing is retried: read it again and decide again. --resource-version makes the patch
+depend on an earlier read instead (the one --dry-run -o json printed). Offline, the cluster's
+document is edited in place, keeping comments and everything else.
+
+--wait (live) follows the cluster until it is Ready at the new version (the controller's
+status.observedState.kubernetesVersion), with progress on stderr.`,
+		Example: `  butlerctl cluster upgrade bob-checkout --team payments --kubernetes-version v1.32.0 --dry-run
+  butlerctl cluster upgrade bob-checkout --team payments --kubernetes-version v1.32.0 --yes --wait
+  butlerctl cluster upgrade carol-sandbox-1 --team payments --kubernetes-version 1.31.2 --yes --manifests examples/payments --as carol@example.com`,
+		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if err := o.Validate(cmd); err != nil {
+				return err
+			}
+			return run(cmd.Context(), f, o)
+		},
+	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	fl := cmd.Flags()
+	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	fl.StringVar(&o.Version, "kubernetes-version", "", "Kubernetes version wanted, e.g. v1.32.0 (required)")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "Print the plan and send nothing")
+	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
+	fl.BoolVar(&o.Wait, "wait", false, "Live: wait until the cluster is Ready at the new version")
+	fl.DurationVar(&o.Timeout, "timeout", create.DefaultTimeout, "How long --wait waits")
+	fl.StringVar(&o.ResourceVersion, "resource-version", "", "Live: upgrade only if the cluster still has this resourceVersion (from an earlier read)")
+	return cmd
+}
+
+// Validate checks the flags. A malformed version is bad input (exit 2).
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
+	if o.Team == "" {
+		return cmdutil.UsageError("--team is required")
+	}
+	if o.Version == "" {
+		return cmdutil.UsageError("--kubernetes-version is required")
+	}
+	v, err := policy.NormalizeVersion(o.Version)
+	if err != nil {
+		return cmdutil.UsageError("--kubernetes-version: %v", err)
+	}
+	o.Version = v
+	if o.DryRun && o.Wait {
+		return cmdutil.UsageError("--wait cannot be combined with --dry-run: nothing is sent to wait for")
+	}
+	if o.Timeout <= 0 {
+		return cmdutil.UsageError("--timeout must be positive, got %s", o.Timeout)
+	}
+	return nil
+}
+
+func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	u, ok := s.(store.ClusterUpgrader)
+	if !ok {
+		return fmt.Errorf("the %s store cannot upgrade clusters", s.Mode())
+	}
+	if f.Offline() && (o.Wait || o.ResourceVersion != "") {
+		return cmdutil.UsageError("--wait and --resource-version need a live cluster (manifests have no status and no resourceVersion)")
+	}
+	team, err := lookup.Team(ctx, s, o.Team)
+	if err != nil {
+		return err
+	}
+	actor, err := lookup.WhoAmI(ctx, s)
+	if err != nil {
+		return err
+	}
+	cur, err := lookup.Cluster(ctx, s, team, o.Name)
+	if err != nil {
+		return err
+	}
+	if _, err := lookup.RequireOperator(team, cur, actor, "upgrade"); err != nil {
+		return err
+	}
+	pl, err := plan(ctx, f, s, team, cur, o.Version, actor)
+	if err != nil {
+		return err
+	}
+	pr := o.Print.Printer(f.IOStreams)
+	if !pl.Allowed {
+		return deny(f, o, pl)
+	}
+	if pl.Kind == policy.UpgradeNone {
+		return pr.Done(cur, fmt.Sprintf("%s unchanged: already %s", resourceName(cur), cur.Spec.KubernetesVersion), "")
+	}
+	if o.DryRun {
+		return printDryRun(f, o, cur, pl)
+	}
+	if err := confirm(f, o, cur, pl); err != nil {
+		return err
+	}
+	if o.ResourceVersion != "" {
+		cur = cur.DeepCopy()
+		cur.ResourceVersion = o.ResourceVersion
+	}
+	updated, res, err := u.UpgradeCluster(ctx, cur, o.Version)
+	if apierrors.IsConflict(err) {
+		return cmdutil.WithCode(cmdutil.ExitFailure, fmt.Errorf("tenant cluster %q changed since it was read (resourceVersion %s), so nothing was upgraded: look at it again and run the upgrade again if it still applies: %w", cur.Name, cur.ResourceVersion, err))
+	}
+	if err != nil {
+		return err
+	}
+	verb := "upgrade started" // live: the controller does the upgrade now
+	if f.Offline() {
+		verb = "upgraded"
+	}
+	if err := pr.Done(updated, fmt.Sprintf("%s %s: %s -> %s", resourceName(updated), verb, pl.From, pl.To), f.Where(res, s)); err != nil {
+		return err
+	}
+	if o.Wait {
+		return wait(ctx, f, s, updated, o)
+	}
+	return nil
+}
+
+func resourceName(c *v1alpha1.TenantCluster) string {
+	return "tenantcluster.butler.butlerlabs.dev/" + c.Name
+}
+
+// confirm asks on a terminal unless --yes; with no terminal it refuses (exit 2).
+func confirm(f *factory.Factory, o *Options, c *v1alpha1.TenantCluster, pl *Plan) error {
+	if o.Yes {
+		return nil
+	}
+	p := prompt.New(f.IOStreams)
+	if !p.CanPrompt() {
+		return cmdutil.UsageError("upgrading tenant cluster %q needs confirmation: pass --yes (there is no terminal to ask on)", c.Name)
+	}
+	if o.Print.Human() {
+		if err := writePlan(f.IOStreams.ErrOut, pl); err != nil {
+			return err
+		}
+	}
+	return p.Confirm(fmt.Sprintf("Upgrade tenant cluster %s/%s from %s to %s? It cannot be undone.", c.Namespace, c.Name, pl.From, pl.To),
+		"upgrade cancelled: nothing was changed")
+}
+
+// errNoServer: --wait needs a live store; run checks it first, so this is a bug guard.
+var errNoServer = errors.New("this store cannot wait for a cluster")
