@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 )
 
@@ -89,16 +88,14 @@ func parseOutputDoc(t *testing.T, path string) map[string]string {
 }
 
 // TestCommandsWithoutOutput: the commands that declare no output formats, which the root
-// refuses -o for, are exactly those docs/output.md lists as printing nothing to format
-// (cluster create and scale aside while they still check -o themselves).
+// refuses -o for, are exactly those docs/output.md lists as printing nothing to format.
 func TestCommandsWithoutOutput(t *testing.T) {
 	var none []string
 	for _, name := range Names {
 		var walk func(*cobra.Command)
 		walk = func(c *cobra.Command) {
 			_, declares := c.Annotations[output.AnnotationFormats]
-			legacy := root.LegacyOutput[strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")]
-			if c.Runnable() && !c.Hidden && c.Name() != "help" && !declares && !legacy {
+			if c.Runnable() && !c.Hidden && c.Name() != "help" && !declares {
 				none = append(none, c.CommandPath())
 			}
 			for _, s := range c.Commands() {

@@ -6,16 +6,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
-
-// Output formats accepted by -o.
-var OutputFormats = []string{"table", "wide", "json", "yaml", "name"}
 
 // GlobalOptions are the flags every command of both binaries takes.
 type GlobalOptions struct {
@@ -77,26 +72,6 @@ func (f *Factory) Close() error {
 	}
 	f.store = nil
 	return c.Close()
-}
-
-// ValidateOutput checks -o against the formats a command supports.
-//
-// Deprecated: commands declare their formats with output.Register; this serves the ones
-// not yet moved.
-func (f *Factory) ValidateOutput(allowed ...string) error {
-	if len(allowed) == 0 {
-		allowed = OutputFormats
-	}
-	if f.Options.Output == "" {
-		f.Options.Output = "table"
-	}
-	o := f.Options.Output
-	for _, a := range allowed {
-		if o == a {
-			return nil
-		}
-	}
-	return cmdutil.UsageError("unknown output format %q (valid: %s)", o, strings.Join(allowed, ", "))
 }
 
 // Where is where a write went, for the line that reports it: the file offline; nothing

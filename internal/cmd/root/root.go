@@ -103,10 +103,6 @@ func identityFlags(cmd *cobra.Command, o *factory.GlobalOptions) error {
 	return nil
 }
 
-// LegacyOutput are the commands that still check -o themselves (factory.ValidateOutput)
-// because they declare no output.Spec yet; each entry goes when its command moves.
-var LegacyOutput = map[string]bool{"cluster create": true, "cluster scale": true}
-
 // outputTaken refuses -o typed for a command that prints nothing to format (webhook serve,
 // completion, help): a usage error (exit 2) rather than a flag silently ignored. A default
 // from the config file or BUTLER_OUTPUT is meant for the commands that print, and is left
@@ -116,9 +112,6 @@ func outputTaken(cmd *cobra.Command) error {
 		return nil
 	}
 	if _, ok := cmd.Annotations[output.AnnotationFormats]; ok {
-		return nil
-	}
-	if LegacyOutput[strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")] {
 		return nil
 	}
 	return cmdutil.UsageError("%s prints nothing that -o could format: leave out -o", cmd.CommandPath())
