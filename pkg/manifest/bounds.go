@@ -7,26 +7,36 @@ import (
 
 // maxRunNodes bounds the nodes, aliases expanded, that one Load converts across every
 // document, so that many documents each under maxNodes cannot add up to exhaust memory.
+// It is counted in nodes of loosely kept objects (unstructured maps, the costliest to
+// keep); a node of a known kind, kept in its typed struct, weighs a quarter of one, so
+// that a real tree of 10,000 clusters (about 2 million nodes) still loads.
 const maxRunNodes = 1 << 20
 
-// budget counts the nodes a Load has converted.
+// Weights of a node against the run's bound, in quarters of a loosely kept node.
+const (
+	typedWeight = 1
+	looseWeight = 4
+	runUnits    = maxRunNodes * looseWeight
+)
+
+// budget counts the nodes a Load has converted, in units of typedWeight.
 type budget struct {
-	nodes    int
+	units    int
 	reported bool
 }
 
 func newBudget() *budget { return &budget{} }
 
-// take counts one node; false once the run is over its bound.
-func (b *budget) take() bool {
+// take counts one node of weight w; false once the run is over its bound.
+func (b *budget) take(w int) bool {
 	if b == nil {
 		return true
 	}
-	b.nodes++
-	return b.nodes <= maxRunNodes
+	b.units += w
+	return b.units <= runUnits
 }
 
-func (b *budget) spent() bool { return b != nil && b.nodes > maxRunNodes }
+func (b *budget) spent() bool { return b != nil && b.units > runUnits }
 
 // tick counts a node against the bounds of its document and of the run, and checks its
 // depth; false (with the error recorded once) past any of them.
@@ -38,7 +48,7 @@ func (c *converter) tick(n *yaml.Node, p *field.Path, depth int) bool {
 		}
 		return false
 	}
-	if !c.budget.take() {
+	if !c.budget.take(c.weight) {
 		if !c.budget.reported {
 			c.budget.reported = true
 			c.fail(p, n.Line, "the manifests together are too large (more than %d nodes, aliases expanded); nothing after this point was read", maxRunNodes)

@@ -52,10 +52,11 @@ type converter struct {
 	lines  map[string]int
 	nodes  int
 	budget *budget // shared by the documents of one Load; nil: this document alone
+	weight int    // of each node against budget: typedWeight or looseWeight
 }
 
 func newConverter(strict bool) *converter {
-	return &converter{strict: strict, lines: map[string]int{}}
+	return &converter{strict: strict, lines: map[string]int{}, weight: looseWeight}
 }
 
 func (c *converter) fail(p *field.Path, line int, format string, args ...any) {

@@ -290,6 +290,9 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 	strict := ki != nil && ki.strict
 	c := newConverter(strict)
 	c.budget = d.budget
+	if ki != nil {
+		c.weight = typedWeight
+	}
 	var v any
 	var ok bool
 	if ki != nil {
