@@ -52,7 +52,7 @@ type converter struct {
 	lines  map[string]int
 	nodes  int
 	budget *budget // shared by the documents of one Load; nil: this document alone
-	weight int    // of each node against budget: typedWeight or looseWeight
+	weight int     // of each node against budget: typedWeight or looseWeight
 }
 
 func newConverter(strict bool) *converter {
