@@ -45,9 +45,9 @@ func Load(paths []string, stdin io.Reader) (*Set, error) {
 func LoadWith(paths []string, stdin io.Reader, opts Options) (*Set, error) {
 	set := &Set{}
 	r := &reader{opts: opts, seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
-	budget := newBudget()
+	budget, tab := newBudget(), newPathTable()
 	r.read = func(name string, data []byte) {
-		objs, err := decode(name, data, opts, budget)
+		objs, err := decode(name, data, opts, budget, tab)
 		if err != nil {
 			r.errs = append(r.errs, err)
 		}

@@ -163,7 +163,7 @@ func Validate(obj Object) error {
 		v.errs = append(v.errs, field.Required(field.NewPath("metadata", "name"), "name or generateName is required"))
 	}
 	v.errs = append(v.errs, semantic(obj.Obj, func(p *field.Path) bool {
-		_, ok := obj.lines[p.String()]
+		_, ok := obj.lines.get(p.String())
 		return ok
 	})...)
 	derrs := make([]*DecodeError, 0, len(v.errs))
@@ -238,7 +238,7 @@ func (v *validator) inFile(p *field.Path) bool {
 	if v.obj.lines == nil {
 		return true
 	}
-	_, ok := v.obj.lines[p.String()]
+	_, ok := v.obj.lines.get(p.String())
 	return ok
 }
 
