@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"sync/atomic"
+
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -16,14 +18,24 @@ const maxRunNodes = 1 << 20
 const (
 	typedWeight = 1
 	looseWeight = 4
-	runUnits    = maxRunNodes * looseWeight
 )
+
+// runUnits is the bound in units; a variable only so that tests can reach it quickly.
+var runUnits = maxRunNodes * looseWeight
 
 // budget counts the nodes a Load has converted, in units of typedWeight.
 type budget struct {
 	units    int
 	reported bool
+
+	// A worker's budget (parallel.go) also adds its units to the run's shared total, by
+	// batches of flushUnits, and is dropped once that total is over the bound.
+	shared  *atomic.Int64
+	flushed int
+	dropped bool
 }
+
+const flushUnits = 1024
 
 func newBudget() *budget { return &budget{} }
 
@@ -33,10 +45,16 @@ func (b *budget) take(w int) bool {
 		return true
 	}
 	b.units += w
-	return b.units <= runUnits
+	if b.shared != nil && b.units-b.flushed >= flushUnits {
+		if b.shared.Add(int64(b.units-b.flushed)) > int64(runUnits) {
+			b.dropped = true
+		}
+		b.flushed = b.units
+	}
+	return b.units <= runUnits && !b.dropped
 }
 
-func (b *budget) spent() bool { return b != nil && b.units > runUnits }
+func (b *budget) spent() bool { return b != nil && (b.units > runUnits || b.dropped) }
 
 // tick counts a node against the bounds of its document and of the run, and checks its
 // depth; false (with the error recorded once) past any of them.

@@ -86,6 +86,11 @@ func decode(file string, data []byte, opts Options, b *budget, tab *pathTable) (
 	if err := checkJSON(file, data); err != nil {
 		return nil, err
 	}
+	return decodeDocuments(file, data, opts, b, tab)
+}
+
+// decodeDocuments is decode once the file has passed checkJSON.
+func decodeDocuments(file string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, error) {
 	var objs []Object
 	var errs []error
 	for _, seg := range splitDocuments(string(data)) {
