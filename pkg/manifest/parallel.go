@@ -159,4 +159,3 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 	}
 	return append(errs, readErrs[next:]...)
 }
-
