@@ -216,6 +216,9 @@ func fillIdentity(o *Object) {
 // toJSONValue is the object as a manifest would hold it: rendered the way Write renders
 // it (unset optional fields left out), then read back as JSON values.
 func toJSONValue(o runtime.Object) (any, error) {
+	if v, err := typedJSONValue(o); err != errNotTyped {
+		return v, err
+	}
 	n, _, err := objectNode(o)
 	if err != nil {
 		return nil, err
