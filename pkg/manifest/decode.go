@@ -122,6 +122,16 @@ func decodeDocuments(file string, data []byte, opts Options, b *budget, tab *pat
 	return objs, errors.Join(errs...)
 }
 
+// converter returns the converter of an object of kind ki (nil: a kind kept loosely).
+func (d *decoder) converter(ki *kindInfo) *converter {
+	c := newConverter(ki != nil && ki.strict)
+	c.budget, c.lines = d.budget, &lineIndex{tab: d.tab}
+	if ki != nil {
+		c.weight = typedWeight
+	}
+	return c
+}
+
 // headerLines are the lines of an object's apiVersion and kind, for an object of a kind
 // that is not converted.
 func (d *decoder) headerLines(h header) *lineIndex {
@@ -307,13 +317,7 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 			return o, []error{e}
 		}
 	}
-	strict := ki != nil && ki.strict
-	c := newConverter(strict)
-	c.budget = d.budget
-	c.lines = &lineIndex{tab: d.tab}
-	if ki != nil {
-		c.weight = typedWeight
-	}
+	c := d.converter(ki)
 	var v any
 	var ok bool
 	if ki != nil {

@@ -73,21 +73,8 @@ func (c *converter) value(v reflect.Value, keepNull bool, depth int) (val any, p
 	}
 	switch v.Kind() {
 	case reflect.Struct:
-		out := map[string]any{}
-		for _, f := range structFields(t).fields {
-			fv, ok := fieldByIndex(v, f.index)
-			if !ok || (f.omitEmpty && (isEmptyValue(fv) || (fv.Kind() == reflect.Struct && fv.IsZero()))) {
-				continue
-			}
-			x, present, err := c.value(fv, false, depth+1)
-			if err != nil {
-				return nil, false, fmt.Errorf("%s: %w", f.name, err)
-			}
-			if present {
-				out[f.name] = x
-			}
-		}
-		return out, true, nil
+		out, err := c.structJSON(v, depth)
+		return out, err == nil, err
 	case reflect.Map:
 		if v.IsNil() {
 			return nil, keepNull, nil
@@ -121,17 +108,6 @@ func (c *converter) value(v reflect.Value, keepNull bool, depth int) (val any, p
 			out = append(out, x)
 		}
 		return out, true, nil
-	case reflect.String:
-		return v.String(), true, nil
-	case reflect.Bool:
-		return v.Bool(), true, nil
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return v.Int(), true, nil
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		if u := v.Uint(); u <= math.MaxInt64 {
-			return int64(u), true, nil
-		}
-		return float64(v.Uint()), true, nil
 	case reflect.Float32, reflect.Float64:
 		data, err := json.Marshal(v.Interface())
 		if err != nil {
@@ -139,7 +115,47 @@ func (c *converter) value(v reflect.Value, keepNull bool, depth int) (val any, p
 		}
 		return c.jsonValue(data, keepNull, depth)
 	}
+	if x, ok := scalarValue(v); ok {
+		return x, true, nil
+	}
 	return nil, false, fmt.Errorf("cannot render %s", t)
+}
+
+// structJSON is value for a struct: its fields as valueNode writes them.
+func (c *converter) structJSON(v reflect.Value, depth int) (map[string]any, error) {
+	out := map[string]any{}
+	for _, f := range structFields(v.Type()).fields {
+		fv, ok := fieldByIndex(v, f.index)
+		if !ok || (f.omitEmpty && (isEmptyValue(fv) || (fv.Kind() == reflect.Struct && fv.IsZero()))) {
+			continue
+		}
+		x, present, err := c.value(fv, false, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.name, err)
+		}
+		if present {
+			out[f.name] = x
+		}
+	}
+	return out, nil
+}
+
+// scalarValue is value for strings, booleans and integers.
+func scalarValue(v reflect.Value) (any, bool) {
+	switch v.Kind() {
+	case reflect.String:
+		return v.String(), true
+	case reflect.Bool:
+		return v.Bool(), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int(), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if u := v.Uint(); u <= math.MaxInt64 {
+			return int64(u), true
+		}
+		return float64(v.Uint()), true
+	}
+	return nil, false
 }
 
 // jsonValue reads back what a MarshalJSON wrote, as valueNode's jsonNode and untyped do.

@@ -126,7 +126,12 @@ func Cluster(team, name string, i int) string {
 		env = "prod"
 	}
 	owner := Members(team, 1+i%(members-1))
-	return fmt.Sprintf(`# %[2]s: a cluster of %[1]s (generated for the loader benchmark).
+	return fmt.Sprintf(clusterFormat, team, name, env, owner, i%10000, i%7+1, i%250, 1+i%5, 2+2*(i%4), 4+4*(i%4))
+}
+
+// clusterFormat is a cluster's manifest: 1 team, 2 name, 3 environment, 4 owner,
+// 5 cost centre, 6 a small number, 7 a subnet, 8 workers, 9 CPUs, 10 GiB of memory.
+const clusterFormat = `# %[2]s: a cluster of %[1]s (generated for the loader benchmark).
 # Owned by %[4]s; see the team's runbook before changing the worker sizes.
 #
 # Change process: open a pull request against this repository; the CI gate runs
@@ -230,5 +235,4 @@ spec:
     - time1.example.com
     - time2.example.com
     - time3.example.com
-`, team, name, env, owner, i%10000, i%7+1, i%250, 1+i%5, 2+2*(i%4), 4+4*(i%4))
-}
+`
