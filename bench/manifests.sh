@@ -12,7 +12,8 @@
 #
 # check and the change check run only when the binary has them (a note says so otherwise).
 # It prints wall-time medians, each command's ratio to the floor (and the change check's to
-# the state check) and peak memory (GNU time max RSS, median and maximum over the runs).
+# the state check), CPU seconds (user + system: on a busy machine the steadier figure) and
+# peak memory (GNU time max RSS, median and maximum over the runs).
 #
 #   bench/manifests.sh                      # builds bin/butlerctl with `make build` first
 #   RUNS=9 bench/manifests.sh
@@ -89,28 +90,31 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else prin
 for round in $(seq 0 "$RUNS"); do
   for i in "${!cmds[@]}"; do
     read -r -a argv <<<"${cmds[$i]}"
-    if ! /usr/bin/time -f '%e %M' -o "$tmp/t" "${argv[@]}" >"$tmp/out" 2>&1; then
+    if ! /usr/bin/time -f '%e %M %U %S' -o "$tmp/t" "${argv[@]}" >"$tmp/out" 2>&1; then
       echo "manifests: ${names[$i]} failed:" >&2
       head -5 "$tmp/out" >&2
       exit 2
     fi
     [ "$round" = 0 ] && continue # warm-up: page cache, binary
-    read -r wall rss <"$tmp/t"
+    read -r wall rss user sys <"$tmp/t"
     echo "$wall" >>"$tmp/w$i"
+    awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}' >>"$tmp/c$i"
     echo "$rss" >>"$tmp/r$i"
   done
 done
 
-declare -a wall rss rssmax
+declare -a wall cpu rss rssmax
 for i in "${!cmds[@]}"; do
   wall[$i]="$(median <"$tmp/w$i")"
+  cpu[$i]="$(median <"$tmp/c$i")"
   rss[$i]="$(median <"$tmp/r$i")"
   rssmax[$i]="$(sort -n "$tmp/r$i" | tail -1)"
 done
-printf '%-28s %10s %10s %15s %12s\n' "command" "median s" "vs floor" "median RSS MiB" "max RSS MiB"
+printf '%-28s %9s %9s %8s %9s %15s %12s\n' "command" "median s" "vs floor" "CPU s" "vs floor" "median RSS MiB" "max RSS MiB"
 for i in "${!cmds[@]}"; do
-  printf '%-28s %10s %10s %15s %12s\n' "${names[$i]}" "${wall[$i]}" \
+  printf '%-28s %9s %9s %8s %9s %15s %12s\n' "${names[$i]}" "${wall[$i]}" \
     "$(awk -v a="${wall[$i]}" -v b="${wall[0]}" 'BEGIN {printf "%.2fx", a / b}')" \
+    "${cpu[$i]}" "$(awk -v a="${cpu[$i]}" -v b="${cpu[0]}" 'BEGIN {printf "%.2fx", a / b}')" \
     "$(awk -v k="${rss[$i]}" 'BEGIN {printf "%.1f", k / 1024}')" \
     "$(awk -v k="${rssmax[$i]}" 'BEGIN {printf "%.1f", k / 1024}')"
 done
