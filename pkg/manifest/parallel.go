@@ -35,6 +35,9 @@ type fileResult struct {
 	dropped    bool // not usable as it is (see decode): decode again in order
 }
 
+// workerHook runs before a worker decodes a file; tests make it panic.
+var workerHook = func(string) {}
+
 type loadJob struct {
 	res  *fileResult
 	data []byte
@@ -84,6 +87,7 @@ func (p *pipeline) decode(j loadJob) {
 				errs: []error{fmt.Errorf("%s: internal error while reading it: %v", displayFile(res.name), v)}}
 		}
 	}()
+	workerHook(res.name)
 	if res.jsonErr = checkJSON(res.name, j.data); res.jsonErr != nil {
 		return
 	}

@@ -53,3 +53,23 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// A panic while decoding one file is an error naming it; the other files still load.
+func TestLoadWorkerPanicIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"a", "b", "c"} {
+		doc := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + n + "}\n"
+		must(t, os.WriteFile(filepath.Join(dir, n+".yaml"), []byte(doc), 0o644))
+	}
+	bad := filepath.Join(dir, "b.yaml")
+	defer func(h func(string)) { workerHook = h }(workerHook)
+	workerHook = func(name string) {
+		if name == bad {
+			panic("boom")
+		}
+	}
+	_, err := Load([]string{dir}, nil)
+	if err == nil || err.Error() != bad+": internal error while reading it: boom" {
+		t.Fatalf("got %v", err)
+	}
+}
