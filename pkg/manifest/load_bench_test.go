@@ -15,6 +15,15 @@ var (
 	benchTreeErr  error
 )
 
+// TestMain removes the benchmark's tree, which benchmarks share and so cannot clean up.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchTree != nil {
+		os.RemoveAll(benchTree.Dir)
+	}
+	os.Exit(code)
+}
+
 // benchTreeDir generates the tree of bench/manifests.sh once per test binary: 10,000
 // clusters in 20 teams by default, BUTLER_BENCH_CLUSTERS to change the count.
 func benchTreeDir(b *testing.B) *manifesttest.Tree {
