@@ -9,7 +9,7 @@ DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 BUILDINFO := github.com/butlerdotdev/butler-toolkit/internal/buildinfo
 LDFLAGS   := -X $(BUILDINFO).Version=$(VERSION) -X $(BUILDINFO).Commit=$(COMMIT) -X $(BUILDINFO).Date=$(DATE)
 
-.PHONY: all build demo test vet fmt-check unit scripts crds bench clean testbin codegen-deps
+.PHONY: all build demo test vet fmt-check unit scripts crds bench bench-manifests clean testbin codegen-deps
 .PHONY: docs goreleaser release-check startup tmux-check fuzz test-deps
 
 all: build
@@ -125,6 +125,11 @@ release-check: goreleaser
 # ratios and peak memory.
 startup: build
 	bench/startup.sh
+
+# The offline loader over a generated tree of 10,000 clusters against a yaml.v3 floor built
+# in the same run: wall medians, ratios and peak memory (issue 16's Speed targets).
+bench-manifests: build
+	bench/manifests.sh
 
 # butlerctl in tmux: completion, a coloured table, a progress bar; screens in bench/out/.
 tmux-check: build

@@ -1,32 +1,60 @@
 package manifest
 
 import (
+	"sync/atomic"
+
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // maxRunNodes bounds the nodes, aliases expanded, that one Load converts across every
 // document, so that many documents each under maxNodes cannot add up to exhaust memory.
+// It is counted in nodes of loosely kept objects (unstructured maps, the costliest to
+// keep); a node of a known kind, kept in its typed struct, weighs a quarter of one, so
+// that a real tree of 10,000 clusters (about 2 million nodes) still loads.
 const maxRunNodes = 1 << 20
 
-// budget counts the nodes a Load has converted.
+// Weights of a node against the run's bound, in quarters of a loosely kept node.
+const (
+	typedWeight = 1
+	looseWeight = 4
+)
+
+// runUnits is the bound in units; a variable only so that tests can reach it quickly.
+var runUnits = maxRunNodes * looseWeight
+
+// budget counts the nodes a Load has converted, in units of typedWeight.
 type budget struct {
-	nodes    int
+	units    int
 	reported bool
+
+	// A worker's budget (parallel.go) also adds its units to the run's shared total, by
+	// batches of flushUnits, and is dropped once that total is over the bound.
+	shared  *atomic.Int64
+	flushed int
+	dropped bool
 }
+
+const flushUnits = 1024
 
 func newBudget() *budget { return &budget{} }
 
-// take counts one node; false once the run is over its bound.
-func (b *budget) take() bool {
+// take counts one node of weight w; false once the run is over its bound.
+func (b *budget) take(w int) bool {
 	if b == nil {
 		return true
 	}
-	b.nodes++
-	return b.nodes <= maxRunNodes
+	b.units += w
+	if b.shared != nil && b.units-b.flushed >= flushUnits {
+		if b.shared.Add(int64(b.units-b.flushed)) > int64(runUnits) {
+			b.dropped = true
+		}
+		b.flushed = b.units
+	}
+	return b.units <= runUnits && !b.dropped
 }
 
-func (b *budget) spent() bool { return b != nil && b.nodes > maxRunNodes }
+func (b *budget) spent() bool { return b != nil && (b.units > runUnits || b.dropped) }
 
 // tick counts a node against the bounds of its document and of the run, and checks its
 // depth; false (with the error recorded once) past any of them.
@@ -38,7 +66,7 @@ func (c *converter) tick(n *yaml.Node, p *field.Path, depth int) bool {
 		}
 		return false
 	}
-	if !c.budget.take() {
+	if !c.budget.take(c.weight) {
 		if !c.budget.reported {
 			c.budget.reported = true
 			c.fail(p, n.Line, "the manifests together are too large (more than %d nodes, aliases expanded); nothing after this point was read", maxRunNodes)

@@ -49,13 +49,15 @@ type convError struct {
 type converter struct {
 	strict bool // unknown fields of typed structs are errors
 	errs   []convError
-	lines  map[string]int
+	lines  *lineIndex // nil: lines not recorded
+	pid    int32      // the path being converted, in lines
 	nodes  int
 	budget *budget // shared by the documents of one Load; nil: this document alone
+	weight int     // of each node against budget: typedWeight or looseWeight
 }
 
 func newConverter(strict bool) *converter {
-	return &converter{strict: strict, lines: map[string]int{}}
+	return &converter{strict: strict, pid: noPath, weight: looseWeight}
 }
 
 func (c *converter) fail(p *field.Path, line int, format string, args ...any) {
@@ -140,7 +142,7 @@ func (c *converter) convert(n *yaml.Node, t reflect.Type, p *field.Path, depth i
 		good := true
 		c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
 			kp := key(p, k)
-			c.lines[kp.String()] = kn.Line
+			defer c.leave(c.enter(pathStep{kind: stepKey, name: k}, kp, kn.Line))
 			if v, ok := c.convert(vn, t.Elem(), kp, depth+1); ok {
 				out[k] = v
 			} else {
@@ -160,8 +162,9 @@ func (c *converter) convert(n *yaml.Node, t reflect.Type, p *field.Path, depth i
 		good := true
 		for i, item := range n.Content {
 			ip := p.Index(i)
-			c.lines[ip.String()] = item.Line
+			prev := c.enter(pathStep{kind: stepIndex, index: i}, ip, item.Line)
 			v, ok := c.convert(item, t.Elem(), ip, depth+1)
+			c.leave(prev)
 			good = good && ok
 			out = append(out, v)
 		}
@@ -200,7 +203,7 @@ func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, dep
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
 		kp := child(p, k)
-		c.lines[kp.String()] = kn.Line
+		defer c.leave(c.enter(pathStep{kind: stepChild, name: k}, kp, kn.Line))
 		f, known := info.byName[k]
 		if !known {
 			if c.strict {
@@ -304,7 +307,7 @@ func (c *converter) untyped(n *yaml.Node, p *field.Path, depth int) (any, bool) 
 		good := true
 		c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
 			kp := child(p, k)
-			c.lines[kp.String()] = kn.Line
+			defer c.leave(c.enter(pathStep{kind: stepChild, name: k}, kp, kn.Line))
 			if v, ok := c.convert(vn, nil, kp, depth+1); ok {
 				out[k] = v
 			} else {
@@ -317,8 +320,9 @@ func (c *converter) untyped(n *yaml.Node, p *field.Path, depth int) (any, bool) 
 		good := true
 		for i, item := range n.Content {
 			ip := p.Index(i)
-			c.lines[ip.String()] = item.Line
+			prev := c.enter(pathStep{kind: stepIndex, index: i}, ip, item.Line)
 			v, ok := c.convert(item, nil, ip, depth+1)
+			c.leave(prev)
 			good = good && ok
 			out = append(out, v)
 		}

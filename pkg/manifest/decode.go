@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
@@ -78,13 +79,18 @@ func (ki *kindInfo) newTyped() runtime.Object {
 // objects that decoded cleanly are returned along with every problem found (errors.Join of
 // *DecodeError).
 func Decode(file string, data []byte) ([]Object, error) {
-	return decode(file, data, Options{}, newBudget())
+	return decode(file, data, Options{}, newBudget(), newPathTable())
 }
 
-func decode(file string, data []byte, opts Options, b *budget) ([]Object, error) {
+func decode(file string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, error) {
 	if err := checkJSON(file, data); err != nil {
 		return nil, err
 	}
+	return decodeDocuments(file, data, opts, b, tab)
+}
+
+// decodeDocuments is decode once the file has passed checkJSON.
+func decodeDocuments(file string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, error) {
 	var objs []Object
 	var errs []error
 	for _, seg := range splitDocuments(string(data)) {
@@ -108,7 +114,7 @@ func decode(file string, data []byte, opts Options, b *budget) ([]Object, error)
 			continue
 		}
 		shiftLines(doc, seg.line-1)
-		d := &decoder{opts: opts, budget: b}
+		d := &decoder{opts: opts, budget: b, tab: tab}
 		o, e := d.document(Source{File: file, Doc: seg.doc, Line: doc.Content[0].Line}, doc.Content[0])
 		objs = append(objs, o...)
 		errs = append(errs, e...)
@@ -116,10 +122,34 @@ func decode(file string, data []byte, opts Options, b *budget) ([]Object, error)
 	return objs, errors.Join(errs...)
 }
 
+// converter returns the converter of an object of kind ki (nil: a kind kept loosely).
+func (d *decoder) converter(ki *kindInfo) *converter {
+	c := newConverter(ki != nil && ki.strict)
+	c.budget, c.lines = d.budget, &lineIndex{tab: d.tab}
+	if ki != nil {
+		c.weight = typedWeight
+	}
+	return c
+}
+
+// headerLines are the lines of an object's apiVersion and kind, for an object of a kind
+// that is not converted.
+func (d *decoder) headerLines(h header) *lineIndex {
+	l := &lineIndex{tab: d.tab}
+	for _, k := range []string{"apiVersion", "kind"} {
+		if line, ok := h.lines[k]; ok {
+			l.add(d.tab.id(pathStep{parent: noPath, kind: stepChild, name: k}, field.NewPath(k)), line)
+		}
+	}
+	l.done()
+	return l
+}
+
 // decoder carries what one document's decoding needs besides the document.
 type decoder struct {
 	opts   Options
 	budget *budget
+	tab    *pathTable
 }
 
 // shiftLines makes segment-relative lines absolute.
@@ -282,14 +312,12 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 		return o, []error{o.errorAt("apiVersion", 0, "%v", err)}
 	}
 	if ki == nil {
-		o.lines = h.lines
+		o.lines = d.headerLines(h)
 		if e := d.unknownKind(&o); e != nil {
 			return o, []error{e}
 		}
 	}
-	strict := ki != nil && ki.strict
-	c := newConverter(strict)
-	c.budget = d.budget
+	c := d.converter(ki)
 	var v any
 	var ok bool
 	if ki != nil {
@@ -297,6 +325,7 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 	} else {
 		v, ok = c.untyped(n, nil, 0)
 	}
+	c.lines.done()
 	o.lines = c.lines
 	for _, e := range c.errs {
 		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))

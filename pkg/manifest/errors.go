@@ -62,15 +62,16 @@ type Object struct {
 	// *stewardv1alpha1.TenantControlPlane) and *unstructured.Unstructured otherwise.
 	Obj runtime.Object
 
-	// lines maps field paths (as field.Path renders them) to the line of the key.
-	lines map[string]int
+	// lines gives the line of the key of each field path (as field.Path renders it);
+	// nil for an object built in memory.
+	lines *lineIndex
 }
 
 // Line returns the line of a field path such as "spec.workers.replicas", or of its nearest
 // ancestor that was in the file, or the object's own line.
 func (o Object) Line(path string) int {
 	for p := path; p != ""; p = parentPath(p) {
-		if l, ok := o.lines[p]; ok {
+		if l, ok := o.lines.get(p); ok {
 			return l
 		}
 	}

@@ -45,23 +45,13 @@ func Load(paths []string, stdin io.Reader) (*Set, error) {
 func LoadWith(paths []string, stdin io.Reader, opts Options) (*Set, error) {
 	set := &Set{}
 	r := &reader{opts: opts, seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
-	budget := newBudget()
-	r.read = func(name string, data []byte) {
-		objs, err := decode(name, data, opts, budget)
-		if err != nil {
-			r.errs = append(r.errs, err)
-		}
-		for _, o := range objs {
-			if err := Validate(o); err != nil {
-				r.errs = append(r.errs, err)
-			}
-		}
-		set.Objects = append(set.Objects, objs...)
+	p := newPipeline(opts, newPathTable())
+	r.read = func(name string, data []byte) { p.submit(len(r.errs), name, data) }
+	for _, path := range paths {
+		r.path(path, stdin)
 	}
-	for _, p := range paths {
-		r.path(p, stdin)
-	}
-	errs := append(r.errs, set.duplicates()...)
+	errs := p.finish(set, r.errs)
+	errs = append(errs, set.duplicates()...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

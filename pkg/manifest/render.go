@@ -152,9 +152,13 @@ func valueNode(v reflect.Value, keepNull bool) (*yaml.Node, error) {
 			return valueNode(reflect.Value{}, keepNull)
 		}
 		keys := v.MapKeys()
-		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i].Interface()) < fmt.Sprint(keys[j].Interface()) })
+		names := make([]string, len(keys))
+		for i, k := range keys {
+			names[i] = mapKeyString(k)
+		}
+		sort.Sort(byName{keys, names})
 		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for _, k := range keys {
+		for i, k := range keys {
 			c, err := valueNode(v.MapIndex(k), keepNull)
 			if err != nil {
 				return nil, err
@@ -162,7 +166,7 @@ func valueNode(v reflect.Value, keepNull bool) (*yaml.Node, error) {
 			if c == nil {
 				continue
 			}
-			n.Content = append(n.Content, strNode(fmt.Sprint(k.Interface())), c)
+			n.Content = append(n.Content, strNode(names[i]), c)
 		}
 		return n, nil
 	case reflect.Slice, reflect.Array:
@@ -234,6 +238,10 @@ func isEmptyValue(v reflect.Value) bool {
 
 // jsonNode parses JSON into nodes, keeping key order, with styles and positions cleared.
 func jsonNode(data []byte) (*yaml.Node, error) {
+	if s, ok := plainJSONString(data); ok {
+		// Quantities and times: what the parse below gives, for a fraction of its cost.
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}, nil
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
@@ -644,4 +652,39 @@ func plainShape(s string, flow bool) bool {
 		return false
 	}
 	return true
+}
+
+// plainJSONString returns the text of a JSON string of printable ASCII with nothing
+// escaped in it, which reads the same as YAML.
+func plainJSONString(data []byte) (string, bool) {
+	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
+		return "", false
+	}
+	for _, b := range data[1 : len(data)-1] {
+		if b == '\\' || b == '"' || b < 0x20 || b >= 0x7f {
+			return "", false
+		}
+	}
+	return string(data[1 : len(data)-1]), true
+}
+
+// mapKeyString renders a map key as fmt.Sprint does, without its cost for strings.
+func mapKeyString(k reflect.Value) string {
+	if k.Kind() == reflect.String {
+		return k.String()
+	}
+	return fmt.Sprint(k.Interface())
+}
+
+// byName sorts map keys by their rendered names.
+type byName struct {
+	keys  []reflect.Value
+	names []string
+}
+
+func (b byName) Len() int           { return len(b.keys) }
+func (b byName) Less(i, j int) bool { return b.names[i] < b.names[j] }
+func (b byName) Swap(i, j int) {
+	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
+	b.names[i], b.names[j] = b.names[j], b.names[i]
 }

@@ -48,29 +48,32 @@ func splitLines(s string) []string {
 }
 
 func splitDocuments(data string) []segment {
-	lines := splitLines(data)
+	// Segments are substrings of data, found line by line without splitting it into lines:
+	// a Load splits every file it reads.
 	var segs []segment
 	cur := segment{line: 1}
-	var b strings.Builder
-	flush := func() {
-		cur.text = b.String()
-		segs = append(segs, cur)
-		b.Reset()
-	}
-	for i, l := range lines {
-		check := l
-		if i == 0 {
-			check = strings.TrimPrefix(l, "\ufeff")
+	start, line := 0, 0
+	for pos := 0; pos < len(data); line++ {
+		end := len(data)
+		if i := strings.IndexByte(data[pos:], '\n'); i >= 0 {
+			end = pos + i + 1
+		}
+		check := data[pos:end]
+		if line == 0 {
+			check = strings.TrimPrefix(check, "\ufeff")
 		}
 		if isSeparator(check) {
-			if i > 0 {
-				flush()
+			if line > 0 {
+				cur.text = data[start:pos]
+				segs = append(segs, cur)
+				start = pos
 			}
-			cur = segment{line: i + 1, sep: true}
+			cur = segment{line: line + 1, sep: true}
 		}
-		b.WriteString(l)
+		pos = end
 	}
-	flush()
+	cur.text = data[start:]
+	segs = append(segs, cur)
 	doc := 0
 	for i := range segs {
 		if i == 0 && !segs[i].sep && !hasContent(segs[i].text) {

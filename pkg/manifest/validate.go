@@ -163,7 +163,7 @@ func Validate(obj Object) error {
 		v.errs = append(v.errs, field.Required(field.NewPath("metadata", "name"), "name or generateName is required"))
 	}
 	v.errs = append(v.errs, semantic(obj.Obj, func(p *field.Path) bool {
-		_, ok := obj.lines[p.String()]
+		_, ok := obj.lines.get(p.String())
 		return ok
 	})...)
 	derrs := make([]*DecodeError, 0, len(v.errs))
@@ -216,6 +216,9 @@ func fillIdentity(o *Object) {
 // toJSONValue is the object as a manifest would hold it: rendered the way Write renders
 // it (unset optional fields left out), then read back as JSON values.
 func toJSONValue(o runtime.Object) (any, error) {
+	if v, err := typedJSONValue(o); err != errNotTyped {
+		return v, err
+	}
 	n, _, err := objectNode(o)
 	if err != nil {
 		return nil, err
@@ -238,7 +241,7 @@ func (v *validator) inFile(p *field.Path) bool {
 	if v.obj.lines == nil {
 		return true
 	}
-	_, ok := v.obj.lines[p.String()]
+	_, ok := v.obj.lines.get(p.String())
 	return ok
 }
 

@@ -123,14 +123,27 @@ func (s *Store) GetTeam(_ context.Context, name string) (*v1alpha1.Team, error) 
 func (s *Store) ListClusters(_ context.Context, namespace string) ([]v1alpha1.TenantCluster, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	// Filtered before the copy: team list asks once per team, and a tree holds thousands
+	// of clusters.
 	var out []v1alpha1.TenantCluster
-	for _, c := range values(s.set.TenantClusters()) {
-		if c.Namespace == "" {
-			c.Namespace = s.teamNamespace(c.TeamName())
+	var nsOf map[string]string
+	for _, p := range s.set.TenantClusters() {
+		ns := p.Namespace
+		if ns == "" {
+			if nsOf == nil {
+				nsOf = s.teamNamespaces()
+			}
+			var ok bool
+			if ns, ok = nsOf[p.TeamName()]; !ok {
+				ns = p.TeamName()
+			}
 		}
-		if namespace == "" || c.Namespace == namespace {
-			out = append(out, c)
+		if namespace != "" && ns != namespace {
+			continue
 		}
+		c := *p.DeepCopy()
+		c.Namespace = ns
+		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Namespace != out[j].Namespace {
@@ -141,13 +154,15 @@ func (s *Store) ListClusters(_ context.Context, namespace string) ([]v1alpha1.Te
 	return out, nil
 }
 
-func (s *Store) teamNamespace(team string) string {
+// teamNamespaces maps each team's name to its namespace (the first Team of a name wins).
+func (s *Store) teamNamespaces() map[string]string {
+	m := map[string]string{}
 	for _, t := range s.set.Teams() {
-		if t.Name == team {
-			return t.TeamNamespace()
+		if _, dup := m[t.Name]; !dup {
+			m[t.Name] = t.TeamNamespace()
 		}
 	}
-	return team
+	return m
 }
 
 // GetCluster implements store.Store.

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Offline loader benchmark (issue 16, "Speed"): in one run, generates a tree of 10,000
+# TenantClusters in 20 teams (one file each, about 38 MB, with the Teams and the
+# ProviderConfig they need; pkg/manifest/manifesttest), builds a floor program
+# (bench/manifestfloor: reads every file and parses it with yaml.v3 into node trees on all
+# cores, nothing else) and times, in turn and round after round:
+#
+#   floor                                   bench/manifestfloor DIR
+#   team list                               butlerctl team list --manifests DIR
+#   check                                   butlerctl check --manifests DIR
+#   change check (10-file pull request)     butlerctl check --manifests HEAD --base-manifests DIR
+#
+# check and the change check run only when the binary has them (a note says so otherwise).
+# It prints wall-time medians, each command's ratio to the floor (and the change check's to
+# the state check), CPU seconds (user + system: on a busy machine the steadier figure) and
+# peak memory (GNU time max RSS, median and maximum over the runs).
+#
+#   bench/manifests.sh                      # builds bin/butlerctl with `make build` first
+#   RUNS=9 bench/manifests.sh
+#   CLUSTERS=2000 TEAMS=5 bench/manifests.sh
+#   BUTLERCTL=/path/butlerctl bench/manifests.sh
+#   KEEP=/tmp/tree bench/manifests.sh       # keep the generated tree there
+#
+# The floor is built from the yaml.v3 the loader itself uses (go.yaml.in/yaml/v3, the
+# maintained continuation of gopkg.in/yaml.v3: the same parser). The Go benchmark of the
+# loader alone over the same tree is BenchmarkLoadTree in pkg/manifest:
+#   go test -run '^$' -bench LoadTree -benchmem ./pkg/manifest
+#
+# Targets: team list and check at most 2x the floor, peak memory at most 100 MiB; the
+# change check at most 1.2x the state check. The exit status is 1 when a target is missed.
+# Not part of make test: it takes a minute or two and wants a quiet machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS="${RUNS:-5}"
+CLUSTERS="${CLUSTERS:-10000}"
+TEAMS="${TEAMS:-20}"
+if [ ! -x /usr/bin/time ]; then
+  echo "manifests: /usr/bin/time (GNU time) is needed for peak memory: apt-get install -y time" >&2
+  exit 2
+fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+if [ -z "${BUTLERCTL:-}" ]; then
+  make --no-print-directory build >/dev/null
+  BUTLERCTL=bin/butlerctl
+fi
+go build -o "$tmp/bin/" ./bench/manifestgen ./bench/manifestfloor
+export XDG_CONFIG_HOME="$tmp" HOME="$tmp" KUBECONFIG="$tmp/none" NO_COLOR=1
+
+tree="${KEEP:-$tmp/tree}"
+rm -rf "$tree"
+gen="$("$tmp/bin/manifestgen" -dir "$tree" -clusters "$CLUSTERS" -teams "$TEAMS")"
+
+names=("floor (yaml.v3, all cores)" "team list")
+cmds=("$tmp/bin/manifestfloor $tree" "$BUTLERCTL team list --manifests $tree")
+notes=()
+if "$BUTLERCTL" check --help >/dev/null 2>&1; then
+  names+=("check")
+  cmds+=("$BUTLERCTL check --manifests $tree")
+  if "$BUTLERCTL" check --help 2>&1 | grep -q -- '--base-manifests'; then
+    # A 10-file pull request: 5 clusters added, 5 descriptions edited.
+    head="$tmp/head"
+    cp -r "$tree" "$head"
+    for f in $(find "$head" -path '*/clusters/*.yaml' | sort | sed -n '1,5p'); do
+      sed -i 's/runs the/now runs the/' "$f"
+    done
+    for f in $(find "$head" -path '*/clusters/*.yaml' | sort | sed -n '6,10p'); do
+      sed -e 's/^  name: \(.*\)$/  name: \1-new/' "$f" >"${f%.yaml}-new.yaml"
+    done
+    names+=("change check (10 files)")
+    cmds+=("$BUTLERCTL check --manifests $head --base-manifests $tree")
+  else
+    notes+=("change check skipped: $BUTLERCTL check has no --base-manifests")
+  fi
+else
+  notes+=("check skipped: $BUTLERCTL has no check command")
+fi
+
+echo "butlerctl: $BUTLERCTL ($("$BUTLERCTL" version | sed -n 1p))"
+echo "tree:      $CLUSTERS clusters in $TEAMS teams: $gen"
+echo "machine:   $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg); $RUNS rounds after 1 warm-up"
+for n in "${notes[@]}"; do echo "note:      $n"; done
+echo
+
+# A round runs every command once, in turn, so that a drift of the machine's speed touches
+# all of them alike. Each run: wall seconds and max RSS (KiB) from GNU time; a command that
+# fails is reported, since a figure of a failed load means nothing.
+median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+for round in $(seq 0 "$RUNS"); do
+  for i in "${!cmds[@]}"; do
+    read -r -a argv <<<"${cmds[$i]}"
+    if ! /usr/bin/time -f '%e %M %U %S' -o "$tmp/t" "${argv[@]}" >"$tmp/out" 2>&1; then
+      echo "manifests: ${names[$i]} failed:" >&2
+      head -5 "$tmp/out" >&2
+      exit 2
+    fi
+    [ "$round" = 0 ] && continue # warm-up: page cache, binary
+    read -r wall rss user sys <"$tmp/t"
+    echo "$wall" >>"$tmp/w$i"
+    awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}' >>"$tmp/c$i"
+    echo "$rss" >>"$tmp/r$i"
+  done
+done
+
+declare -a wall cpu rss rssmax
+for i in "${!cmds[@]}"; do
+  wall[$i]="$(median <"$tmp/w$i")"
+  cpu[$i]="$(median <"$tmp/c$i")"
+  rss[$i]="$(median <"$tmp/r$i")"
+  rssmax[$i]="$(sort -n "$tmp/r$i" | tail -1)"
+done
+printf '%-28s %9s %9s %8s %9s %15s %12s\n' "command" "median s" "vs floor" "CPU s" "vs floor" "median RSS MiB" "max RSS MiB"
+for i in "${!cmds[@]}"; do
+  printf '%-28s %9s %9s %8s %9s %15s %12s\n' "${names[$i]}" "${wall[$i]}" \
+    "$(awk -v a="${wall[$i]}" -v b="${wall[0]}" 'BEGIN {printf "%.2fx", a / b}')" \
+    "${cpu[$i]}" "$(awk -v a="${cpu[$i]}" -v b="${cpu[0]}" 'BEGIN {printf "%.2fx", a / b}')" \
+    "$(awk -v k="${rss[$i]}" 'BEGIN {printf "%.1f", k / 1024}')" \
+    "$(awk -v k="${rssmax[$i]}" 'BEGIN {printf "%.1f", k / 1024}')"
+done
+echo
+
+ok=0
+for i in "${!cmds[@]}"; do
+  [ "$i" = 0 ] && continue
+  case "${names[$i]}" in
+  change*)
+    r=$(awk -v a="${wall[$i]}" -v b="${wall[2]}" 'BEGIN {print (a <= 1.2 * b) ? "yes" : "no"}')
+    echo "target: ${names[$i]} <= 1.2x check: $r ($(awk -v a="${wall[$i]}" -v b="${wall[2]}" 'BEGIN {printf "%.2fx", a / b}'))"
+    ;;
+  *)
+    r=$(awk -v a="${wall[$i]}" -v b="${wall[0]}" 'BEGIN {print (a <= 2 * b) ? "yes" : "no"}')
+    echo "target: ${names[$i]} <= 2x floor: $r ($(awk -v a="${wall[$i]}" -v b="${wall[0]}" 'BEGIN {printf "%.2fx", a / b}'))"
+    ;;
+  esac
+  [ "$r" = yes ] || ok=1
+  m=$(awk -v k="${rssmax[$i]}" 'BEGIN {print (k <= 100 * 1024) ? "yes" : "no"}')
+  echo "target: ${names[$i]} peak RSS <= 100 MiB: $m (max $(awk -v k="${rssmax[$i]}" 'BEGIN {printf "%.1f", k / 1024}') MiB)"
+  [ "$m" = yes ] || ok=1
+done
+exit $ok

@@ -1,0 +1,165 @@
+package manifest
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+)
+
+// A Load reads files in order on its own goroutine (the walk, the limits and the file
+// errors stay sequential) and decodes and validates them on GOMAXPROCS workers; the
+// results are then taken in file order, so objects and errors come out as a sequential
+// Load gives them. The bytes of a file live only until a worker has decoded it.
+//
+// The run's node bound is the one thing that depends on the files before: each worker
+// counts a file on a budget of its own, and the in-order pass adds them up. The file where
+// the sum crosses the bound is decoded again on the run's budget, so that the error names
+// the same node as a sequential Load would; after it only checkJSON's errors count, as
+// before. The workers also add their counts to one shared total, and stop once it is over
+// the bound (the files they drop are decoded again in order, up to the crossing), so that
+// hostile input costs no more work than it did sequentially.
+
+// fileResult is what a worker made of one file.
+type fileResult struct {
+	name       string
+	index      int    // in the order read
+	stdin      []byte // standard input is kept: it cannot be read again
+	errsBefore int    // reader errors that come before this file
+	jsonErr    *DecodeError
+	objs       []Object
+	errs       []error // decoding's, then each object's validation errors
+	units      int
+	dropped    bool // not usable as it is (see decode): decode again in order
+}
+
+// workerHook runs before a worker decodes a file; tests make it panic.
+var workerHook = func(string) {}
+
+type loadJob struct {
+	res  *fileResult
+	data []byte
+}
+
+type pipeline struct {
+	opts    Options
+	tab     *pathTable
+	jobs    chan loadJob
+	wg      sync.WaitGroup
+	results []*fileResult
+	total   atomic.Int64 // units counted by every worker
+}
+
+func newPipeline(opts Options, tab *pathTable) *pipeline {
+	n := runtime.GOMAXPROCS(0)
+	p := &pipeline{opts: opts, tab: tab, jobs: make(chan loadJob, 2*n)}
+	for range n {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			for j := range p.jobs {
+				p.decode(j)
+			}
+		}()
+	}
+	return p
+}
+
+// submit queues a file read by the reader; errsBefore is how many reader errors precede it.
+func (p *pipeline) submit(errsBefore int, name string, data []byte) {
+	res := &fileResult{name: name, index: len(p.results), errsBefore: errsBefore}
+	if name == Stdin {
+		res.stdin = data
+	}
+	p.results = append(p.results, res)
+	p.jobs <- loadJob{res, data}
+}
+
+// decode runs on a worker. A panic, which hostile input must never turn into a crash, is
+// reported as an error of the file.
+func (p *pipeline) decode(j loadJob) {
+	res := j.res
+	defer func() {
+		if v := recover(); v != nil {
+			*res = fileResult{name: res.name, errsBefore: res.errsBefore,
+				errs: []error{fmt.Errorf("%s: internal error while reading it: %v", displayFile(res.name), v)}}
+		}
+	}()
+	workerHook(res.name)
+	if res.jsonErr = checkJSON(res.name, j.data); res.jsonErr != nil {
+		return
+	}
+	b := &budget{shared: &p.total}
+	res.objs, res.errs = decodeAndValidate(res.name, j.data, p.opts, b, p.tab)
+	res.units = b.units
+	if b.units > runUnits {
+		// Over the bound on its own: exact for the first file, whose budget starts at zero
+		// in a sequential Load too; any other is decoded again, and not kept meanwhile.
+		res.dropped = res.index > 0
+	} else {
+		res.dropped = b.dropped
+	}
+	if res.dropped {
+		res.objs, res.errs = nil, nil
+	}
+}
+
+// decodeAndValidate decodes the documents of a file and validates each object.
+func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, []error) {
+	var errs []error
+	objs, err := decodeDocuments(name, data, opts, b, tab)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, o := range objs {
+		if err := Validate(o); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return objs, errs
+}
+
+// finish waits for the workers and takes their results in file order, with the reader's
+// errors in their places.
+func (p *pipeline) finish(set *Set, readErrs []error) []error {
+	close(p.jobs)
+	p.wg.Wait()
+	var errs []error
+	run := newBudget()
+	next, collected := 0, false
+	for _, res := range p.results {
+		errs = append(errs, readErrs[next:res.errsBefore]...)
+		next = res.errsBefore
+		switch {
+		case res.jsonErr != nil:
+			errs = append(errs, res.jsonErr)
+			continue
+		case run.spent():
+			continue // nothing after the crossing is read
+		case !res.dropped && run.units+res.units <= runUnits:
+			run.units += res.units
+		case !res.dropped && run.units == 0:
+			run.units, run.reported = res.units, true // the first file, over the bound alone
+		default:
+			// The bound is crossed in this file, or a worker stopped short of it.
+			if res.dropped && !collected {
+				runtime.GC() // what the workers dropped goes before the run decodes it again
+				collected = true
+			}
+			data := res.stdin
+			if data == nil {
+				var err error
+				if data, err = safeio.ReadFile(res.name, p.opts.fileLimit()); err != nil {
+					errs = append(errs, pathError(res.name, err))
+					continue
+				}
+			}
+			res.objs, res.errs = decodeAndValidate(res.name, data, p.opts, run, p.tab)
+		}
+		set.Objects = append(set.Objects, res.objs...)
+		errs = append(errs, res.errs...)
+	}
+	return append(errs, readErrs[next:]...)
+}
