@@ -14,10 +14,10 @@ type File struct {
 // together, the Set nil then. The caller bounds what it read.
 func LoadFiles(files []File, opts Options) (*Set, error) {
 	set := &Set{}
-	budget := newBudget()
+	budget, tab := newBudget(), newPathTable()
 	var errs []error
 	for _, f := range files {
-		objs, err := decode(f.Name, f.Data, opts, budget)
+		objs, err := decode(f.Name, f.Data, opts, budget, tab)
 		if err != nil {
 			errs = append(errs, err)
 		}

@@ -165,6 +165,14 @@ func (s *Store) teamNamespaces() map[string]string {
 	return m
 }
 
+// teamNamespace is the namespace of a team's clusters: its Team's, else the team's name.
+func (s *Store) teamNamespace(team string) string {
+	if ns, ok := s.teamNamespaces()[team]; ok {
+		return ns
+	}
+	return team
+}
+
 // GetCluster implements store.Store.
 func (s *Store) GetCluster(ctx context.Context, namespace, name string) (*v1alpha1.TenantCluster, error) {
 	list, _ := s.ListClusters(ctx, namespace)
