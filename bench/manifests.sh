@@ -8,7 +8,8 @@
 #   floor                                   bench/manifestfloor DIR
 #   team list                               butlerctl team list --manifests DIR
 #   check                                   butlerctl check --manifests DIR
-#   change check (10-file pull request)     butlerctl check --manifests HEAD --base-manifests DIR
+#   change check (10-file pull request)     butlerctl check --manifests HEAD --base-manifests DIR --as A
+#   change check, git (the same request)    butlerctl check --manifests . --base HEAD --as A (in a repo)
 #
 # check and the change check run only when the binary has them (a note says so otherwise).
 # It prints wall-time medians, each command's ratio to the floor (and the change check's to
@@ -59,17 +60,30 @@ if "$BUTLERCTL" check --help >/dev/null 2>&1; then
   names+=("check")
   cmds+=("$BUTLERCTL check --manifests $tree")
   if "$BUTLERCTL" check --help 2>&1 | grep -q -- '--base-manifests'; then
-    # A 10-file pull request: 5 clusters added, 5 descriptions edited.
+    # A 10-file pull request: 5 clusters added, 5 descriptions edited, by the first team's
+    # admin (the verdict does not matter here, only the time: exit 4 counts as a run).
+    author=dev0.team-00@example.com
+    pr() { # pr DIR: the pull request's edits, made in DIR
+      for f in $(find "$1" -path '*/clusters/*.yaml' | sort | sed -n '1,5p'); do
+        sed -i 's/runs the/now runs the/' "$f"
+      done
+      for f in $(find "$1" -path '*/clusters/*.yaml' | sort | sed -n '6,10p'); do
+        sed -e 's/^  name: \(.*\)$/  name: \1-new/' "$f" >"${f%.yaml}-new.yaml"
+      done
+    }
     head="$tmp/head"
     cp -r "$tree" "$head"
-    for f in $(find "$head" -path '*/clusters/*.yaml' | sort | sed -n '1,5p'); do
-      sed -i 's/runs the/now runs the/' "$f"
-    done
-    for f in $(find "$head" -path '*/clusters/*.yaml' | sort | sed -n '6,10p'); do
-      sed -e 's/^  name: \(.*\)$/  name: \1-new/' "$f" >"${f%.yaml}-new.yaml"
-    done
+    pr "$head"
     names+=("change check (10 files)")
-    cmds+=("$BUTLERCTL check --manifests $head --base-manifests $tree")
+    cmds+=("$BUTLERCTL check --manifests $head --base-manifests $tree --as $author")
+    # The same pull request as CI sees it: base committed in git, head in the work tree.
+    repo="$tmp/repo"
+    cp -r "$tree" "$repo"
+    git -C "$repo" init -q && git -C "$repo" add -A &&
+      git -C "$repo" -c user.name=bench -c user.email=bench@example.com commit -qm base
+    pr "$repo"
+    names+=("change check (git, 10 files)")
+    cmds+=("env -C $repo $(realpath "$BUTLERCTL") check --manifests . --base HEAD --as $author")
   else
     notes+=("change check skipped: $BUTLERCTL check has no --base-manifests")
   fi
@@ -90,7 +104,10 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else prin
 for round in $(seq 0 "$RUNS"); do
   for i in "${!cmds[@]}"; do
     read -r -a argv <<<"${cmds[$i]}"
-    if ! /usr/bin/time -f '%e %M %U %S' -o "$tmp/t" "${argv[@]}" >"$tmp/out" 2>&1; then
+    rc=0
+    /usr/bin/time -f '%e %M %U %S' -o "$tmp/t" "${argv[@]}" >"$tmp/out" 2>&1 || rc=$?
+    # check's verdicts are exits 0 and 4 (findings); anything else is a failed load.
+    if [ "$rc" != 0 ] && ! { [ "$rc" = 4 ] && [[ "${names[$i]}" == *check* ]]; }; then
       echo "manifests: ${names[$i]} failed:" >&2
       head -5 "$tmp/out" >&2
       exit 2
