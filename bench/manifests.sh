@@ -59,7 +59,7 @@ notes=()
 if "$BUTLERCTL" check --help >/dev/null 2>&1; then
   names+=("check")
   cmds+=("$BUTLERCTL check --manifests $tree")
-  if "$BUTLERCTL" check --help 2>&1 | grep -q -- '--base-manifests'; then
+  if "$BUTLERCTL" check --help 2>&1 | grep -c -- --base-manifests >/dev/null; then
     # A 10-file pull request: 5 clusters added, 5 descriptions edited, by the first team's
     # admin (the verdict does not matter here, only the time: exit 4 counts as a run).
     author=dev0.team-00@example.com
@@ -113,7 +113,7 @@ for round in $(seq 0 "$RUNS"); do
       exit 2
     fi
     [ "$round" = 0 ] && continue # warm-up: page cache, binary
-    read -r wall rss user sys <"$tmp/t"
+    read -r wall rss user sys < <(tail -1 "$tmp/t") # GNU time puts "Command exited ..." first
     echo "$wall" >>"$tmp/w$i"
     awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}' >>"$tmp/c$i"
     echo "$rss" >>"$tmp/r$i"
