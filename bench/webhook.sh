@@ -8,6 +8,7 @@
 #   bench/webhook.sh                           # 10,000 clusters, 2 rounds of 20x10 writes per mode
 #   BUTLER_BENCH_CLUSTERS=2000 bench/webhook.sh
 #   BUTLER_BENCH_WRITES=20 BUTLER_BENCH_ROUNDS=3 bench/webhook.sh
+#   BUTLER_BENCH_CLIENTS=4 bench/webhook.sh      # fewer writers at once
 #
 # Needs the control plane binaries (`make testbin`). Not part of `make test`.
 set -euo pipefail

@@ -30,10 +30,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-const (
-	loadNS      = "webhook-load"
-	loadClients = 20
-)
+const loadNS = "webhook-load"
 
 func TestWebhookLoad(t *testing.T) {
 	if os.Getenv("BUTLER_BENCH_WEBHOOK_LOAD") != "1" {
@@ -42,6 +39,7 @@ func TestWebhookLoad(t *testing.T) {
 	n := envInt(t, "BUTLER_BENCH_CLUSTERS", 10000)
 	writes := envInt(t, "BUTLER_BENCH_WRITES", 10) // per client and phase: half creates, half scale-ups
 	rounds := envInt(t, "BUTLER_BENCH_ROUNDS", 2)
+	clients := envInt(t, "BUTLER_BENCH_CLIENTS", 20)
 	env := testenv.Start(t, testenv.WithWebhook())
 	ctx := context.Background()
 	env.EnforceWebhook(false)
@@ -65,9 +63,9 @@ func TestWebhookLoad(t *testing.T) {
 	}
 	var base, with phaseResult
 	for r := 0; r < rounds; r++ {
-		base.add(loadPhase(ctx, c, fmt.Sprintf("b%d", r), writes))
+		base.add(loadPhase(ctx, c, fmt.Sprintf("b%d", r), clients, writes))
 		hook.restore(t, ctx)
-		with.add(loadPhase(ctx, c, fmt.Sprintf("w%d", r), writes))
+		with.add(loadPhase(ctx, c, fmt.Sprintf("w%d", r), clients, writes))
 		hook.remove(t, ctx)
 	}
 	bp50, bp99 := base.percentiles()
@@ -76,7 +74,7 @@ func TestWebhookLoad(t *testing.T) {
 		"webhook p50 %v p99 %v %.1f writes/s, %d failed; without p50 %v p99 %v %.1f writes/s, %d failed "+
 		"(latency of the writes that went through, throughput counts those only); "+
 		"webhook/without: p50 %.2fx, p99 %.2fx, throughput %.2fx",
-		loadClients, n, rounds*loadClients*writes, rounds,
+		clients, n, rounds*clients*writes, rounds,
 		ms(wp50), ms(wp99), with.throughput(), with.failed, ms(bp50), ms(bp99), base.throughput(), base.failed,
 		wp50.Seconds()/bp50.Seconds(), wp99.Seconds()/bp99.Seconds(), with.throughput()/base.throughput())
 	report += fmt.Sprintf("; one review alone (a refused dry-run create, no other load): %v", hook.alone)
@@ -121,14 +119,14 @@ func (p *phaseResult) percentiles() (p50, p99 time.Duration) {
 
 func (p *phaseResult) throughput() float64 { return float64(len(p.took)) / p.wall.Seconds() }
 
-// loadPhase runs loadClients clients at once, each creating a cluster and then scaling it
+// loadPhase runs clients at once, each creating a cluster and then scaling it
 // up (2 to 3 workers), writes times in all; every write is one the rules allow.
-func loadPhase(ctx context.Context, c client.Client, tag string, writes int) phaseResult {
+func loadPhase(ctx context.Context, c client.Client, tag string, clients, writes int) phaseResult {
 	var mu sync.Mutex
 	var res phaseResult
 	var wg sync.WaitGroup
 	start := time.Now()
-	for i := 0; i < loadClients; i++ {
+	for i := 0; i < clients; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
