@@ -73,7 +73,7 @@ func TestWebhookLoad(t *testing.T) {
 	report := fmt.Sprintf("%d clients, %d clusters in the namespace, %d writes per mode (%d rounds): "+
 		"webhook p50 %v p99 %v %.1f writes/s, %d failed; without p50 %v p99 %v %.1f writes/s, %d failed "+
 		"(latency of the writes that went through, throughput counts those only); "+
-		"webhook/without: p50 %.2fx, p99 %.2fx, throughput %.2fx",
+		"webhook/without: p50 %.3gx, p99 %.3gx, throughput %.3gx",
 		clients, n, rounds*clients*writes, rounds,
 		ms(wp50), ms(wp99), with.throughput(), with.failed, ms(bp50), ms(bp99), base.throughput(), base.failed,
 		wp50.Seconds()/bp50.Seconds(), wp99.Seconds()/bp99.Seconds(), with.throughput()/base.throughput())
