@@ -19,7 +19,15 @@ import (
 // The live tests share one control plane with Butler's webhooks registered and served by
 // this package (testenv.WithWebhook). They run one after another (none is parallel), each
 // setting the state it needs.
-func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+//
+// Started again with haChildCertDir set, the test binary is a webhook backend of the HA
+// test instead (haChild).
+func TestMain(m *testing.M) {
+	if os.Getenv(haChildCertDir) != "" {
+		os.Exit(haChild())
+	}
+	os.Exit(testenv.Run(m))
+}
 
 func repoRoot(t testing.TB) string {
 	t.Helper()

@@ -1,0 +1,483 @@
+package webhook_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/testenv"
+	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// High availability: two webhook processes behind one address (a TCP balancer in the test,
+// standing in for the Service in front of the bundle's two replicas), registered fail-closed
+// like the bundle's configuration, and one of them killed with SIGKILL while a stream of
+// TenantCluster writes runs. Every outcome is checked against pkg/policy: nothing the rules
+// refuse is admitted, nothing they allow is refused as a policy denial, and what the outage
+// refuses is reported as a failed webhook call. The kill is tied to a review in flight (the
+// balancer swallows the chunk carrying it and kills that connection's backend), so at least
+// one write meets the outage on every run, whatever the scheduling.
+const (
+	haChildCertDir    = "BUTLER_WEBHOOK_HA_CERT_DIR" // set: this process is a webhook backend
+	haChildKubeconfig = "BUTLER_WEBHOOK_HA_KUBECONFIG"
+
+	haNS       = "ha"
+	haTeam     = "ha"
+	haUser     = "ha-writer@example.com"
+	haHook     = "ha." + webhook.NameTenantCluster
+	haWriters  = 4
+	haDeadline = 60 * time.Second
+)
+
+// haChild is a webhook backend process: the package's server with a reader of its own,
+// on a port it prints, until its stdin closes or it is killed.
+func haChild() int {
+	fail := func(err error) int { fmt.Fprintln(os.Stderr, "webhook backend:", err); return 1 }
+	cfg, err := clientcmd.BuildConfigFromFlags("", os.Getenv(haChildKubeconfig))
+	if err != nil {
+		return fail(err)
+	}
+	reader, err := webhook.NewReader(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	srv, err := webhook.New(webhook.Options{CertDir: os.Getenv(haChildCertDir), Reader: reader})
+	if err != nil {
+		return fail(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fail(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { _, _ = io.Copy(io.Discard, os.Stdin); cancel() }()
+	fmt.Println(ln.Addr().String())
+	if err := srv.Serve(ctx, ln); err != nil {
+		return fail(err)
+	}
+	return 0
+}
+
+// haBackend is a running backend process.
+type haBackend struct {
+	cmd   *exec.Cmd
+	stdin io.Closer
+	addr  string
+	log   string
+	once  sync.Once
+}
+
+// startBackend starts this test binary again as a webhook backend.
+func startBackend(t *testing.T, certDir, kubeconfig string, n int) *haBackend {
+	t.Helper()
+	b := &haBackend{log: filepath.Join(t.TempDir(), fmt.Sprintf("backend-%d.log", n))}
+	lf, err := os.Create(b.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = lf.Close() })
+	b.cmd = exec.Command(os.Args[0])
+	b.cmd.Env = append(os.Environ(), haChildCertDir+"="+certDir, haChildKubeconfig+"="+kubeconfig)
+	b.cmd.Stderr = lf
+	stdin, err := b.cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.stdin = stdin
+	stdout, err := b.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.stop)
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(stdout).ReadString('\n')
+		line <- strings.TrimSpace(s)
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case b.addr = <-line:
+	case <-time.After(20 * time.Second):
+	}
+	if b.addr == "" {
+		b.kill()
+		log, _ := os.ReadFile(b.log)
+		t.Fatalf("webhook backend %d did not start:\n%s", n, log)
+	}
+	return b
+}
+
+// kill is SIGKILL: no graceful shutdown, connections reset by the kernel.
+func (b *haBackend) kill() {
+	b.once.Do(func() {
+		_ = b.cmd.Process.Kill()
+		_ = b.cmd.Wait()
+	})
+}
+
+func (b *haBackend) stop() {
+	_ = b.stdin.Close()
+	timer := time.AfterFunc(15*time.Second, func() { _ = b.cmd.Process.Kill() })
+	defer timer.Stop()
+	b.once.Do(func() { _ = b.cmd.Wait() })
+}
+
+// haWrite is one write of the stream: a create, or an update of an existing cluster's
+// worker replicas.
+type haWrite struct {
+	phase    int
+	name     string
+	replicas int32
+	update   bool
+}
+
+type outcomeKind int
+
+const (
+	admitted outcomeKind = iota
+	policyRefused
+	outageRefused
+	otherError
+)
+
+type haOutcome struct {
+	write    haWrite
+	old, new *v1alpha1.TenantCluster
+	kind     outcomeKind
+	message  string
+}
+
+func TestHAKillOneOfTwoWebhooks(t *testing.T) {
+	env := testenv.Start(t, testenv.WithWebhook())
+	ctx, cancel := context.WithTimeout(context.Background(), haDeadline)
+	defer cancel()
+	// The harness's own webhook stays dormant (it allows everything): the backends judge.
+	env.EnforceWebhook(false)
+	if err := env.ResetToExample(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := setupHATeam(ctx, env.Client); err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+
+	certDir, caBundle := servingCert(t)
+	backends := []*haBackend{
+		startBackend(t, certDir, env.Kubeconfig("admin"), 0),
+		startBackend(t, certDir, env.Kubeconfig("admin"), 1),
+	}
+	lb := newBalancer(t, []string{backends[0].addr, backends[1].addr})
+	registerHA(ctx, t, env, "https://"+lb.addr()+webhook.PathTenantCluster, caBundle)
+
+	c, err := client.New(impersonating(env, haUser, "ha:writers"), client.Options{Scheme: env.Scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitForHA(ctx, t, c)
+
+	pattern := []int32{2, 3, 6, 4, 9, 1, 5, 7} // over 5 nodes per cluster: refused
+	var all []haOutcome
+	var phase1 []haWrite
+	for k := 0; k < 32; k++ {
+		phase1 = append(phase1, haWrite{phase: 1, name: fmt.Sprintf("p1-%02d", k), replicas: pattern[k%len(pattern)]})
+	}
+	all = append(all, runWrites(ctx, c, phase1, nil)...)
+
+	// Later phases also scale clusters phase 1 created, each once.
+	var existing v1alpha1.TenantClusterList
+	if err := env.Client.List(ctx, &existing, client.InNamespace(haNS)); err != nil {
+		t.Fatal(err)
+	}
+	targets := make([]string, 0, len(existing.Items))
+	for _, tc := range existing.Items {
+		targets = append(targets, tc.Name)
+	}
+	sort.Strings(targets)
+	mixed := func(phase int) []haWrite {
+		var ws []haWrite
+		for k := 0; k < 24; k++ {
+			w := haWrite{phase: phase, name: fmt.Sprintf("p%d-%02d", phase, k), replicas: pattern[(k+phase)%len(pattern)]}
+			if k%3 == 0 && len(targets) > 0 {
+				w.name, w.update, targets = targets[0], true, targets[1:]
+			}
+			ws = append(ws, w)
+		}
+		return ws
+	}
+
+	// Phase 2: a third of the way in, arm the kill; the next review that reaches a
+	// backend dies with it.
+	killed := -1
+	var killMu sync.Mutex
+	arm := func(done int) {
+		if done == 8 {
+			lb.armTrip(func(i int) {
+				backends[i].kill()
+				lb.markDead(i)
+				killMu.Lock()
+				killed = i
+				killMu.Unlock()
+			})
+		}
+	}
+	all = append(all, runWrites(ctx, c, mixed(2), arm)...)
+	killMu.Lock()
+	k := killed
+	killMu.Unlock()
+	if k < 0 {
+		t.Fatal("no review reached a backend after the kill was armed")
+	}
+	all = append(all, runWrites(ctx, c, mixed(3), nil)...)
+	t.Logf("killed backend %d; connections per backend %v", k, lb.servedBy())
+
+	checkHA(ctx, t, env, all)
+}
+
+// runWrites runs the writes with haWriters clients at once; progress, if set, is called
+// with the number of outcomes so far after each one.
+func runWrites(ctx context.Context, c client.Client, writes []haWrite, progress func(done int)) []haOutcome {
+	jobs := make(chan haWrite)
+	var mu sync.Mutex
+	var out []haOutcome
+	var wg sync.WaitGroup
+	for w := 0; w < haWriters; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for job := range jobs {
+				o := doWrite(ctx, c, job)
+				mu.Lock()
+				out = append(out, o)
+				n := len(out)
+				mu.Unlock()
+				if progress != nil {
+					progress(n)
+				}
+			}
+		}()
+	}
+	for _, w := range writes {
+		jobs <- w
+	}
+	close(jobs)
+	wg.Wait()
+	return out
+}
+
+func doWrite(ctx context.Context, c client.Client, w haWrite) haOutcome {
+	o := haOutcome{write: w}
+	var err error
+	if w.update {
+		cur := &v1alpha1.TenantCluster{}
+		if err = c.Get(ctx, client.ObjectKey{Namespace: haNS, Name: w.name}, cur); err == nil {
+			o.old = cur.DeepCopy()
+			cur.Spec.Workers.Replicas = w.replicas
+			o.new = cur
+			err = c.Update(ctx, cur)
+		}
+	} else {
+		o.new = haCluster(w.name, w.replicas)
+		err = c.Create(ctx, o.new.DeepCopy())
+	}
+	o.kind, o.message = classify(err)
+	return o
+}
+
+// classify sorts a write's error: none, a denial by the backends' webhook, a failed call to
+// it (the outage: the API server could not get an answer and, failing closed, refused), or
+// anything else.
+func classify(err error) (outcomeKind, string) {
+	if err == nil {
+		return admitted, ""
+	}
+	if hook, msg, ok := denialOf(err); ok {
+		if hook == haHook {
+			return policyRefused, msg
+		}
+		return otherError, err.Error()
+	}
+	if apierrors.IsInternalError(err) && strings.Contains(err.Error(), fmt.Sprintf("failed calling webhook %q", haHook)) {
+		return outageRefused, err.Error()
+	}
+	return otherError, err.Error()
+}
+
+// checkHA holds every outcome to pkg/policy's verdict on the same write.
+func checkHA(ctx context.Context, t *testing.T, env *testenv.Env, all []haOutcome) {
+	t.Helper()
+	team := &v1alpha1.Team{}
+	if err := env.Client.Get(ctx, client.ObjectKey{Name: haTeam}, team); err != nil {
+		t.Fatal(err)
+	}
+	pc := &v1alpha1.ProviderConfig{}
+	if err := env.Client.Get(ctx, client.ObjectKey{Namespace: testenv.PlatformNamespace, Name: "harvester-prod"}, pc); err != nil {
+		t.Fatal(err)
+	}
+	var siblings v1alpha1.TenantClusterList
+	if err := env.Client.List(ctx, &siblings, client.InNamespace(haNS)); err != nil {
+		t.Fatal(err)
+	}
+	count := map[outcomeKind]int{}
+	for _, o := range all {
+		count[o.kind]++
+		w := o.write
+		op := policy.Create
+		if w.update {
+			op = policy.Update
+		}
+		d := policy.AdmitCluster(policy.ClusterRequest{Operation: op, Cluster: o.new, Old: o.old, Team: team,
+			Siblings: siblings.Items, ProviderConfig: pc, Username: haUser})
+		what := fmt.Sprintf("phase %d, %s %s to %d replicas", w.phase, map[bool]string{false: "create", true: "update"}[w.update], w.name, w.replicas)
+		switch o.kind {
+		case admitted:
+			if !d.Allowed() {
+				t.Errorf("%s: admitted, but the rules refuse it: %v", what, d.Err())
+			}
+		case policyRefused:
+			if d.Allowed() {
+				t.Errorf("%s: refused as a policy denial, but the rules allow it: %s", what, o.message)
+			} else if want := d.Err().Error(); o.message != want {
+				t.Errorf("%s: denial\n got: %s\nwant: %s", what, o.message, want)
+			}
+		case outageRefused:
+			if w.phase != 2 {
+				t.Errorf("%s: refused by an outage outside the phase with the kill: %s", what, o.message)
+			}
+			checkNotWritten(ctx, t, env, o, what)
+			if count[outageRefused] == 1 {
+				t.Logf("%s: %s", what, o.message)
+			}
+		default:
+			t.Errorf("%s: %s", what, o.message)
+		}
+	}
+	t.Logf("%d writes: %d admitted, %d refused by the rules, %d refused by the outage",
+		len(all), count[admitted], count[policyRefused], count[outageRefused])
+	if count[outageRefused] == 0 {
+		t.Error("no write met the outage; the kill should have cut a review in flight")
+	}
+}
+
+// checkNotWritten: a write refused by the outage left nothing behind.
+func checkNotWritten(ctx context.Context, t *testing.T, env *testenv.Env, o haOutcome, what string) {
+	t.Helper()
+	cur := &v1alpha1.TenantCluster{}
+	err := env.Client.Get(ctx, client.ObjectKey{Namespace: haNS, Name: o.write.name}, cur)
+	switch {
+	case !o.write.update && !apierrors.IsNotFound(err):
+		t.Errorf("%s: refused by the outage, yet the cluster exists (%v)", what, err)
+	case o.write.update && err != nil:
+		t.Errorf("%s: %v", what, err)
+	case o.write.update && cur.ResourceVersion != o.old.ResourceVersion:
+		t.Errorf("%s: refused by the outage, yet the cluster changed (%d replicas)", what, cur.Spec.Workers.Replicas)
+	}
+}
+
+// registerHA registers the bundle's TenantCluster webhook (failurePolicy Fail) at url,
+// under a name of its own and for the test's namespace only, and removes it after the test.
+func registerHA(ctx context.Context, t *testing.T, env *testenv.Env, url string, caBundle []byte) {
+	t.Helper()
+	base := webhook.Configuration(testenv.WebhookInstall)
+	var hook admissionregistrationv1.ValidatingWebhook
+	for _, h := range base.Webhooks {
+		if h.Name == webhook.NameTenantCluster {
+			hook = h
+		}
+	}
+	if hook.FailurePolicy == nil || *hook.FailurePolicy != admissionregistrationv1.Fail {
+		t.Fatalf("the bundle's TenantCluster webhook is not fail-closed: %+v", hook.FailurePolicy)
+	}
+	hook.Name = haHook
+	hook.ClientConfig = admissionregistrationv1.WebhookClientConfig{URL: &url, CABundle: caBundle}
+	hook.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{corev1.LabelMetadataName: haNS}}
+	vwc := &admissionregistrationv1.ValidatingWebhookConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Name: "butler-webhook-ha-test"},
+		Webhooks:   []admissionregistrationv1.ValidatingWebhook{hook},
+	}
+	if err := env.Client.Create(ctx, vwc); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := env.Client.Delete(context.Background(), vwc); err != nil {
+			t.Errorf("removing the HA webhook configuration: %v", err)
+		}
+	})
+}
+
+// waitForHA waits until the API server calls the new configuration: a dry-run create the
+// rules refuse is refused by it.
+func waitForHA(ctx context.Context, t *testing.T, c client.Client) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		err := c.Create(ctx, haCluster("probe", 9), client.DryRunAll)
+		kind, msg := classify(err)
+		if kind == policyRefused {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the HA webhook configuration never took effect: last answer %q", msg)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// setupHATeam makes team "ha" in its namespace: environment prod without caps, team limits
+// far above the run except 5 worker nodes per cluster, so each write's verdict depends on
+// the write alone and stays the same whichever writes before it met the outage.
+func setupHATeam(ctx context.Context, c client.Client) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "ha-writer", Namespace: haNS}, Rules: []rbacv1.PolicyRule{{
+		APIGroups: []string{v1alpha1.GroupVersion.Group}, Resources: []string{"tenantclusters"},
+		Verbs: []string{"get", "list", "create", "update"}}}}
+	binding := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "ha-writer", Namespace: haNS},
+		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "ha-writer"},
+		Subjects: []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.GroupKind, Name: "ha:writers"}}}
+	for _, o := range []client.Object{&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: haNS}}, role, binding} {
+		if err := c.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	team := &v1alpha1.Team{
+		ObjectMeta: metav1.ObjectMeta{Name: haTeam},
+		Spec: v1alpha1.TeamSpec{
+			DisplayName:    "HA",
+			ResourceLimits: &v1alpha1.TeamResourceLimits{MaxClusters: i32(1000), MaxTotalNodes: i32(10000), MaxNodesPerCluster: i32(5)},
+			Environments:   []v1alpha1.EnvironmentSpec{{Name: "prod"}},
+		},
+	}
+	if err := c.Create(ctx, team); err != nil {
+		return err
+	}
+	team.Status.Namespace = haNS
+	return c.Status().Update(ctx, team)
+}
+
+func haCluster(name string, replicas int32) *v1alpha1.TenantCluster {
+	c := cluster(name, "prod", haUser, replicas, 2, "4Gi")
+	c.Namespace = haNS
+	c.Labels[v1alpha1.LabelTeam] = haTeam
+	c.Spec.TeamRef.Name = haTeam
+	return c
+}
