@@ -61,6 +61,20 @@ func WhoAmI(ctx context.Context, s store.Store) (Actor, error) {
 	return Actor{Identity: id, PlatformAdmin: admin, AdminReason: why}, nil
 }
 
+// TeamAndActor is the team named name and who asks: the two reads every command that
+// changes one of a team's objects starts with.
+func TeamAndActor(ctx context.Context, s store.Store, name string) (*v1alpha1.Team, Actor, error) {
+	team, err := Team(ctx, s, name)
+	if err != nil {
+		return nil, Actor{}, err
+	}
+	actor, err := WhoAmI(ctx, s)
+	if err != nil {
+		return nil, Actor{}, err
+	}
+	return team, actor, nil
+}
+
 // EnvironmentNames lists a team's environments in spec order.
 func EnvironmentNames(t *v1alpha1.Team) []string {
 	names := make([]string, 0, len(t.Spec.Environments))

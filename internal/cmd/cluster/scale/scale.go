@@ -97,11 +97,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if !ok {
 		return fmt.Errorf("the %s store cannot scale clusters", s.Mode())
 	}
-	team, err := lookup.Team(ctx, s, o.Team)
-	if err != nil {
-		return err
-	}
-	actor, err := lookup.WhoAmI(ctx, s)
+	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
 	if err != nil {
 		return err
 	}

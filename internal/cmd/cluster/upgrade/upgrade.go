@@ -125,11 +125,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if f.Offline() && (o.Wait || o.ResourceVersion != "") {
 		return cmdutil.UsageError("--wait and --resource-version need a live cluster (manifests have no status and no resourceVersion)")
 	}
-	team, err := lookup.Team(ctx, s, o.Team)
-	if err != nil {
-		return err
-	}
-	actor, err := lookup.WhoAmI(ctx, s)
+	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
 	if err != nil {
 		return err
 	}
