@@ -31,6 +31,16 @@ func Team(ctx context.Context, s store.Store, name string) (*v1alpha1.Team, erro
 	return t, err
 }
 
+// Policy reads a ClusterCreationPolicy; a missing one is NotFound, named by its kind as
+// the other lookups name theirs rather than by the API's resource.
+func Policy(ctx context.Context, s store.Store, name string) (*v1alpha1.ClusterCreationPolicy, error) {
+	p, err := s.GetClusterCreationPolicy(ctx, name)
+	if apierrors.IsNotFound(err) {
+		return nil, notFound("clustercreationpolicies", name, "ClusterCreationPolicy %q not found", name)
+	}
+	return p, err
+}
+
 // TeamClusters reads a team and every TenantCluster in its namespace.
 func TeamClusters(ctx context.Context, s store.Store, name string) (*v1alpha1.Team, []v1alpha1.TenantCluster, error) {
 	t, err := Team(ctx, s, name)

@@ -48,7 +48,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.GetClusterCreationPolicy(ctx, o.Name)
+	p, err := lookup.Policy(ctx, s, o.Name)
 	if err != nil {
 		return err
 	}

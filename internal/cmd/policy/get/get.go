@@ -8,6 +8,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 )
 
@@ -41,7 +42,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.GetClusterCreationPolicy(ctx, o.Name)
+	p, err := lookup.Policy(ctx, s, o.Name)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	policydelete "github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/policyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -99,7 +100,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	cur, err := s.GetClusterCreationPolicy(ctx, o.Name)
+	cur, err := lookup.Policy(ctx, s, o.Name)
 	if err != nil {
 		return err
 	}
