@@ -23,9 +23,19 @@ import (
 // nothing else, with the resourceVersion the caller read as a precondition (none when
 // empty).
 func ScalePatch(resourceVersion string, replicas int32) ([]byte, error) {
-	patch := map[string]any{
-		"spec": map[string]any{"workers": map[string]any{"replicas": replicas}},
-	}
+	return specPatch(resourceVersion, map[string]any{"workers": map[string]any{"replicas": replicas}})
+}
+
+// UpgradePatch is the JSON merge patch that sets spec.kubernetesVersion and nothing else,
+// with resourceVersion as a precondition (none when empty).
+func UpgradePatch(resourceVersion, version string) ([]byte, error) {
+	return specPatch(resourceVersion, map[string]any{"kubernetesVersion": version})
+}
+
+// specPatch is a JSON merge patch of spec's given fields, carrying resourceVersion as a
+// precondition when there is one.
+func specPatch(resourceVersion string, spec map[string]any) ([]byte, error) {
+	patch := map[string]any{"spec": spec}
 	if resourceVersion != "" {
 		patch["metadata"] = map[string]any{"resourceVersion": resourceVersion}
 	}
@@ -40,24 +50,7 @@ func (s *Store) ScaleCluster(ctx context.Context, c *v1alpha1.TenantCluster, rep
 	if err != nil {
 		return nil, store.Result{}, err
 	}
-	out := &v1alpha1.TenantCluster{}
-	err = s.butler.Patch(types.MergePatchType).Namespace(c.Namespace).Resource("tenantclusters").Name(c.Name).
-		Body(patch).Do(ctx).Into(out)
-	if err != nil {
-		return nil, store.Result{}, apiError(err)
-	}
-	clean(&out.TypeMeta, &out.ObjectMeta, v1alpha1.KindTenantCluster)
-	return out, store.Result{Location: s.config.Host}, nil
-}
-
-// UpgradePatch is the JSON merge patch that sets spec.kubernetesVersion and nothing else,
-// with resourceVersion as a precondition (none when empty).
-func UpgradePatch(resourceVersion, version string) ([]byte, error) {
-	patch := map[string]any{"spec": map[string]any{"kubernetesVersion": version}}
-	if resourceVersion != "" {
-		patch["metadata"] = map[string]any{"resourceVersion": resourceVersion}
-	}
-	return json.Marshal(patch)
+	return s.patchCluster(ctx, c, patch)
 }
 
 // UpgradeCluster implements store.ClusterUpgrader with one JSON merge patch of
@@ -67,8 +60,13 @@ func (s *Store) UpgradeCluster(ctx context.Context, c *v1alpha1.TenantCluster, v
 	if err != nil {
 		return nil, store.Result{}, err
 	}
+	return s.patchCluster(ctx, c, patch)
+}
+
+// patchCluster sends a JSON merge patch of cluster c and returns the cluster as written.
+func (s *Store) patchCluster(ctx context.Context, c *v1alpha1.TenantCluster, patch []byte) (*v1alpha1.TenantCluster, store.Result, error) {
 	out := &v1alpha1.TenantCluster{}
-	err = s.butler.Patch(types.MergePatchType).Namespace(c.Namespace).Resource("tenantclusters").Name(c.Name).
+	err := s.butler.Patch(types.MergePatchType).Namespace(c.Namespace).Resource("tenantclusters").Name(c.Name).
 		Body(patch).Do(ctx).Into(out)
 	if err != nil {
 		return nil, store.Result{}, apiError(err)
