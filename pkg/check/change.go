@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 
@@ -11,59 +12,103 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// Change checks head against base: the state of head (aggregates and every object's own
-// rules), and each object added, changed or deleted as the server would judge that request
-// from author. Who the author is and whether they are a platform admin is read from base,
-// the state the server holds when the change is applied; so are the teams, ProviderConfigs
-// and policies a new or changed cluster is judged against, falling back to head for ones
-// the change adds.
-func Change(base, head *manifest.Set, author policy.Identity) *Report {
-	b, h := newTree(base), newTree(head)
+// Options say who a change comes from and how much of the platform the tree is.
+type Options struct {
+	// Author wrote the change: the governance rules the server cannot see under GitOps
+	// (team roles, Team authority, who may change policies, users and providers) judge
+	// the author, with the gate's own rule ids and words.
+	Author policy.Identity
+	// Applier is who the server sees apply the change: the GitOps controller's
+	// ServiceAccount. Empty: the author applies by hand. The server's rules judge it, with
+	// the server's messages.
+	Applier policy.Identity
+	// Complete declares the tree the whole platform: a reference it does not resolve is an
+	// error instead of "not judged".
+	Complete bool
+}
+
+// applier is who the server sees.
+func (o Options) applier() policy.Identity {
+	if o.Applier.Username == "" {
+		return o.Author
+	}
+	return o.Applier
+}
+
+// gitOps reports whether someone other than the author applies the change.
+func (o Options) gitOps() bool {
+	return o.Applier.Username != "" && !strings.EqualFold(o.Applier.Username, o.Author.Username)
+}
+
+// Change checks head against base: each object added, changed or deleted as the server
+// would judge that request from the applier, and as the governance rules judge its author;
+// objects the change leaves as they are keep their tree findings as warnings.
+//
+// Authority comes from base only: roles, team admins and platform admins are read from the
+// state the platform holds before the change, so nothing a change adds grants rights in
+// the same change. The rules a changed cluster meets (its Team, ProviderConfig,
+// ClusterCreationPolicies) are read from base and from head when the change edits them,
+// as Flux and Argo CD may apply the rule and the cluster in either order: the stricter
+// answer wins.
+func Change(base, head *manifest.Set, o Options) *Report {
+	b, h := newTree(base, o.Complete), newTree(head, o.Complete)
 	r := &Report{Mode: "change", Objects: h.objects()}
-	c := &change{base: b, head: h, author: author}
-	c.admin, _ = policy.PlatformAdmin(author, derefs(base.Users()), derefs(base.IdentityProviders()))
+	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier()}
+	c.admin, _ = policy.PlatformAdmin(o.Author, derefs(base.Users()), derefs(base.IdentityProviders()))
+	c.applierAdmin = c.admin
+	if o.gitOps() {
+		// The controller applies Teams, so RBAC lets it update them; the Team webhook's
+		// access review then takes it for a platform admin.
+		c.applierAdmin = true
+	}
+	c.known = c.admin || c.authorKnown()
 
 	added, changed, deleted := c.diffClusters()
-	// Aggregates on head: the clusters head keeps from base are replayed; the ones the
-	// change adds are judged below as their creates (counted after the others, as the
-	// replay would count them), so each carries the server's one answer to its request.
+	c.baselines(added, deleted)
+	// The tree's own rules on head, and its aggregates replayed for the clusters head
+	// keeps, unchanged ones first: what the change breaks cannot be blamed on them. The
+	// server judges updates by the update rules and nothing else, so the replay's findings
+	// are warnings; the change's creates are judged below, each as its request.
 	order := make([]*cluster, 0, len(h.clusters))
-	for _, hc := range h.clusters {
-		if !contains(added, hc) {
-			order = append(order, hc)
-		}
+	for _, list := range [][]*cluster{c.unchanged, changed} {
+		order = append(order, list...)
 	}
-	r.Findings = c.demoteUnchanged(h.state(order))
+	fs := c.demoteUnchanged(h.objectRules())
+	for _, f := range h.replay(order, false) {
+		if f.Severity == SeverityError {
+			f.Severity = SeverityWarning
+			if f.Kind == "TenantCluster" && !contains(c.unchanged, c.head.clusterAt(f.Namespace, f.Name)) {
+				f.Note = "the tree breaks this as a create would; the server judges this change as an update, to which the rule does not apply"
+			}
+		}
+		fs = append(fs, f)
+	}
+	r.Findings = fs
+	if !c.known {
+		r.Findings = append(r.Findings, c.unknownAuthor())
+	}
 	r.Findings = append(r.Findings, c.clusters(added, changed, deleted)...)
-	r.Findings = append(r.Findings, c.teams()...)
-	r.Findings = append(r.Findings, c.providers()...)
-	r.Findings = append(r.Findings, c.policies()...)
+	r.Findings = append(r.Findings, c.objects()...)
+	r.Notes = c.notes
 	r.finish()
 	return r
 }
 
-// demoteUnchanged makes the state findings of objects the change leaves as they are
-// warnings: the change did not bring them, and the server does not re-judge an object
-// nobody sends. What the change breaks lands on what it adds or changes (the replay counts
-// the change's clusters last), so it stays an error.
-func (c *change) demoteUnchanged(fs []Finding) []Finding {
-	for i := range fs {
-		f := &fs[i]
-		if f.Kind == "" || f.Severity != SeverityError {
-			continue
-		}
-		b, h := c.base.set.Find(f.Kind, f.Namespace, f.Name), c.head.set.Find(f.Kind, f.Namespace, f.Name)
-		if b != nil && h != nil && equality.Semantic.DeepEqual(b.Obj, h.Obj) {
-			f.Severity = SeverityWarning
-		}
-	}
-	return fs
-}
-
 type change struct {
 	base, head *tree
+	opt        Options
 	author     policy.Identity
-	admin      bool
+	applier    policy.Identity
+	// admin: the author is a platform admin in base; applierAdmin: the Team webhook takes
+	// the applier for one.
+	admin, applierAdmin bool
+	// known: base names the author (a member of some team, a User, a platform admin).
+	known bool
+	// unchanged are head's clusters the change leaves as they are; baseline, by
+	// namespace, the clusters a create meets besides the change's other creates.
+	unchanged []*cluster
+	baseline  map[string][]v1alpha1.TenantCluster
+	notes     []string
 }
 
 func contains(list []*cluster, c *cluster) bool {
@@ -83,6 +128,11 @@ func derefs[T any](ps []*T) []T {
 	return out
 }
 
+func (t *tree) clusterAt(namespace, name string) *cluster {
+	c, _ := t.clusterByKey(namespace + "/" + name)
+	return c
+}
+
 func (t *tree) clusterByKey(key string) (*cluster, bool) {
 	i := sort.Search(len(t.clusters), func(i int) bool { return t.clusters[i].key() >= key })
 	if i < len(t.clusters) && t.clusters[i].key() == key {
@@ -91,17 +141,18 @@ func (t *tree) clusterByKey(key string) (*cluster, bool) {
 	return nil, false
 }
 
-// diffClusters splits head's clusters into added and changed (what the rules read: spec,
-// labels, annotations, as the webhook compares) and lists base's deleted ones; each list
-// sorted by namespace and name, the stable order of the change's requests.
+// diffClusters splits head's clusters into added, changed (what the rules read: spec,
+// labels, annotations, as the webhook compares) and unchanged, and lists base's deleted
+// ones; each list sorted by namespace and name.
 func (c *change) diffClusters() (added, changed, deleted []*cluster) {
 	for _, hc := range c.head.clusters {
 		bc, ok := c.base.clusterByKey(hc.key())
 		switch {
 		case !ok:
 			added = append(added, hc)
-		case bc.obj.Obj == hc.obj.Obj: // one decoding shared by base and head: unchanged
-		case !sameCluster(&bc.c, &hc.c):
+		case bc.obj.Obj == hc.obj.Obj || sameCluster(&bc.c, &hc.c): // one decoding shared, or equal
+			c.unchanged = append(c.unchanged, hc)
+		default:
 			changed = append(changed, hc)
 		}
 	}
@@ -113,64 +164,215 @@ func (c *change) diffClusters() (added, changed, deleted []*cluster) {
 	return added, changed, deleted
 }
 
+// baselines are, per namespace, the clusters the change's creates meet: head's clusters
+// other than the creates (changed ones as changed), and the ones the change deletes, which
+// Flux and Argo CD prune after they apply.
+func (c *change) baselines(added, deleted []*cluster) {
+	c.baseline = map[string][]v1alpha1.TenantCluster{}
+	for _, hc := range c.head.clusters {
+		if !contains(added, hc) {
+			c.baseline[hc.c.Namespace] = append(c.baseline[hc.c.Namespace], hc.c)
+		}
+	}
+	for _, bc := range deleted {
+		c.baseline[bc.c.Namespace] = append(c.baseline[bc.c.Namespace], bc.c)
+	}
+}
+
 func sameCluster(a, b *v1alpha1.TenantCluster) bool {
 	return equality.Semantic.DeepEqual(a.Spec, b.Spec) && equality.Semantic.DeepEqual(a.Labels, b.Labels) &&
 		equality.Semantic.DeepEqual(a.Annotations, b.Annotations)
 }
 
-// team is the team a request is judged against: base's, else head's (one the change adds).
-func (c *change) team(name string) *v1alpha1.Team {
-	if t := c.base.team(name); t != nil {
-		return t
+// demoteUnchanged makes the findings of objects the change leaves as they are warnings:
+// the change did not bring them, and the server does not re-judge an object nobody sends.
+func (c *change) demoteUnchanged(fs []Finding) []Finding {
+	for i := range fs {
+		f := &fs[i]
+		if f.Kind == "" || f.Severity != SeverityError {
+			continue
+		}
+		b, h := c.base.set.Find(f.Kind, f.Namespace, f.Name), c.head.set.Find(f.Kind, f.Namespace, f.Name)
+		if b != nil && h != nil && equality.Semantic.DeepEqual(b.Obj, h.Obj) {
+			f.Severity = SeverityWarning
+		}
 	}
-	return c.head.team(name)
+	return fs
 }
 
-// provider is the ProviderConfig a request is judged against: base's, else head's.
-func (c *change) provider(tc *v1alpha1.TenantCluster) *v1alpha1.ProviderConfig {
-	if pc := c.base.provider(tc); pc != nil {
-		return pc
-	}
-	return c.head.provider(tc)
+// rules are what a cluster request is judged against: its team, its ProviderConfig and
+// the ClusterCreationPolicies.
+type rules struct {
+	team     *v1alpha1.Team
+	provider *v1alpha1.ProviderConfig
+	policies []v1alpha1.ClusterCreationPolicy
 }
 
-// clusters judges the cluster requests: creates (counted against base and the change's
-// earlier creates), updates and deletes, each first for the author's role.
+// rulesFor are the rules in base (falling back to head for a team or ProviderConfig the
+// change adds) and in head, and what the change edits among them ("" when nothing).
+func (c *change) rulesFor(tc *v1alpha1.TenantCluster) (old, cur rules, edited string) {
+	cur = rules{team: c.head.team(tc.TeamName()), provider: c.head.provider(tc), policies: c.head.policies}
+	old = rules{team: c.base.team(tc.TeamName()), provider: c.base.provider(tc), policies: c.base.policies}
+	if old.team == nil {
+		old.team = cur.team
+	}
+	if old.provider == nil {
+		old.provider = cur.provider
+	}
+	var what []string
+	if !equality.Semantic.DeepEqual(old.team, cur.team) && cur.team != nil {
+		what = append(what, fmt.Sprintf("Team %q", cur.team.Name))
+	}
+	if !equality.Semantic.DeepEqual(old.provider, cur.provider) && cur.provider != nil {
+		what = append(what, fmt.Sprintf("ProviderConfig %q", cur.provider.Name))
+	}
+	if !equality.Semantic.DeepEqual(old.policies, cur.policies) {
+		what = append(what, "the ClusterCreationPolicies")
+	}
+	return old, cur, strings.Join(what, ", ")
+}
+
+// admitBoth admits a cluster request under the old and the new rules: a violation either
+// gives is a finding, and one that only one of them gives says which.
+func (c *change) admitBoth(obj *manifest.Object, req policy.ClusterRequest) (fs []Finding, allowed bool) {
+	old, cur, edited := c.rulesFor(req.Cluster)
+	run := func(r rules) policy.ClusterRequest {
+		q := req
+		q.Team, q.ProviderConfig, q.Policies = r.team, r.provider, r.policies
+		if q.Operation == policy.Create && r.team != nil {
+			q.Addons = defaultAddons(r.team, req.Cluster.Labels[v1alpha1.LabelEnvironment])
+		}
+		return q
+	}
+	dOld := c.base.admit(run(old))
+	fs = decisionFindings(obj, dOld)
+	if edited == "" {
+		return fs, dOld.Allowed()
+	}
+	dCur := c.head.admit(run(cur))
+	inOld, inCur := messages(dOld), messages(dCur)
+	for i := range fs {
+		if fs[i].Severity == SeverityError && !inCur[fs[i].Message] {
+			fs[i].Note = fmt.Sprintf("under the rules before this change: it also edits %s, and the cluster may be applied first; the stricter answer wins", edited)
+		}
+	}
+	for _, f := range decisionFindings(obj, dCur) {
+		if f.Severity == SeverityError && !inOld[f.Message] {
+			f.Note = fmt.Sprintf("under the rules as this change leaves them: it also edits %s, which may be applied first; the stricter answer wins", edited)
+			fs = append(fs, f)
+		}
+	}
+	return fs, dOld.Allowed() && dCur.Allowed()
+}
+
+func messages(d policy.Decision) map[string]bool {
+	m := map[string]bool{}
+	for _, v := range d.Violations {
+		m[v.Error.Error()] = true
+	}
+	return m
+}
+
+// admit is AdmitCluster, except that a ProviderConfig the tree does not hold is not taken
+// for a missing one unless the tree is complete: the rules that need it are skipped, and
+// the tree's check says so (not judged).
+func (t *tree) admit(req policy.ClusterRequest) policy.Decision {
+	if t.complete || req.Cluster.Spec.ProviderConfigRef == nil || req.ProviderConfig != nil {
+		return policy.AdmitCluster(req)
+	}
+	strip := func(tc *v1alpha1.TenantCluster) *v1alpha1.TenantCluster {
+		if tc == nil {
+			return nil
+		}
+		cp := *tc
+		cp.Spec.ProviderConfigRef = nil
+		return &cp
+	}
+	req.Cluster, req.Old = strip(req.Cluster), strip(req.Old)
+	d := policy.AdmitCluster(req)
+	checks := d.Checks[:0]
+	for _, ck := range d.Checks {
+		if ck.Rule != policy.RuleProviderRefUnset {
+			checks = append(checks, ck)
+		}
+	}
+	d.Checks = checks
+	return d
+}
+
+// clusters judges the cluster requests: creates (counted against the baseline and the
+// change's earlier accepted creates), updates and deletes, each first for the author.
 func (c *change) clusters(added, changed, deleted []*cluster) []Finding {
 	var fs []Finding
 	created := map[string][]v1alpha1.TenantCluster{}
 	for _, hc := range added {
 		tc := &hc.c
-		if f, ok := c.role(hc, "create"); !ok {
-			fs = append(fs, f)
-			continue
+		f, ok := c.clusterRole(hc, "create", tc.Labels[v1alpha1.LabelEnvironment])
+		fs = append(fs, f...)
+		siblings := append(append([]v1alpha1.TenantCluster(nil), c.baseline[tc.Namespace]...), created[tc.Namespace]...)
+		req := policy.ClusterRequest{Operation: policy.Create, Cluster: tc, Siblings: siblings, Username: c.applier.Username}
+		found, allowed := c.admitBoth(hc.obj, req)
+		fs = append(fs, found...)
+		if ok && allowed { // a refused create is not there for the next one to meet
+			created[tc.Namespace] = append(created[tc.Namespace], *tc)
 		}
-		siblings := append(c.base.namespace(tc.Namespace), created[tc.Namespace]...)
-		req := c.base.createRequest(tc, siblings, c.author.Username)
-		req.Team, req.ProviderConfig = c.team(tc.TeamName()), c.provider(tc)
-		if req.Team != nil {
-			req.Addons = defaultAddons(req.Team, tc.Labels[v1alpha1.LabelEnvironment])
-		}
-		fs = append(fs, decisionFindings(hc.obj, policy.AdmitCluster(req))...)
-		created[tc.Namespace] = append(created[tc.Namespace], *tc)
 	}
+	c.concurrency(created)
 	for _, hc := range changed {
 		bc, _ := c.base.clusterByKey(hc.key())
-		if f, ok := c.role(bc, "update"); !ok {
-			fs = append(fs, f)
-			continue
-		}
 		tc := &hc.c
-		req := policy.ClusterRequest{Operation: policy.Update, Cluster: tc, Old: &bc.c, Team: c.team(tc.TeamName()),
-			Siblings: c.base.namespace(tc.Namespace), ProviderConfig: c.provider(tc), Username: c.author.Username, Policies: c.base.policies}
-		fs = append(fs, decisionFindings(hc.obj, policy.AdmitCluster(req))...)
+		f, _ := c.clusterRole(bc, "update", bc.c.Labels[v1alpha1.LabelEnvironment])
+		fs = append(fs, f...)
+		fs = append(fs, c.migration(bc, hc)...)
+		req := policy.ClusterRequest{Operation: policy.Update, Cluster: tc, Old: &bc.c,
+			Siblings: c.baseline[tc.Namespace], Username: c.applier.Username}
+		found, _ := c.admitBoth(hc.obj, req)
+		fs = append(fs, found...)
 	}
 	for _, bc := range deleted {
-		if f, ok := c.role(bc, "delete"); !ok {
-			fs = append(fs, f)
-		}
+		f, _ := c.clusterRole(bc, "delete", bc.c.Labels[v1alpha1.LabelEnvironment])
+		fs = append(fs, f...)
 	}
 	return fs
+}
+
+// concurrency notes the capped scopes the change adds several clusters to: the server
+// counts from a cache and may admit concurrent creates past a cap.
+func (c *change) concurrency(created map[string][]v1alpha1.TenantCluster) {
+	nss := make([]string, 0, len(created))
+	for ns := range created {
+		nss = append(nss, ns)
+	}
+	sort.Strings(nss)
+	for _, ns := range nss {
+		list := created[ns]
+		if len(list) < 2 || !capped(c.head.team(list[0].TeamName()), c.head.provider(&list[0]), list) {
+			continue
+		}
+		c.notes = append(c.notes, fmt.Sprintf("this change adds %d clusters to namespace %q, which has caps: the gate judged them one at a time, in name order, but Butler counts from a cache and may admit creates applied at the same moment past a cap", len(list), ns))
+	}
+}
+
+// capped reports whether a cap counts the namespace's clusters: the team's, an
+// environment's, the ProviderConfig's.
+func capped(team *v1alpha1.Team, pc *v1alpha1.ProviderConfig, list []v1alpha1.TenantCluster) bool {
+	if pc != nil && pc.Spec.Limits != nil && (pc.Spec.Limits.MaxClustersPerTeam != nil || pc.Spec.Limits.MaxNodesPerTeam != nil) {
+		return true
+	}
+	if team == nil {
+		return false
+	}
+	if l := team.Spec.ResourceLimits; l != nil && (l.MaxClusters != nil || l.MaxTotalNodes != nil ||
+		computeSet(l.MaxCPUCores) || computeSet(l.MaxMemory) || computeSet(l.MaxStorage)) {
+		return true
+	}
+	for _, tc := range list {
+		if e := policy.EnvironmentOf(team, tc.Labels[v1alpha1.LabelEnvironment]); e != nil && e.Limits != nil &&
+			(positive(e.Limits.MaxClusters) || positive(e.Limits.MaxClustersPerMember)) {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *tree) namespace(ns string) []v1alpha1.TenantCluster {
@@ -183,89 +385,4 @@ func (t *tree) namespace(ns string) []v1alpha1.TenantCluster {
 	return out
 }
 
-// role checks that the author may create, update or delete the cluster: operator or admin
-// in its environment (docs/rules.md §3.3), in the words of cluster create, scale, delete.
-func (c *change) role(cl *cluster, verb string) (Finding, bool) {
-	team := c.team(cl.c.TeamName())
-	if team == nil {
-		return Finding{}, true // no team: the state check reports the reference
-	}
-	env := cl.c.Labels[v1alpha1.LabelEnvironment]
-	role := policy.EnvironmentRole(team, env, c.author, c.admin)
-	if role.Role.CanOperate() {
-		return Finding{}, true
-	}
-	where := fmt.Sprintf("team %q", team.Name)
-	if env != "" {
-		where = fmt.Sprintf("environment %q of team %q", env, team.Name)
-	}
-	msg := fmt.Sprintf("user %q may not %s cluster %q in %s: role %s (%s); %s clusters needs operator or admin",
-		c.author.Username, verb, cl.c.Name, where, role.Role, role.Reason, gerund(verb))
-	if verb == "create" { // cluster create's words
-		msg = fmt.Sprintf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
-			c.author.Username, where, role.Role, role.Reason)
-	}
-	return findingAt(cl.obj, "", "Forbidden", msg, RuleRole, SeverityError), false
-}
-
-func gerund(verb string) string {
-	return map[string]string{"create": "creating", "update": "updating", "delete": "deleting"}[verb]
-}
-
-// teams judges added and changed Teams with the Team webhook's rules for the author.
-func (c *change) teams() []Finding {
-	var fs []Finding
-	for _, ht := range c.head.set.Teams() {
-		bt := c.base.team(ht.Name)
-		var d *policy.Denial
-		switch {
-		case bt == nil:
-			d = policy.AdmitTeam(policy.Create, nil, ht, c.author, c.admin)
-		case !equality.Semantic.DeepEqual(bt.Spec, ht.Spec):
-			d = policy.AdmitTeam(policy.Update, bt, ht, c.author, c.admin)
-		}
-		if d != nil {
-			fs = append(fs, findingAt(c.head.objOf[ht], "", "Forbidden", d.Message, d.Rule, SeverityError))
-		}
-	}
-	return fs
-}
-
-// providers refuses deleting a ProviderConfig that head's clusters still reference.
-func (c *change) providers() []Finding {
-	var fs []Finding
-	clusters := make([]v1alpha1.TenantCluster, 0, len(c.head.clusters))
-	for _, hc := range c.head.clusters {
-		clusters = append(clusters, hc.c)
-	}
-	for _, bp := range c.base.set.ProviderConfigs() {
-		hp := c.head.set.ProviderConfig(bp.Namespace, bp.Name)
-		if hp == nil {
-			if e := policy.ProviderDeleteGuard(bp, clusters); e != nil {
-				fs = append(fs, findingAt(c.base.objOf[bp], e.Field, string(e.Type), e.Error(), RuleProviderInUse, SeverityError))
-			}
-		}
-	}
-	return fs
-}
-
-// policies refuses ClusterCreationPolicy changes by anyone but a platform admin.
-func (c *change) policies() []Finding {
-	if c.admin {
-		return nil
-	}
-	var fs []Finding
-	for _, hp := range c.head.set.ClusterCreationPolicies() {
-		bp := c.base.set.ClusterCreationPolicy(hp.Name)
-		verb := "update"
-		switch {
-		case bp == nil:
-			verb = "create"
-		case equality.Semantic.DeepEqual(bp.Spec, hp.Spec):
-			continue
-		}
-		msg := fmt.Sprintf("user %q may not %s ClusterCreationPolicy %q: ClusterCreationPolicies are managed by platform admins", c.author.Username, verb, hp.Name)
-		fs = append(fs, findingAt(c.head.objOf[hp], "", "Forbidden", msg, RulePlatformAdminOnly, SeverityError))
-	}
-	return fs
-}
+func positive(p *int32) bool { return p != nil && *p > 0 }

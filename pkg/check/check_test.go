@@ -72,11 +72,11 @@ func load(t *testing.T, docs ...string) *manifest.Set {
 // cluster a change adds past the cap is an error, as the author's create.
 func TestChangeDemotesWhatItDidNotBring(t *testing.T) {
 	base := load(t, team, clusterDoc("a", "dev", "op@example.com"), clusterDoc("b", "dev", "op@example.com"))
-	r := Change(base, load(t, team, clusterDoc("a", "dev", "op@example.com"), clusterDoc("b", "dev", "op@example.com")), policy.Identity{Username: "op@example.com"})
+	r := Change(base, load(t, team, clusterDoc("a", "dev", "op@example.com"), clusterDoc("b", "dev", "op@example.com")), Options{Author: policy.Identity{Username: "op@example.com"}})
 	if r.Errors != 0 || r.Warnings == 0 {
 		t.Fatalf("unchanged tree past its cap: %d errors, %d warnings, want warnings only: %+v", r.Errors, r.Warnings, r.Findings)
 	}
-	r = Change(base, load(t, team, clusterDoc("a", "dev", "op@example.com"), clusterDoc("b", "dev", "op@example.com"), clusterDoc("c", "dev", "op@example.com")), policy.Identity{Username: "op@example.com"})
+	r = Change(base, load(t, team, clusterDoc("a", "dev", "op@example.com"), clusterDoc("b", "dev", "op@example.com"), clusterDoc("c", "dev", "op@example.com")), Options{Author: policy.Identity{Username: "op@example.com"}})
 	var errs []Finding
 	for _, f := range r.Findings {
 		if f.Severity == SeverityError {

@@ -29,11 +29,25 @@ const (
 const (
 	RuleDecode              = "decode"
 	RuleMigrationAnnotation = "migration-annotation"
-	RuleTeamNotFound        = "team-not-found"
 	RuleTeamRefUnset        = "team-ref-unset"
-	RuleRole                = "role"
 	RuleProviderInUse       = "provider-in-use"
-	RulePlatformAdminOnly   = "platform-admin-only"
+	// A reference the tree does not resolve: not judged (a warning), or, with --complete,
+	// missing (an error).
+	RuleNotJudged        = "not-judged"
+	RuleMissingReference = "missing-reference"
+	// The governance rules, which judge the author (docs/rules.md §12).
+	RuleRole                = "author-role"
+	RulePlatformAdminOnly   = "author-platform-admin"
+	RuleAuthorUnknown       = "author-unknown"
+	RuleAuthorTeam          = "author-team"
+	RuleAuthorTeamLimits    = "author-team-limits"
+	RuleAuthorTeamEnvLimits = "author-team-env-limits"
+	RuleAuthorTeamDelete    = "author-team-delete"
+	RuleAuthorMigrate       = "author-migrate"
+	RuleAuthorMigrationRoom = "author-migration-room"
+	RuleAuthorAddon         = "author-addon"
+	RuleAuthorControlPlane  = "author-control-plane"
+	RuleAuthorUncovered     = "author-uncovered"
 )
 
 // Finding is one problem with one object. The first ten fields are always present in
@@ -53,6 +67,9 @@ type Finding struct {
 	Limit     string   `json:"limit,omitempty"`
 	Total     string   `json:"total,omitempty"`
 	Over      string   `json:"over,omitempty"`
+	// Note qualifies the verdict: under which rules (before or after this change) it was
+	// reached.
+	Note string `json:"note,omitempty"`
 }
 
 // Object is one object the check judged, for reports that list every object (JUnit).
@@ -72,6 +89,8 @@ type Report struct {
 	Errors   int       `json:"errors"`
 	Warnings int       `json:"warnings"`
 	Findings []Finding `json:"findings"`
+	// Notes are about the change as a whole (several creates under one cap).
+	Notes []string `json:"notes,omitempty"`
 	// Unreadable is set when the manifests did not decode: the findings are the decode
 	// errors and nothing else was judged.
 	Unreadable bool `json:"unreadable"`

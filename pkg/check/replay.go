@@ -36,7 +36,7 @@ func (t *tree) replay(order []*cluster, full bool) []Finding {
 		if full || ta.inReach(tc, req.Team, req.ProviderConfig) {
 			req.Siblings = byNS[tc.Namespace]
 		}
-		fs = append(fs, decisionFindings(c.obj, policy.AdmitCluster(req))...)
+		fs = append(fs, decisionFindings(c.obj, t.admit(req))...)
 		byNS[tc.Namespace] = append(byNS[tc.Namespace], *tc)
 		ta.add(tc)
 	}

@@ -14,7 +14,11 @@ import (
 
 // tree is a loaded set with what the checks look up in it.
 type tree struct {
-	set      *manifest.Set
+	set *manifest.Set
+	// complete declares the tree the whole platform: a reference it cannot resolve does
+	// not exist (an error), rather than lives elsewhere (not judged, a warning).
+	complete bool
+
 	objOf    map[runtime.Object]*manifest.Object
 	clusters []*cluster // sorted by namespace, name
 	policies []v1alpha1.ClusterCreationPolicy
@@ -33,8 +37,8 @@ type cluster struct {
 
 func (c *cluster) key() string { return c.c.Namespace + "/" + c.c.Name }
 
-func newTree(set *manifest.Set) *tree {
-	t := &tree{set: set, objOf: map[runtime.Object]*manifest.Object{},
+func newTree(set *manifest.Set, complete bool) *tree {
+	t := &tree{set: set, complete: complete, objOf: map[runtime.Object]*manifest.Object{},
 		teams: map[string]*v1alpha1.Team{}, providers: map[string]*v1alpha1.ProviderConfig{}}
 	for i := range set.Objects {
 		t.objOf[set.Objects[i].Obj] = &set.Objects[i]
@@ -92,18 +96,18 @@ func (t *tree) objects() []Object {
 }
 
 // State checks a tree on its own: every object against the rules that do not depend on
-// who asks, and every aggregate cap.
-func State(set *manifest.Set) *Report {
-	t := newTree(set)
+// who asks, and every aggregate cap. Only o.Complete is read.
+func State(set *manifest.Set, o Options) *Report {
+	t := newTree(set, o.Complete)
 	r := &Report{Mode: "state", Objects: t.objects()}
-	r.Findings = t.state(t.clusters)
+	r.Findings = append(t.objectRules(), t.replay(t.clusters, false)...)
 	r.finish()
 	return r
 }
 
-// state is the state check; order is the order in which the clusters are replayed as
-// creates for the aggregate caps.
-func (t *tree) state(order []*cluster) []Finding {
+// objectRules are the state check's rules on each object alone (the aggregates are the
+// replay's).
+func (t *tree) objectRules() []Finding {
 	var fs []Finding
 	for _, team := range t.set.Teams() {
 		obj := t.objOf[team]
@@ -120,8 +124,7 @@ func (t *tree) state(order []*cluster) []Finding {
 			fs = append(fs, findingAt(obj, e.Field, string(e.Type), e.Error(), "provider-config", SeverityError))
 		}
 		if s := pc.Spec.Scope; s != nil && s.TeamRef != nil && t.team(s.TeamRef.Name) == nil {
-			e := field.NotFound(field.NewPath("spec", "scope", "teamRef", "name"), s.TeamRef.Name)
-			fs = append(fs, findingAt(obj, e.Field, string(e.Type), e.Error(), RuleTeamNotFound, SeverityError))
+			fs = append(fs, t.missing(obj, "spec.scope.teamRef.name", "Team", s.TeamRef.Name, "the scope's team"))
 		}
 	}
 	for _, p := range t.set.ClusterCreationPolicies() {
@@ -131,7 +134,21 @@ func (t *tree) state(order []*cluster) []Finding {
 	for _, c := range t.clusters {
 		fs = append(fs, t.clusterRefs(c)...)
 	}
-	return append(fs, t.replay(order, false)...)
+	return fs
+}
+
+// missing is the finding for a reference the tree does not resolve. Without --complete the
+// object may live on the platform outside the tree, so what needs it is not judged (a
+// warning naming it); with --complete it does not exist (an error). Either way in the
+// gate's words: the server refuses some missing references and skips others.
+func (t *tree) missing(obj *manifest.Object, path, kind, name, needs string) Finding {
+	if t.complete {
+		msg := fmt.Sprintf("%s: %s %q does not exist: it is not in the manifests, which --complete declares the whole platform", path, kind, name)
+		return findingAt(obj, path, "NotFound", msg, RuleMissingReference, SeverityError)
+	}
+	msg := fmt.Sprintf("not judged: %s %q is not in the manifests, so the rules that need %s were not applied; give --context to read it from the platform, or --complete if the manifests are the whole platform",
+		kind, name, needs)
+	return findingAt(obj, path, "", msg, RuleNotJudged, SeverityWarning)
 }
 
 // clusterRefs are a cluster's references and the migration annotation.
@@ -142,13 +159,16 @@ func (t *tree) clusterRefs(c *cluster) []Finding {
 		fs = append(fs, findingAt(c.obj, "spec.teamRef", "", "spec.teamRef is not set: the server skips the environment and team checks for this cluster",
 			RuleTeamRefUnset, SeverityWarning))
 	case t.team(ref.Name) == nil:
-		e := field.NotFound(field.NewPath("spec", "teamRef", "name"), ref.Name)
-		fs = append(fs, findingAt(c.obj, e.Field, string(e.Type), e.Error(), RuleTeamNotFound, SeverityError))
+		fs = append(fs, t.missing(c.obj, "spec.teamRef.name", "Team", ref.Name, "the team (environments, team limits)"))
+	}
+	// Complete, a missing ProviderConfig is the server's own refusal (provider-not-found).
+	if ref := c.c.Spec.ProviderConfigRef; ref != nil && !t.complete && t.provider(&c.c) == nil {
+		fs = append(fs, t.missing(c.obj, "spec.providerConfigRef.name", "ProviderConfig", ref.Name, "the ProviderConfig (its scope and limits, ClusterCreationPolicies, team limits)"))
 	}
 	if v, ok := c.c.Annotations[v1alpha1.AnnotationMigration]; ok {
-		p := field.NewPath("metadata", "annotations").Key(v1alpha1.AnnotationMigration)
-		e := field.Forbidden(p, fmt.Sprintf("set to %q outside a migration: it lets anyone change the environment label past the server's guard; `butleradm env migrate` removes it", v))
-		fs = append(fs, findingAt(c.obj, e.Field, string(e.Type), e.Error(), RuleMigrationAnnotation, SeverityError))
+		p := field.NewPath("metadata", "annotations").Key(v1alpha1.AnnotationMigration).String()
+		msg := fmt.Sprintf("%s: set to %q: it lets any later change move the cluster between environments past the server's guard; once the move is applied, remove it in a follow-up change (running the same `butleradm env migrate` again removes it)", p, v)
+		fs = append(fs, findingAt(c.obj, p, "", msg, RuleMigrationAnnotation, SeverityWarning))
 	}
 	return fs
 }

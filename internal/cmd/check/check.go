@@ -43,6 +43,11 @@ type Options struct {
 	Strict           bool
 	Author           policy.Identity
 	Print            *output.Flags
+
+	// Applier is who the server sees apply the change (--applier, --applier-group);
+	// empty: the author, by hand. Complete declares the tree the whole platform.
+	Applier  policy.Identity
+	Complete bool
 }
 
 // NewCmd returns the command.
@@ -87,6 +92,9 @@ github) or as JUnit XML (--format junit); -o json or -o yaml print the report
 	fl.StringArrayVar(&o.BaseManifests, "base-manifests", nil, "The base tree as manifests on disk (repeatable): also judge the change from it")
 	fl.StringVar(&o.Format, "format", FormatText, "Report format with the default output: text, github (workflow annotations) or junit (XML)")
 	fl.BoolVar(&o.WarningsAsErrors, "warnings-as-errors", false, "Exit 4 on warnings too")
+	fl.StringVar(&o.Applier.Username, "applier", "", "Who the server sees apply the change (the GitOps controller's ServiceAccount, system:serviceaccount:NS:NAME); default: the author, applying by hand")
+	fl.StringArrayVar(&o.Applier.Groups, "applier-group", nil, "A group of the applier (repeatable)")
+	fl.BoolVar(&o.Complete, "complete", false, "The manifests are the whole platform: a reference they do not resolve is an error, not \"not judged\"")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{FormatText, FormatGitHub, FormatJUnit}, cobra.ShellCompDirectiveNoFileComp))
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
@@ -161,7 +169,12 @@ func judge(ctx context.Context, stdin io.Reader, o *Options, opts manifest.Optio
 			return nil, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
 		}
 	default:
-		return check.State(head), nil
+		return check.State(head, o.judgeOptions()), nil
 	}
-	return check.Change(base, head, o.Author), nil
+	return check.Change(base, head, o.judgeOptions()), nil
+}
+
+// judgeOptions are what the judging reads from the flags.
+func (o *Options) judgeOptions() check.Options {
+	return check.Options{Author: o.Author, Applier: o.Applier, Complete: o.Complete}
 }

@@ -45,8 +45,17 @@ func textReport(w io.Writer, r *check.Report) error {
 			fmt.Fprint(w, ")")
 		}
 		fmt.Fprintln(w)
+		if fd.Note != "" {
+			fmt.Fprintf(w, "     note: %s\n", fd.Note)
+		}
 	}
 	if len(r.Findings) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if len(r.Notes) > 0 {
 		fmt.Fprintln(w)
 	}
 	_, err := fmt.Fprintln(w, summary(r))
@@ -76,7 +85,7 @@ func displayFile(f string) string {
 	case "-":
 		return "<stdin>"
 	case "":
-		return "<unknown file>"
+		return "<the change>" // a finding on the change as a whole
 	}
 	return f
 }
