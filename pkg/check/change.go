@@ -87,7 +87,8 @@ func Change(base, head *manifest.Set, o Options) *Report {
 	if !c.known {
 		r.Findings = append(r.Findings, c.unknownAuthor())
 	}
-	r.Findings = append(r.Findings, c.clusters(added, changed, deleted)...)
+	judged := c.clusters(added, changed, deleted)
+	r.Findings = append(dropRepeated(r.Findings, judged), judged...)
 	r.Findings = append(r.Findings, c.objects()...)
 	r.Notes = c.notes
 	r.finish()
@@ -304,7 +305,10 @@ func (t *tree) admit(req policy.ClusterRequest) policy.Decision {
 // change's earlier accepted creates), updates and deletes, each first for the author.
 func (c *change) clusters(added, changed, deleted []*cluster) []Finding {
 	var fs []Finding
-	created := map[string][]v1alpha1.TenantCluster{}
+	created, all := map[string][]v1alpha1.TenantCluster{}, map[string][]v1alpha1.TenantCluster{}
+	for _, hc := range added {
+		all[hc.c.Namespace] = append(all[hc.c.Namespace], hc.c)
+	}
 	for _, hc := range added {
 		tc := &hc.c
 		f, ok := c.clusterRole(hc, "create", tc.Labels[v1alpha1.LabelEnvironment])
@@ -317,7 +321,7 @@ func (c *change) clusters(added, changed, deleted []*cluster) []Finding {
 			created[tc.Namespace] = append(created[tc.Namespace], *tc)
 		}
 	}
-	c.concurrency(created)
+	c.concurrency(all)
 	for _, hc := range changed {
 		bc, _ := c.base.clusterByKey(hc.key())
 		tc := &hc.c
@@ -336,16 +340,16 @@ func (c *change) clusters(added, changed, deleted []*cluster) []Finding {
 	return fs
 }
 
-// concurrency notes the capped scopes the change adds several clusters to: the server
+// concurrency notes the capped namespaces the change adds several clusters to: the server
 // counts from a cache and may admit concurrent creates past a cap.
-func (c *change) concurrency(created map[string][]v1alpha1.TenantCluster) {
-	nss := make([]string, 0, len(created))
-	for ns := range created {
+func (c *change) concurrency(added map[string][]v1alpha1.TenantCluster) {
+	nss := make([]string, 0, len(added))
+	for ns := range added {
 		nss = append(nss, ns)
 	}
 	sort.Strings(nss)
 	for _, ns := range nss {
-		list := created[ns]
+		list := added[ns]
 		if len(list) < 2 || !capped(c.head.team(list[0].TeamName()), c.head.provider(&list[0]), list) {
 			continue
 		}
@@ -386,3 +390,22 @@ func (t *tree) namespace(ns string) []v1alpha1.TenantCluster {
 }
 
 func positive(p *int32) bool { return p != nil && *p > 0 }
+
+// dropRepeated drops the replay's notes on a changed cluster that its request's own
+// findings say already, by the same rule (the CPU quota's update warning, for one).
+func dropRepeated(fs, judged []Finding) []Finding {
+	type key struct{ ns, name, rule string }
+	said := map[key]bool{}
+	for _, f := range judged {
+		if f.Kind == "TenantCluster" {
+			said[key{f.Namespace, f.Name, f.Rule}] = true
+		}
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Note == "" || !said[key{f.Namespace, f.Name, f.Rule}] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
