@@ -14,7 +14,7 @@ import (
 )
 
 // The governance rules judge the author of a change: what the server cannot see when a
-// GitOps controller applies it (docs/rules.md, "The gate's rules for the author"). Their
+// GitOps controller applies it (docs/rules.md §13). Their
 // words are the gate's own, never the server's, and their rule ids start with "author-".
 
 // authorKnown reports whether base names the author anywhere: a User, or an access entry

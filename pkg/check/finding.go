@@ -35,7 +35,7 @@ const (
 	// missing (an error).
 	RuleNotJudged        = "not-judged"
 	RuleMissingReference = "missing-reference"
-	// The governance rules, which judge the author (docs/rules.md §12).
+	// The governance rules, which judge the author (docs/rules.md §13).
 	RuleRole                = "author-role"
 	RulePlatformAdminOnly   = "author-platform-admin"
 	RuleAuthorUnknown       = "author-unknown"
