@@ -14,9 +14,13 @@ import (
 )
 
 // MigrateCluster implements store.Migrator on manifests: one in-place edit of the
-// cluster's document whose net effect is the two live patches', the environment label set
-// and no migration annotation left. Only those lines of the file change; comments, the
-// other keys and the other documents stay byte for byte.
+// cluster's document. A move sets the environment label together with the migration
+// annotation, as the first live patch does: that is the change a GitOps controller must
+// apply for the server to accept the label change, and what `check` accepts as a move.
+// A cluster already in the environment and still annotated has the annotation removed,
+// the second step, made once the move is applied (running the same migration again).
+// Only those lines of the file change; comments, the other keys and the other documents
+// stay byte for byte.
 //
 // Optimistic concurrency, as live: if the cluster's labels or annotations are no longer
 // what the caller read (another migration of this process wrote it meanwhile), the answer
@@ -39,7 +43,8 @@ func (s *Store) MigrateCluster(_ context.Context, c *v1alpha1.TenantCluster, env
 	src := obj.Source
 	res := store.MigrateResult{Location: src.File}
 	_, annotated := cur.Annotations[v1alpha1.AnnotationMigration]
-	if cur.Labels[v1alpha1.LabelEnvironment] == env && !annotated {
+	move := cur.Labels[v1alpha1.LabelEnvironment] != env
+	if !move && !annotated {
 		res.Cleaned = true
 		return res, nil
 	}
@@ -50,16 +55,23 @@ func (s *Store) MigrateCluster(_ context.Context, c *v1alpha1.TenantCluster, env
 	if updated.Labels == nil {
 		updated.Labels = map[string]string{}
 	}
-	updated.Labels[v1alpha1.LabelEnvironment] = env
-	delete(updated.Annotations, v1alpha1.AnnotationMigration)
-	if len(updated.Annotations) == 0 {
-		updated.Annotations = nil
+	if move {
+		updated.Labels[v1alpha1.LabelEnvironment] = env
+		if updated.Annotations == nil {
+			updated.Annotations = map[string]string{}
+		}
+		updated.Annotations[v1alpha1.AnnotationMigration] = "true"
+	} else {
+		delete(updated.Annotations, v1alpha1.AnnotationMigration)
+		if len(updated.Annotations) == 0 {
+			updated.Annotations = nil
+		}
 	}
 	if err := manifest.Write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
 		return store.MigrateResult{}, err
 	}
 	obj.Obj = updated
-	res.Labeled, res.Cleaned = true, true
+	res.Labeled, res.Cleaned = move, !move
 	return res, nil
 }
 

@@ -43,11 +43,22 @@ func TestMigrateCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A move writes the label with the annotation (the change the server accepts).
 	res, err := s.MigrateCluster(ctx, c, "prod")
-	if err != nil || !res.Labeled || !res.Cleaned || res.Location != file {
+	if err != nil || !res.Labeled || res.Cleaned || res.Location != file {
 		t.Fatalf("migrate: %+v, %v", res, err)
 	}
 	got, _ := os.ReadFile(file)
+	moved := strings.Replace(legacy, "# left by butler-cli\n", "# left by butler-cli\n  labels:\n    butler.butlerlabs.dev/environment: prod\n", 1)
+	if string(got) != moved {
+		t.Errorf("file after the move:\n%s\nwant:\n%s", got, moved)
+	}
+	// The next run, in the environment already, removes the annotation.
+	c, _ = s.GetCluster(ctx, "payments", "old")
+	if res, err = s.MigrateCluster(ctx, c, "prod"); err != nil || res.Labeled || !res.Cleaned {
+		t.Fatalf("cleanup: %+v, %v", res, err)
+	}
+	got, _ = os.ReadFile(file)
 	want := strings.Replace(legacy, "  annotations:\n    butler.butlerlabs.dev/migration-operation: \"true\"  # left by butler-cli\n",
 		"  labels:\n    butler.butlerlabs.dev/environment: prod\n", 1)
 	if string(got) != want {

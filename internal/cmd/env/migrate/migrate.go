@@ -113,7 +113,9 @@ clusters are migrated at once (--concurrency); a failed cluster does not stop th
 and each failure is reported with the server's message. Running the same command again
 after an interruption finishes the job and changes nothing already done; it also removes a
 migration annotation left behind on clusters already in the environment. Working on
-manifests, each cluster's file is edited in place, comments kept.
+manifests, each cluster's file is edited in place, comments kept, with the label and the
+annotation, the change a GitOps controller must apply and butlerctl check accepts as a
+move; once it is applied, running the same command again removes the annotation.
 
 Exit status: 0 all done; 1 some cluster failed, a named cluster does not exist, or the run
 was interrupted; 2 usage; 3 team or environment not found; 4 refused (caps, role, or every

@@ -83,6 +83,12 @@ func printResults(f *factory.Factory, out *Output, results []Result, interrupted
 	}
 	parts = append(parts, fmt.Sprintf("%d failed", s.Failed))
 	fmt.Fprintf(w, "Summary: %s\n", strings.Join(parts, ", "))
+	if s.Migrated > 0 && len(f.Options.Manifests) > 0 {
+		// On manifests the files carry the label and the annotation the server needs to
+		// accept it: the pull request check accepts that as a move.
+		fmt.Fprintf(w, "Next: commit the edited files and merge them (`butlerctl check` accepts the %d move(s)); once they are applied, run the same command again to remove the %s annotation, and commit that.\n",
+			s.Migrated, v1alpha1.AnnotationMigration)
+	}
 	if interrupted {
 		f.Errorf("interrupted: run the same command again to finish; clusters already migrated are skipped\n")
 	} else if s.Failed > 0 {
