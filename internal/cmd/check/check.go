@@ -46,8 +46,9 @@ type Options struct {
 
 	// Applier is who the server sees apply the change (--applier, --applier-group);
 	// empty: the author, by hand. Complete declares the tree the whole platform.
-	Applier  policy.Identity
-	Complete bool
+	Applier   policy.Identity
+	Complete  bool
+	AuthorMap string
 }
 
 // NewCmd returns the command.
@@ -94,6 +95,7 @@ github) or as JUnit XML (--format junit); -o json or -o yaml print the report
 	fl.BoolVar(&o.WarningsAsErrors, "warnings-as-errors", false, "Exit 4 on warnings too")
 	fl.StringVar(&o.Applier.Username, "applier", "", "Who the server sees apply the change (the GitOps controller's ServiceAccount, system:serviceaccount:NS:NAME); default: the author, applying by hand")
 	fl.StringArrayVar(&o.Applier.Groups, "applier-group", nil, "A group of the applier (repeatable)")
+	fl.StringVar(&o.AuthorMap, "author-map", "", "YAML file mapping CI logins to the e-mails the Team objects use (login: e-mail); --as is looked up in it")
 	fl.BoolVar(&o.Complete, "complete", false, "The manifests are the whole platform: a reference they do not resolve is an error, not \"not judged\"")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{FormatText, FormatGitHub, FormatJUnit}, cobra.ShellCompDirectiveNoFileComp))
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -124,6 +126,16 @@ func (o *Options) complete(cmd *cobra.Command, f *factory.Factory) error {
 	o.Author = policy.Identity{Username: f.Options.As, Groups: f.Options.AsGroups}
 	if (o.Base != "" || len(o.BaseManifests) > 0) && o.Author.Username == "" {
 		return cmdutil.UsageError("a change is judged as its author's requests: give --as AUTHOR (an e-mail) with --base or --base-manifests")
+	}
+	if o.AuthorMap != "" {
+		m, err := readAuthorMap(o.AuthorMap)
+		if err != nil {
+			return err
+		}
+		if email, ok := mapAuthor(m, o.Author.Username); ok {
+			f.Errorf("%s\n", describeMapping(o.Author.Username, email))
+			o.Author.Username = email
+		}
 	}
 	return nil
 }

@@ -36,7 +36,11 @@ func textReport(w io.Writer, r *check.Report) error {
 			file = fd.File
 			fmt.Fprintln(w, displayFile(fd.File))
 		}
-		fmt.Fprintf(w, "  %d: %s: %s: %s [%s]", fd.Line, fd.Severity, object(fd), fd.Message, fd.Rule)
+		if fd.File == "" && fd.Kind == "" { // about the change as a whole
+			fmt.Fprintf(w, "  %s: %s [%s]", fd.Severity, fd.Message, fd.Rule)
+		} else {
+			fmt.Fprintf(w, "  %d: %s: %s: %s [%s]", fd.Line, fd.Severity, object(fd), fd.Message, fd.Rule)
+		}
 		if fd.Limit != "" {
 			fmt.Fprintf(w, " (limit %s, total %s", fd.Limit, fd.Total)
 			if fd.Over != "" {

@@ -1,0 +1,71 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+)
+
+// maxAuthorMapBytes bounds --author-map: a line per person.
+const maxAuthorMapBytes = 1 << 20
+
+// readAuthorMap reads --author-map: a YAML mapping of CI logins to the e-mails the Team
+// objects use ("octocat: octo@example.com"). Keys compare case-insensitively, as logins
+// do on GitHub and GitLab.
+func readAuthorMap(path string) (map[string]string, error) {
+	b, err := safeio.ReadFile(path, maxAuthorMapBytes)
+	if err != nil {
+		return nil, cmdutil.UsageError("--author-map: %v", err)
+	}
+	var raw map[string]string
+	if err := yaml.UnmarshalStrict(b, &raw); err != nil {
+		return nil, cmdutil.UsageError("--author-map %s: not a mapping of logins to e-mails (login: e-mail): %v", path, err)
+	}
+	out := make(map[string]string, len(raw))
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := strings.TrimSpace(raw[k])
+		if !strings.Contains(v, "@") {
+			return nil, cmdutil.UsageError("--author-map %s: %q maps to %q, which is not an e-mail", path, k, v)
+		}
+		key := strings.ToLower(strings.TrimSpace(k))
+		if prev, dup := out[key]; dup && prev != v {
+			return nil, cmdutil.UsageError("--author-map %s: %q is mapped twice (%q and %q)", path, k, prev, v)
+		}
+		out[key] = v
+	}
+	return out, nil
+}
+
+// mapAuthor is the e-mail author maps to: the login itself, or the login of a GitHub
+// no-reply address ("123+octocat@users.noreply.github.com"), which is what CI knows of an
+// author who hides their e-mail. ok is false when the map names neither.
+func mapAuthor(m map[string]string, author string) (string, bool) {
+	key := strings.ToLower(strings.TrimSpace(author))
+	if v, ok := m[key]; ok {
+		return v, true
+	}
+	if local, found := strings.CutSuffix(key, "@users.noreply.github.com"); found {
+		if _, login, plus := strings.Cut(local, "+"); plus {
+			local = login
+		}
+		if v, ok := m[local]; ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// describeMapping says how --as was mapped, for stderr.
+func describeMapping(from, to string) string {
+	return fmt.Sprintf("author %q is %q (--author-map)", from, to)
+}
