@@ -23,6 +23,8 @@ require (
 	sigs.k8s.io/yaml v1.6.0
 )
 
+require github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+
 require (
 	github.com/Azure/go-ansiterm v0.0.0-20230124172434-306776ec8161 // indirect
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1 // indirect

@@ -91,6 +91,7 @@ func Change(base, head *manifest.Set, o Options) *Report {
 	r.Findings = append(dropRepeated(r.Findings, judged), judged...)
 	r.Findings = append(r.Findings, c.objects()...)
 	r.Notes = c.notes
+	r.Usage = usage(b, h)
 	r.finish()
 	return r
 }

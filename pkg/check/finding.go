@@ -91,6 +91,8 @@ type Report struct {
 	Findings []Finding `json:"findings"`
 	// Notes are about the change as a whole (several creates under one cap).
 	Notes []string `json:"notes,omitempty"`
+	// Usage is every team's and environment's capped figures, for the summary reports.
+	Usage []Usage `json:"-"`
 	// Unreadable is set when the manifests did not decode: the findings are the decode
 	// errors and nothing else was judged.
 	Unreadable bool `json:"unreadable"`

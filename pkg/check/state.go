@@ -101,6 +101,7 @@ func State(set *manifest.Set, o Options) *Report {
 	t := newTree(set, o.Complete)
 	r := &Report{Mode: "state", Objects: t.objects()}
 	r.Findings = append(t.objectRules(), t.replay(t.clusters, false)...)
+	r.Usage = usage(nil, t)
 	r.finish()
 	return r
 }

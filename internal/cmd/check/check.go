@@ -28,6 +28,10 @@ const (
 	FormatText   = "text"
 	FormatGitHub = "github"
 	FormatJUnit  = "junit"
+	// FormatSARIF is SARIF 2.1.0, for code scanning; FormatMarkdown a summary for a pull
+	// request (a CI job summary).
+	FormatSARIF    = "sarif"
+	FormatMarkdown = "markdown"
 )
 
 // gitTimeout bounds the git commands that read --base.
@@ -49,6 +53,7 @@ type Options struct {
 	Applier   policy.Identity
 	Complete  bool
 	AuthorMap string
+	FailOn    string
 }
 
 // NewCmd returns the command.
@@ -91,13 +96,15 @@ github) or as JUnit XML (--format junit); -o json or -o yaml print the report
 	fl := cmd.Flags()
 	fl.StringVar(&o.Base, "base", "", "Git revision of the base tree: also judge the change from it, as the author's requests")
 	fl.StringArrayVar(&o.BaseManifests, "base-manifests", nil, "The base tree as manifests on disk (repeatable): also judge the change from it")
-	fl.StringVar(&o.Format, "format", FormatText, "Report format with the default output: text, github (workflow annotations) or junit (XML)")
+	fl.StringVar(&o.Format, "format", FormatText, "Report format with the default output: text, github (workflow annotations), junit (XML), sarif (SARIF 2.1.0, for code scanning) or markdown (a pull request summary)")
+	fl.StringVar(&o.FailOn, "fail-on", "error", "Exit 4 on findings of this severity or worse: error or warning")
 	fl.BoolVar(&o.WarningsAsErrors, "warnings-as-errors", false, "Exit 4 on warnings too")
 	fl.StringVar(&o.Applier.Username, "applier", "", "Who the server sees apply the change (the GitOps controller's ServiceAccount, system:serviceaccount:NS:NAME); default: the author, applying by hand")
 	fl.StringArrayVar(&o.Applier.Groups, "applier-group", nil, "A group of the applier (repeatable)")
 	fl.StringVar(&o.AuthorMap, "author-map", "", "YAML file mapping CI logins to the e-mails the Team objects use (login: e-mail); --as is looked up in it")
 	fl.BoolVar(&o.Complete, "complete", false, "The manifests are the whole platform: a reference they do not resolve is an error, not \"not judged\"")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{FormatText, FormatGitHub, FormatJUnit}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{FormatText, FormatGitHub, FormatJUnit, FormatSARIF, FormatMarkdown}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{"error", "warning"}, cobra.ShellCompDirectiveNoFileComp))
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
@@ -108,9 +115,16 @@ func (o *Options) complete(cmd *cobra.Command, f *factory.Factory) error {
 		return err
 	}
 	switch o.Format {
-	case FormatText, FormatGitHub, FormatJUnit:
+	case FormatText, FormatGitHub, FormatJUnit, FormatSARIF, FormatMarkdown:
 	default:
-		return cmdutil.UsageError("--format: %q is not one of text, github, junit", o.Format)
+		return cmdutil.UsageError("--format: %q is not one of text, github, junit, sarif, markdown", o.Format)
+	}
+	switch o.FailOn {
+	case "error":
+	case "warning":
+		o.WarningsAsErrors = true
+	default:
+		return cmdutil.UsageError("--fail-on: %q is not one of error, warning", o.FailOn)
 	}
 	if o.Format != FormatText && o.Print.Structured() {
 		return cmdutil.UsageError("--format %s is a report of its own: it does not go with -o %s", o.Format, o.Print)

@@ -9,6 +9,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // printReport prints the report: -o json|yaml its view, else the --format report.
@@ -19,6 +20,10 @@ func printReport(f *factory.Factory, o *Options, r *check.Report) error {
 			return github(w, r)
 		case FormatJUnit:
 			return junit(w, r)
+		case FormatSARIF:
+			return sarif(w, r)
+		case FormatMarkdown:
+			return markdown(w, r)
 		}
 		return textReport(w, r)
 	}
@@ -34,30 +39,30 @@ func textReport(w io.Writer, r *check.Report) error {
 				fmt.Fprintln(w)
 			}
 			file = fd.File
-			fmt.Fprintln(w, displayFile(fd.File))
+			fmt.Fprintln(w, inert.Line(displayFile(fd.File)))
 		}
 		if fd.File == "" && fd.Kind == "" { // about the change as a whole
-			fmt.Fprintf(w, "  %s: %s [%s]", fd.Severity, fd.Message, fd.Rule)
+			fmt.Fprintf(w, "  %s: %s [%s]", fd.Severity, inert.Text(fd.Message), fd.Rule)
 		} else {
-			fmt.Fprintf(w, "  %d: %s: %s: %s [%s]", fd.Line, fd.Severity, object(fd), fd.Message, fd.Rule)
+			fmt.Fprintf(w, "  %d: %s: %s: %s [%s]", fd.Line, fd.Severity, inert.Text(object(fd)), inert.Text(fd.Message), fd.Rule)
 		}
 		if fd.Limit != "" {
-			fmt.Fprintf(w, " (limit %s, total %s", fd.Limit, fd.Total)
+			fmt.Fprintf(w, " (limit %s, total %s", inert.Text(fd.Limit), inert.Text(fd.Total))
 			if fd.Over != "" {
-				fmt.Fprintf(w, ", over by %s", fd.Over)
+				fmt.Fprintf(w, ", over by %s", inert.Text(fd.Over))
 			}
 			fmt.Fprint(w, ")")
 		}
 		fmt.Fprintln(w)
 		if fd.Note != "" {
-			fmt.Fprintf(w, "     note: %s\n", fd.Note)
+			fmt.Fprintf(w, "     note: %s\n", inert.Text(fd.Note))
 		}
 	}
 	if len(r.Findings) > 0 {
 		fmt.Fprintln(w)
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+		fmt.Fprintf(w, "note: %s\n", inert.Text(n))
 	}
 	if len(r.Notes) > 0 {
 		fmt.Fprintln(w)
@@ -113,8 +118,19 @@ func object(fd check.Finding) string {
 // shows on the file's line in the pull request, then the summary.
 func github(w io.Writer, r *check.Report) error {
 	for _, fd := range r.Findings {
-		fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", fd.Severity, ghProperty(fd.File), fd.Line,
-			ghProperty("butler check: "+fd.Rule), ghData(object(fd)+": "+fd.Message))
+		msg := object(fd) + ": " + fd.Message
+		if fd.Note != "" {
+			msg += " (" + fd.Note + ")"
+		}
+		if fd.File == "" {
+			fmt.Fprintf(w, "::%s title=%s::%s\n", fd.Severity, ghProperty("butler check: "+fd.Rule), ghData(inert.Text(fd.Message)))
+			continue
+		}
+		fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", fd.Severity, ghProperty(inert.Text(fd.File)), fd.Line,
+			ghProperty("butler check: "+fd.Rule), ghData(inert.Text(msg)))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "::notice title=butler check::%s\n", ghData(inert.Text(n)))
 	}
 	_, err := fmt.Fprintln(w, summary(r))
 	return err
@@ -172,10 +188,10 @@ func junit(w io.Writer, r *check.Report) error {
 		if !ok {
 			si = len(doc.Suites)
 			suites[file] = si
-			doc.Suites = append(doc.Suites, junitSuite{Name: displayFile(file)})
+			doc.Suites = append(doc.Suites, junitSuite{Name: inert.Text(displayFile(file))})
 		}
 		s := &doc.Suites[si]
-		s.Cases = append(s.Cases, junitCase{Name: name, Classname: displayFile(file)})
+		s.Cases = append(s.Cases, junitCase{Name: inert.Text(name), Classname: inert.Text(displayFile(file))})
 		s.Tests++
 		doc.Tests++
 		cases[key] = [2]int{si, len(s.Cases) - 1}
@@ -187,7 +203,7 @@ func junit(w io.Writer, r *check.Report) error {
 	for _, fd := range r.Findings {
 		si, ci := add(fd.File, object(fd))
 		c := &doc.Suites[si].Cases[ci]
-		line := fmt.Sprintf("%s:%d: %s [%s]", displayFile(fd.File), fd.Line, fd.Message, fd.Rule)
+		line := inert.Text(fmt.Sprintf("%s:%d: %s [%s]", displayFile(fd.File), fd.Line, fd.Message, fd.Rule))
 		if fd.Severity != check.SeverityError {
 			c.SystemOut += "warning: " + line + "\n"
 			continue
@@ -196,7 +212,7 @@ func junit(w io.Writer, r *check.Report) error {
 			doc.Suites[si].Failures++
 			doc.Failures++
 		}
-		c.Failures = append(c.Failures, junitFailure{Message: fd.Message, Type: fd.Rule, Text: line})
+		c.Failures = append(c.Failures, junitFailure{Message: inert.Text(fd.Message), Type: fd.Rule, Text: line})
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

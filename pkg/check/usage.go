@@ -1,0 +1,107 @@
+package check
+
+import (
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// Usage is one capped figure of a team or one of its environments, before and after the
+// change (Before is empty for a state check), against its cap as the change leaves it.
+type Usage struct {
+	Team        string `json:"team"`
+	Environment string `json:"environment,omitempty"`
+	Cap         string `json:"cap"`
+	Limit       string `json:"limit"`
+	Before      string `json:"before,omitempty"`
+	After       string `json:"after"`
+	Over        bool   `json:"over"`
+}
+
+// usage lists the capped figures of every team of head, with before read from base.
+func usage(base, head *tree) []Usage {
+	var out []Usage
+	for _, team := range head.set.Teams() {
+		ns := team.TeamNamespace()
+		after := figuresOf(head.namespace(ns), team)
+		var before *figures
+		if base != nil {
+			b := figuresOf(base.namespace(ns), team)
+			before = &b
+		}
+		add := func(env, cap, limit string, pick func(f *figures) string, cmp func(after, limit string) bool) {
+			u := Usage{Team: team.Name, Environment: env, Cap: cap, Limit: limit, After: pick(&after)}
+			if before != nil {
+				u.Before = pick(before)
+			}
+			u.Over = cmp(u.After, limit)
+			out = append(out, u)
+		}
+		if l := team.Spec.ResourceLimits; l != nil {
+			if l.MaxClusters != nil {
+				add("", "maxClusters", itoa(int64(*l.MaxClusters)), func(f *figures) string { return itoa(f.clusters) }, countOver)
+			}
+			if l.MaxTotalNodes != nil {
+				add("", "maxTotalNodes", itoa(int64(*l.MaxTotalNodes)), func(f *figures) string { return itoa(f.nodes) }, countOver)
+			}
+			if computeSet(l.MaxCPUCores) {
+				add("", "maxCPUCores", l.MaxCPUCores.String(), func(f *figures) string { return f.cpu.String() }, quantityOver)
+			}
+			if computeSet(l.MaxMemory) {
+				add("", "maxMemory", l.MaxMemory.String(), func(f *figures) string { return f.memory.String() }, quantityOver)
+			}
+			if computeSet(l.MaxStorage) {
+				add("", "maxStorage", l.MaxStorage.String(), func(f *figures) string { return f.storage.String() }, quantityOver)
+			}
+		}
+		for i := range team.Spec.Environments {
+			e := &team.Spec.Environments[i]
+			if e.Limits == nil || !positive(e.Limits.MaxClusters) {
+				continue
+			}
+			name := e.Name
+			add(name, "maxClusters", itoa(int64(*e.Limits.MaxClusters)), func(f *figures) string { return itoa(f.env[name]) }, countOver)
+		}
+	}
+	return out
+}
+
+// figures are what a team's caps count in its namespace.
+type figures struct {
+	clusters, nodes      int64
+	cpu, memory, storage resource.Quantity
+	env                  map[string]int64
+}
+
+func figuresOf(clusters []v1alpha1.TenantCluster, team *v1alpha1.Team) figures {
+	f := figures{env: map[string]int64{}}
+	for i := range clusters {
+		c := &clusters[i]
+		w := c.Spec.Workers
+		r := int64(w.Replicas)
+		f.clusters++
+		f.nodes += r
+		f.cpu.Add(*resource.NewQuantity(int64(w.MachineTemplate.CPU)*r, resource.DecimalSI))
+		m := w.MachineTemplate.Memory.DeepCopy()
+		f.memory.Add(*resource.NewQuantity(m.Value()*r, resource.BinarySI))
+		d := w.MachineTemplate.DiskSize.DeepCopy()
+		f.storage.Add(*resource.NewQuantity(d.Value()*r, resource.BinarySI))
+		for j := range team.Spec.Environments {
+			if policy.InEnvironment(c, team.Spec.Environments[j].Name) {
+				f.env[team.Spec.Environments[j].Name]++
+			}
+		}
+	}
+	return f
+}
+
+func itoa(n int64) string { return resource.NewQuantity(n, resource.DecimalSI).String() }
+
+func countOver(after, limit string) bool { return quantityOver(after, limit) }
+
+func quantityOver(after, limit string) bool {
+	a, err1 := resource.ParseQuantity(after)
+	l, err2 := resource.ParseQuantity(limit)
+	return err1 == nil && err2 == nil && a.Cmp(l) > 0
+}
