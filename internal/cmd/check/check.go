@@ -73,15 +73,22 @@ unless --strict=false skips them.
 
 With --base REF (a commit of the git repository the manifests are in, read without
 checking it out; run from inside the repository) or --base-manifests PATH, it also judges
-the change: every added, changed and deleted object as the server would judge that request
-from the author (--as, --as-group), reading who the author is from the base.
+the change, every added, changed and deleted object, as two identities: the server's rules
+judge the applier (--applier, --applier-group: the GitOps controller's ServiceAccount; by
+default the author, applying by hand) with the server's messages; the gate's own rules
+(author-*) judge the author (--as, --as-group; --author-map maps CI logins to e-mails), with
+roles read from the base only (docs/rules.md §13). A reference the manifests do not resolve
+is "not judged", a warning, unless --complete declares them the whole platform.
 
 Findings print grouped by file (--format text), as GitHub workflow annotations (--format
-github) or as JUnit XML (--format junit); -o json or -o yaml print the report
-(docs/output.md). Exit 0 when nothing would be refused (warnings allowed unless
---warnings-as-errors), 4 when something would be, 2 when the manifests cannot be read.`,
+github), as JUnit XML (--format junit), as SARIF 2.1.0 (--format sarif) or as a pull
+request summary (--format markdown); -o json or -o yaml print the report (docs/output.md).
+Exit 0 when nothing would be refused (warnings allowed unless --fail-on warning), 4 when
+something would be, 2 when the manifests cannot be read.`,
 		Example: `  butlerctl check --manifests examples/payments
   butlerctl check --manifests clusters/ --base origin/main --as "$AUTHOR_EMAIL" --format github
+  butlerctl check --manifests clusters/ --base origin/main --as octocat --author-map authors.yaml \
+    --applier system:serviceaccount:flux-system:kustomize-controller --format sarif
   butlerctl check --manifests head/ --base-manifests base/ --as bob@example.com -o json`,
 		Args:              cmdutil.NoArgs,
 		ValidArgsFunction: cobra.NoFileCompletions,
