@@ -45,6 +45,12 @@ func (c *change) unknownAuthor() Finding {
 	msg := fmt.Sprintf("the author %q matches no team member, group or User in the base, so no change of theirs can be judged as theirs; "+
 		"if this is a CI login or a no-reply address, map it to the e-mail the Team objects use (--author-map FILE, a line \"login: e-mail\"), or pass that e-mail with --as",
 		c.author.Username)
+	if !c.opt.Complete && len(c.base.set.Teams()) == 0 {
+		// The teams live outside the tree: the author's roles cannot be read at all.
+		msg = fmt.Sprintf("not judged: the author %q is named by no Team or User in the manifests, which hold none: the author's roles were not judged; "+
+			"give --context to read the teams from the platform, or --complete if the manifests are the whole platform", c.author.Username)
+		return Finding{Message: msg, Rule: RuleNotJudged, Severity: SeverityWarning}
+	}
 	return Finding{Message: msg, Rule: RuleAuthorUnknown, Severity: SeverityError}
 }
 
@@ -90,7 +96,8 @@ func (c *change) authority(obj *manifest.Object, tc *v1alpha1.TenantCluster, env
 // cluster create's, scale's and delete's, the tools' own.
 func (c *change) clusterRole(cl *cluster, verb, env string) ([]Finding, bool) {
 	if !c.known {
-		return nil, false // one finding says the author is unknown
+		// One finding says the author is unknown; a tree without teams judged nothing.
+		return nil, !c.opt.Complete && len(c.base.set.Teams()) == 0
 	}
 	role, team, f, ok := c.authority(cl.obj, &cl.c, env)
 	if !ok {

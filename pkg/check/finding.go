@@ -98,8 +98,17 @@ type Report struct {
 	Unreadable bool `json:"unreadable"`
 }
 
+// LiveFile is the file of objects read from the platform rather than the manifests
+// (check --context): they are not the change's, so their findings are warnings.
+const LiveFile = "(live)"
+
 // finish sorts and de-duplicates the findings and counts them.
 func (r *Report) finish() {
+	for i := range r.Findings {
+		if r.Findings[i].File == LiveFile {
+			r.Findings[i].Severity = SeverityWarning
+		}
+	}
 	sort.SliceStable(r.Findings, func(i, j int) bool {
 		a, b := r.Findings[i], r.Findings[j]
 		if a.File != b.File {

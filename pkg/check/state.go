@@ -90,6 +90,9 @@ func (t *tree) provider(c *v1alpha1.TenantCluster) *v1alpha1.ProviderConfig {
 func (t *tree) objects() []Object {
 	out := make([]Object, 0, len(t.set.Objects))
 	for _, o := range t.set.Objects {
+		if o.Source.File == LiveFile {
+			continue
+		}
 		out = append(out, Object{File: o.Source.File, Line: o.Source.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
 	}
 	return out

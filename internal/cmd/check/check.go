@@ -54,6 +54,8 @@ type Options struct {
 	Complete  bool
 	AuthorMap string
 	FailOn    string
+	// Live reads the platform's objects (--context or --kubeconfig); nil offline.
+	Live func(context.Context) ([]manifest.Object, error)
 }
 
 // NewCmd returns the command.
@@ -148,6 +150,11 @@ func (o *Options) complete(cmd *cobra.Command, f *factory.Factory) error {
 	if (o.Base != "" || len(o.BaseManifests) > 0) && o.Author.Username == "" {
 		return cmdutil.UsageError("a change is judged as its author's requests: give --as AUTHOR (an e-mail) with --base or --base-manifests")
 	}
+	if f.Options.Context != "" || f.Options.Kubeconfig != "" {
+		// The platform is read, so a reference neither it nor the tree resolves is missing.
+		o.Live = func(ctx context.Context) ([]manifest.Object, error) { return readLive(ctx, f) }
+		o.Complete = true
+	}
 	if o.AuthorMap != "" {
 		m, err := readAuthorMap(o.AuthorMap)
 		if err != nil {
@@ -201,7 +208,15 @@ func judge(ctx context.Context, stdin io.Reader, o *Options, opts manifest.Optio
 		if base, err = manifest.LoadWith(o.BaseManifests, stdin, opts); err != nil {
 			return nil, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
 		}
-	default:
+	}
+	if o.Live != nil {
+		objs, err := o.Live(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("reading the platform (--context): %w", err)
+		}
+		addLive(objs, base, head)
+	}
+	if base == nil {
 		return check.State(head, o.judgeOptions()), nil
 	}
 	return check.Change(base, head, o.judgeOptions()), nil

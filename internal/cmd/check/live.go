@@ -1,0 +1,114 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/check"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+)
+
+// liveTimeout bounds all the reads of --context together.
+const liveTimeout = 2 * time.Minute
+
+
+// readLive lists, read-only and as the caller (never impersonating the author), what the
+// server holds that the judging needs: Teams, ProviderConfigs, ClusterCreationPolicies,
+// TenantClusters, and the Users and IdentityProviders when the caller may read them.
+func readLive(ctx context.Context, f *factory.Factory) ([]manifest.Object, error) {
+	opts := *f.Options
+	opts.Manifests, opts.As, opts.AsGroups, opts.AsSource = nil, "", nil, ""
+	lf := &factory.Factory{IOStreams: f.IOStreams, Options: &opts, Now: f.Now, NewStore: f.NewStore}
+	defer func() { _ = lf.Close() }()
+	ctx, cancel := context.WithTimeout(ctx, liveTimeout)
+	defer cancel()
+	s, err := lf.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []manifest.Object
+	add := func(kind, ns, name string, obj runtime.Object) {
+		out = append(out, manifest.Object{Source: manifest.Source{File: check.LiveFile}, APIVersion: v1alpha1.GroupVersion.String(),
+			Kind: kind, Namespace: ns, Name: name, Obj: obj})
+	}
+	teams, err := s.ListTeams(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listing Teams: %w", err)
+	}
+	for i := range teams {
+		add("Team", "", teams[i].Name, &teams[i])
+	}
+	pcs, err := s.ListProviderConfigs(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("listing ProviderConfigs: %w", err)
+	}
+	for i := range pcs {
+		add("ProviderConfig", pcs[i].Namespace, pcs[i].Name, &pcs[i])
+	}
+	pols, err := s.ListClusterCreationPolicies(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listing ClusterCreationPolicies: %w", err)
+	}
+	for i := range pols {
+		add("ClusterCreationPolicy", "", pols[i].Name, &pols[i])
+	}
+	clusters, err := s.ListClusters(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("listing TenantClusters: %w", err)
+	}
+	for i := range clusters {
+		add("TenantCluster", clusters[i].Namespace, clusters[i].Name, &clusters[i])
+	}
+	// Who is a platform admin: readable by platform admins; without them the tree's say.
+	if users, err := s.ListUsers(ctx); err == nil {
+		for i := range users {
+			add("User", "", users[i].Name, &users[i])
+		}
+	} else if !forbidden(err) {
+		return nil, fmt.Errorf("listing Users: %w", err)
+	}
+	if idps, err := s.ListIdentityProviders(ctx); err == nil {
+		for i := range idps {
+			add("IdentityProvider", "", idps[i].Name, &idps[i])
+		}
+	} else if !forbidden(err) {
+		return nil, fmt.Errorf("listing IdentityProviders: %w", err)
+	}
+	return out, nil
+}
+
+func forbidden(err error) bool {
+	return apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) || apierrors.IsNotFound(err)
+}
+
+// addLive adds to each set the live objects it does not hold (by kind, namespace and
+// name): the tree wins where it has the object, since it is what will be applied. The same
+// object goes into base and head, so the change leaves it as it is.
+func addLive(objs []manifest.Object, sets ...*manifest.Set) {
+	for _, s := range sets {
+		if s == nil {
+			continue
+		}
+		// A tree object without a namespace stands for its kind and name in any namespace
+		// (kustomize fills it in), as Set.Find matches it.
+		have, loose := map[[3]string]bool{}, map[[2]string]bool{}
+		for _, o := range s.Objects {
+			have[[3]string{o.Kind, o.Namespace, o.Name}] = true
+			if o.Namespace == "" {
+				loose[[2]string{o.Kind, o.Name}] = true
+			}
+		}
+		for _, o := range objs {
+			if have[[3]string{o.Kind, o.Namespace, o.Name}] || have[[3]string{o.Kind, "", o.Name}] || loose[[2]string{o.Kind, o.Name}] {
+				continue
+			}
+			s.Objects = append(s.Objects, o)
+		}
+	}
+}
