@@ -17,7 +17,6 @@ import (
 // liveTimeout bounds all the reads of --context together.
 const liveTimeout = 2 * time.Minute
 
-
 // readLive lists, read-only and as the caller (never impersonating the author), what the
 // server holds that the judging needs: Teams, ProviderConfigs, ClusterCreationPolicies,
 // TenantClusters, and the Users and IdentityProviders when the caller may read them.
