@@ -327,6 +327,10 @@ func (c *change) clusters(added, changed, deleted []*cluster) []Finding {
 		bc, _ := c.base.clusterByKey(hc.key())
 		tc := &hc.c
 		f, _ := c.clusterRole(bc, "update", bc.c.Labels[v1alpha1.LabelEnvironment])
+		for i := range f { // on the line of what the change edits, in head's file
+			f[i].File, f[i].Field = hc.obj.Source.File, changedField(&bc.c, &hc.c)
+			f[i].Line = hc.obj.Line(f[i].Field)
+		}
 		fs = append(fs, f...)
 		fs = append(fs, c.migration(bc, hc)...)
 		req := policy.ClusterRequest{Operation: policy.Update, Cluster: tc, Old: &bc.c,
@@ -409,4 +413,27 @@ func dropRepeated(fs, judged []Finding) []Finding {
 		}
 	}
 	return out
+}
+
+// changedField is the path of the first thing an update of a cluster edits, for the line
+// a finding about the update points at.
+func changedField(old, cur *v1alpha1.TenantCluster) string {
+	o, n := old.Spec, cur.Spec
+	switch {
+	case old.Labels[v1alpha1.LabelEnvironment] != cur.Labels[v1alpha1.LabelEnvironment]:
+		return "metadata.labels[" + v1alpha1.LabelEnvironment + "]"
+	case o.Workers.Replicas != n.Workers.Replicas:
+		return "spec.workers.replicas"
+	case !equality.Semantic.DeepEqual(o.Workers, n.Workers):
+		return "spec.workers"
+	case o.KubernetesVersion != n.KubernetesVersion:
+		return "spec.kubernetesVersion"
+	case !equality.Semantic.DeepEqual(o.ProviderConfigRef, n.ProviderConfigRef):
+		return "spec.providerConfigRef"
+	case !equality.Semantic.DeepEqual(o, n):
+		return "spec"
+	case !equality.Semantic.DeepEqual(old.Annotations, cur.Annotations):
+		return "metadata.annotations"
+	}
+	return "metadata.labels"
 }
