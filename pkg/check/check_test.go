@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -85,5 +86,64 @@ func TestChangeDemotesWhatItDidNotBring(t *testing.T) {
 	}
 	if len(errs) != 1 || errs[0].Name != "c" || errs[0].Rule != policy.RuleMemberMaxClusters || errs[0].Over != "2" {
 		t.Fatalf("added past the cap: want one member-max-clusters error on c, over by 2: %+v", r.Findings)
+	}
+}
+
+// The verdict on a change does not depend on the names of the clusters: a change that adds
+// one cluster past the per-member cap, next to an unchanged cluster named before or after
+// it, and a change that scales a cluster while another is left alone, give the same
+// errors and warnings (by rule) whatever the names.
+func TestVerdictIndependentOfNames(t *testing.T) {
+	type verdict struct{ errs, warns string }
+	judge := func(base, head *manifest.Set) verdict {
+		r := Change(base, head, Options{Author: policy.Identity{Username: "op@example.com"}})
+		var v verdict
+		for _, f := range r.Findings {
+			if f.Severity == SeverityError {
+				v.errs += f.Rule + ";"
+			} else {
+				v.warns += f.Rule + ";"
+			}
+		}
+		return v
+	}
+	scaled := func(name string, replicas int) string {
+		c := strings.Replace(clusterDoc(name, "dev", "op@example.com"), "replicas: 1", fmt.Sprintf("replicas: %d", replicas), 1)
+		return strings.Replace(c, "  teamRef: {name: t}\n", "  teamRef: {name: t}\n  providerConfigRef: {name: hv, namespace: butler-system}\n", 1)
+	}
+	limited := `apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: Team
+metadata: {name: t}
+spec:
+  access:
+    users: [{name: op@example.com, role: operator}]
+  resourceLimits: {maxTotalNodes: 3}
+---
+apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: ProviderConfig
+metadata: {name: hv, namespace: butler-system}
+spec:
+  provider: harvester
+  credentialsRef: {name: c, namespace: butler-system}
+  harvester: {endpoint: "https://h.example.com:6443", namespace: default, networkName: default/vlan}
+  scope: {type: platform}
+`
+	var adds, scales []verdict
+	for _, name := range []string{"aa", "mm", "zz"} {
+		base := load(t, team, clusterDoc("kept", "dev", "op@example.com"))
+		adds = append(adds, judge(base, load(t, team, clusterDoc("kept", "dev", "op@example.com"), clusterDoc(name, "dev", "op@example.com"))))
+		base = load(t, limited, scaled(name, 1), scaled("other", 2))
+		scales = append(scales, judge(base, load(t, limited, scaled(name, 3), scaled("other", 2))))
+	}
+	for i := range adds {
+		if adds[i] != adds[0] || scales[i] != scales[0] {
+			t.Errorf("verdicts differ by name: adds %+v, scales %+v", adds, scales)
+		}
+	}
+	if adds[0].errs != policy.RuleMemberMaxClusters+";" {
+		t.Errorf("the added cluster past the per-member cap: %+v", adds[0])
+	}
+	if scales[0].errs != "" || !strings.Contains(scales[0].warns, policy.RuleTeamMaxTotalNodes) {
+		t.Errorf("a scale past maxTotalNodes is an update the server admits, with a warning: %+v", scales[0])
 	}
 }
