@@ -317,6 +317,11 @@ func (c *change) clusters(added, changed, deleted []*cluster) []Finding {
 		siblings := append(append([]v1alpha1.TenantCluster(nil), c.baseline[tc.Namespace]...), created[tc.Namespace]...)
 		req := policy.ClusterRequest{Operation: policy.Create, Cluster: tc, Siblings: siblings, Username: c.applier.Username}
 		found, allowed := c.admitBoth(hc.obj, req)
+		for i := range found {
+			if found[i].Rule == policy.RuleMemberCreatorMismatch && c.opt.gitOps() && found[i].Note == "" {
+				found[i].Note = fmt.Sprintf("the server sees the applier %q, not the author: in an environment with a per-member cap it admits only clusters whose creator-email is the applier", c.applier.Username)
+			}
+		}
 		fs = append(fs, found...)
 		if ok && allowed { // a refused create is not there for the next one to meet
 			created[tc.Namespace] = append(created[tc.Namespace], *tc)
