@@ -1,6 +1,8 @@
 package check
 
 import (
+	"sort"
+
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -57,11 +59,27 @@ func usage(base, head *tree) []Usage {
 		}
 		for i := range team.Spec.Environments {
 			e := &team.Spec.Environments[i]
-			if e.Limits == nil || !positive(e.Limits.MaxClusters) {
+			if e.Limits == nil {
 				continue
 			}
 			name := e.Name
-			add(name, "maxClusters", itoa(int64(*e.Limits.MaxClusters)), func(f *figures) string { return itoa(f.env[name]) }, countOver)
+			if positive(e.Limits.MaxClusters) {
+				add(name, "maxClusters", itoa(int64(*e.Limits.MaxClusters)), func(f *figures) string { return itoa(f.env[name]) }, countOver)
+			}
+			if positive(e.Limits.MaxClustersPerMember) {
+				// One row per owner with clusters there, before or after.
+				owners := map[string]bool{}
+				for _, f := range []*figures{&after, before} {
+					if f != nil {
+						for k := range f.owner[name] {
+							owners[k] = true
+						}
+					}
+				}
+				for _, o := range sortedKeys(owners) {
+					add(name, "maxClustersPerMember ("+o+")", itoa(int64(*e.Limits.MaxClustersPerMember)), func(f *figures) string { return itoa(f.owner[name][o]) }, countOver)
+				}
+			}
 		}
 	}
 	return out
@@ -72,10 +90,11 @@ type figures struct {
 	clusters, nodes      int64
 	cpu, memory, storage resource.Quantity
 	env                  map[string]int64
+	owner                map[string]map[string]int64 // by environment, then owner e-mail
 }
 
 func figuresOf(clusters []v1alpha1.TenantCluster, team *v1alpha1.Team) figures {
-	f := figures{env: map[string]int64{}}
+	f := figures{env: map[string]int64{}, owner: map[string]map[string]int64{}}
 	for i := range clusters {
 		c := &clusters[i]
 		w := c.Spec.Workers
@@ -88,8 +107,20 @@ func figuresOf(clusters []v1alpha1.TenantCluster, team *v1alpha1.Team) figures {
 		d := w.MachineTemplate.DiskSize.DeepCopy()
 		f.storage.Add(*resource.NewQuantity(d.Value()*r, resource.BinarySI))
 		for j := range team.Spec.Environments {
-			if policy.InEnvironment(c, team.Spec.Environments[j].Name) {
-				f.env[team.Spec.Environments[j].Name]++
+			env := team.Spec.Environments[j].Name
+			if !policy.InEnvironment(c, env) {
+				continue
+			}
+			f.env[env]++
+			owner := c.Annotations[v1alpha1.AnnotationOwner]
+			if owner == "" {
+				owner = c.Annotations[v1alpha1.AnnotationCreatorEmail]
+			}
+			if owner = policy.NormalizeEmail(owner); owner != "" {
+				if f.owner[env] == nil {
+					f.owner[env] = map[string]int64{}
+				}
+				f.owner[env][owner]++
 			}
 		}
 	}
@@ -104,4 +135,13 @@ func quantityOver(after, limit string) bool {
 	a, err1 := resource.ParseQuantity(after)
 	l, err2 := resource.ParseQuantity(limit)
 	return err1 == nil && err2 == nil && a.Cmp(l) > 0
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -32,14 +32,14 @@ func markdown(w io.Writer, r *check.Report) error {
 			if env == "" {
 				env = "(team)"
 			}
-			after := u.After
+			after := md(u.After)
 			if u.Over {
 				after = "**" + after + "** ⚠️"
 			}
 			if r.Mode == "change" {
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", md(u.Team), md(env), u.Cap, u.Before, after, u.Limit)
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", md(u.Team), md(env), md(u.Cap), md(u.Before), after, md(u.Limit))
 			} else {
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", md(u.Team), md(env), u.Cap, after, u.Limit)
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", md(u.Team), md(env), md(u.Cap), after, md(u.Limit))
 			}
 		}
 	}
