@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // WritableConfigPath is the config file a command writes: the one ConfigPath finds, else
@@ -33,7 +33,7 @@ func WritableConfigPath(flagValue string) (string, error) {
 // ReadConfigKeys reads the top-level string keys of the config file; a missing file has
 // none.
 func ReadConfigKeys(path string) (map[string]string, error) {
-	b, err := safeio.ReadFile(path, MaxConfigBytes)
+	b, err := fileio.ReadFile(path, MaxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]string{}, nil
 	}
@@ -61,7 +61,7 @@ func ReadConfigKeys(path string) (map[string]string, error) {
 func SetConfigKeys(path string, keys []string, values map[string]string) error {
 	var doc yaml.Node
 	mode := fs.FileMode(0o600)
-	b, err := safeio.ReadFile(path, MaxConfigBytes)
+	b, err := fileio.ReadFile(path, MaxConfigBytes)
 	switch {
 	case err == nil:
 		if st, serr := os.Stat(path); serr == nil {

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
@@ -57,7 +57,7 @@ func MergeInto(path string, tenant []byte, m Merge) (bool, error) {
 	}
 	doc := map[string]any{}
 	exists := false
-	if data, err := safeio.ReadFile(path, MaxKubeconfigSize); err == nil {
+	if data, err := fileio.ReadFile(path, MaxKubeconfigSize); err == nil {
 		exists = len(strings.TrimSpace(string(data))) > 0
 		if exists {
 			if _, lerr := clientcmd.Load(data); lerr != nil || yaml.Unmarshal(data, &doc) != nil {
