@@ -15,9 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
 
-	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // kindInfo describes a kind the toolkit decodes into a Go type.

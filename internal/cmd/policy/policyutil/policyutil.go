@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )

@@ -17,8 +17,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	tables "github.com/butlerdotdev/butler-toolkit/internal/printers"
-	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // maxCABundle bounds --ca-bundle-file: a few PEM certificates, not data.
