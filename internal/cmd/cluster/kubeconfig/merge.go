@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/clientcmd"
@@ -107,8 +108,16 @@ func MergeInto(path string, tenant []byte, m Merge) (bool, error) {
 	if err := manifest.Write([]manifest.Change{c}); err != nil {
 		return false, fmt.Errorf("merging into %s: %w", path, err)
 	}
+	time.Sleep(KubectlGrace)
 	return true, nil
 }
+
+// KubectlGrace is how long a merge keeps the lock after its write. kubectl reads the
+// kubeconfig before it takes the lock, and then removes the entries that appeared in
+// between (it takes them for ones the user deleted); it fails, instead, when it finds the
+// lock taken. Holding the lock a moment after the write makes a kubectl that read the old
+// text fail (to be run again) rather than undo the merge.
+var KubectlGrace = 250 * time.Millisecond
 
 // LockTimeout is how long a merge waits for another writer of the kubeconfig.
 const LockTimeout = fileio.LockTimeout

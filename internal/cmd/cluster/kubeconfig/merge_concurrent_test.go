@@ -39,6 +39,9 @@ func TestConcurrentMergesKeepEveryContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv(clientcmd.RecommendedConfigPathEnvVar, "")
+	grace := KubectlGrace
+	KubectlGrace = 0 // for kubectl only; here the lock alone must keep every context
+	t.Cleanup(func() { KubectlGrace = grace })
 	const n = 12
 	var wg sync.WaitGroup
 	errs := make([]error, n)
