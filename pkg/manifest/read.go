@@ -246,3 +246,16 @@ func pathError(p string, err error) error {
 	}
 	return fmt.Errorf("%s: %v", p, err)
 }
+
+// ReadFiles reads paths exactly as Load does (the same walk, limits and refusals: a FIFO
+// or a device is refused without waiting on it, a file past the limit is an error) and
+// hands each manifest's bytes to fn, in order, without decoding them: the one reader for
+// commands that decode on their own (-f of provider and policy commands). It returns the
+// reader's errors, each naming its path.
+func ReadFiles(paths []string, stdin io.Reader, opts Options, fn func(name string, data []byte)) []error {
+	r := &reader{opts: opts, read: fn, seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
+	for _, p := range paths {
+		r.path(p, stdin)
+	}
+	return r.errs
+}
