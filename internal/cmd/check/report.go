@@ -9,6 +9,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // printReport prints the report: -o json|yaml its view, else the --format report.
@@ -34,13 +35,13 @@ func textReport(w io.Writer, r *check.Report) error {
 				fmt.Fprintln(w)
 			}
 			file = fd.File
-			fmt.Fprintln(w, displayFile(fd.File))
+			fmt.Fprintln(w, inert.Line(displayFile(fd.File)))
 		}
-		fmt.Fprintf(w, "  %d: %s: %s: %s [%s]", fd.Line, fd.Severity, object(fd), fd.Message, fd.Rule)
+		fmt.Fprintf(w, "  %d: %s: %s: %s [%s]", fd.Line, fd.Severity, inert.Text(object(fd)), inert.Text(fd.Message), inert.Text(fd.Rule))
 		if fd.Limit != "" {
-			fmt.Fprintf(w, " (limit %s, total %s", fd.Limit, fd.Total)
+			fmt.Fprintf(w, " (limit %s, total %s", inert.Text(fd.Limit), inert.Text(fd.Total))
 			if fd.Over != "" {
-				fmt.Fprintf(w, ", over by %s", fd.Over)
+				fmt.Fprintf(w, ", over by %s", inert.Text(fd.Over))
 			}
 			fmt.Fprint(w, ")")
 		}
@@ -100,8 +101,8 @@ func object(fd check.Finding) string {
 // shows on the file's line in the pull request, then the summary.
 func github(w io.Writer, r *check.Report) error {
 	for _, fd := range r.Findings {
-		fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", fd.Severity, ghProperty(fd.File), fd.Line,
-			ghProperty("butler check: "+fd.Rule), ghData(object(fd)+": "+fd.Message))
+		fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", fd.Severity, ghProperty(inert.Text(fd.File)), fd.Line,
+			ghProperty(inert.Text("butler check: "+fd.Rule)), ghData(inert.Text(object(fd)+": "+fd.Message)))
 	}
 	_, err := fmt.Fprintln(w, summary(r))
 	return err
@@ -151,6 +152,7 @@ func junit(w io.Writer, r *check.Report) error {
 	suites := map[string]int{}
 	cases := map[string][2]int{}
 	add := func(file, name string) (int, int) {
+		name = inert.Text(name)
 		key := file + "\x00" + name
 		if at, ok := cases[key]; ok {
 			return at[0], at[1]
@@ -159,10 +161,10 @@ func junit(w io.Writer, r *check.Report) error {
 		if !ok {
 			si = len(doc.Suites)
 			suites[file] = si
-			doc.Suites = append(doc.Suites, junitSuite{Name: displayFile(file)})
+			doc.Suites = append(doc.Suites, junitSuite{Name: inert.Text(displayFile(file))})
 		}
 		s := &doc.Suites[si]
-		s.Cases = append(s.Cases, junitCase{Name: name, Classname: displayFile(file)})
+		s.Cases = append(s.Cases, junitCase{Name: name, Classname: inert.Text(displayFile(file))})
 		s.Tests++
 		doc.Tests++
 		cases[key] = [2]int{si, len(s.Cases) - 1}
@@ -174,7 +176,7 @@ func junit(w io.Writer, r *check.Report) error {
 	for _, fd := range r.Findings {
 		si, ci := add(fd.File, object(fd))
 		c := &doc.Suites[si].Cases[ci]
-		line := fmt.Sprintf("%s:%d: %s [%s]", displayFile(fd.File), fd.Line, fd.Message, fd.Rule)
+		line := inert.Line(fmt.Sprintf("%s:%d: %s [%s]", displayFile(fd.File), fd.Line, inert.Text(fd.Message), fd.Rule))
 		if fd.Severity != check.SeverityError {
 			c.SystemOut += "warning: " + line + "\n"
 			continue
@@ -183,7 +185,7 @@ func junit(w io.Writer, r *check.Report) error {
 			doc.Suites[si].Failures++
 			doc.Failures++
 		}
-		c.Failures = append(c.Failures, junitFailure{Message: fd.Message, Type: fd.Rule, Text: line})
+		c.Failures = append(c.Failures, junitFailure{Message: inert.Text(fd.Message), Type: inert.Text(fd.Rule), Text: line})
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
