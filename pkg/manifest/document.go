@@ -47,13 +47,20 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 		}
 		return "", nil
 	}
-	whole := false
+	// Anchors, aliases and merge keys are expanded to compare the object with what the
+	// text means; an edit that would change such a document is refused by name (see
+	// aliasConstruct), one that changes nothing leaves it byte for byte.
+	construct := ""
 	if hasAliases(doc.Content[0]) {
+		construct = aliasConstruct(doc.Content[0])
 		x, err := expand(doc.Content[0])
 		if err != nil {
 			return "", err
 		}
-		doc.Content[0], whole = x, true
+		doc.Content[0] = x
+	}
+	refuse := func() error {
+		return fmt.Errorf("the document uses %s, which %w", construct, errAnchored)
 	}
 	root := resolve(doc.Content[0])
 	if root.Kind != yaml.MappingNode {
@@ -65,7 +72,9 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 	}
 	e := newDocEditor(seg.text, doc)
 	if del {
-		e.whole = e.whole || whole
+		if construct != "" {
+			return "", refuse()
+		}
 		if t := e.itemTarget(items, node); t != nil {
 			e.deleteTarget(t)
 		} else {
@@ -95,7 +104,9 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 		if len(e.edits) == 0 && len(e.regions) == 0 && !e.whole {
 			return seg.text, nil // nothing differs: the text stays byte for byte, anchors too
 		}
-		e.whole = e.whole || whole
+		if construct != "" {
+			return "", refuse()
+		}
 	}
 	if !e.whole {
 		if out, ok := e.apply(); ok && verify(out, root) == nil {
