@@ -11,13 +11,18 @@ import (
 // A lock on the named trees alone would not cover them: two trees that share a directory
 // through links must lock it too, or their runs edit its files unaware of each other. The
 // walk is Load's (hidden entries skipped, every link followed, each directory once); what
-// cannot be read is left out here, and reported by Load.
+// cannot be read is left out here, and reported by Load. The paths returned are absolute.
 func LinkedDirs(paths []string) []string {
 	w := &dirWalk{seen: map[string]bool{}}
 	for _, p := range paths {
 		if p == Stdin {
 			continue
 		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		p = abs // what is returned is absolute, as locks compare names
 		if lst, err := os.Lstat(p); err == nil && lst.Mode()&os.ModeSymlink != 0 {
 			w.link(p)
 		}
