@@ -27,7 +27,7 @@ func TestConcurrentEditsThroughSymlinkedTrees(t *testing.T) {
 	}
 	for round := range 10 {
 		base := t.TempDir()
-		shared := filepath.Join(base, "shared", "payments")
+		shared := filepath.Join(base, "common", "payments")
 		if err := copyDir(filepath.Join(root, "examples", "payments"), shared); err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func TestConcurrentEditsThroughSymlinkedTrees(t *testing.T) {
 			if err := os.MkdirAll(tree, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Symlink("../shared/payments", filepath.Join(tree, "payments")); err != nil {
+			if err := os.Symlink("../common/payments", filepath.Join(tree, "payments")); err != nil {
 				t.Fatal(err)
 			}
 			trees = append(trees, tree)

@@ -13,7 +13,7 @@ import (
 func TestLinkedDirs(t *testing.T) {
 	dir := t.TempDir()
 	dir, _ = filepath.EvalSymlinks(dir)
-	for _, d := range []string{"tree", "shared/teams", "files", "hidden"} {
+	for _, d := range []string{"tree", "common/teams", "files", "hidden"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -22,7 +22,7 @@ func TestLinkedDirs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for link, target := range map[string]string{
-		"tree/teams":  "../shared/teams",
+		"tree/teams":  "../common/teams",
 		"tree/a.yaml": "../files/a.yaml",
 		"tree/.git":   "../hidden",
 	} {
@@ -32,7 +32,7 @@ func TestLinkedDirs(t *testing.T) {
 	}
 	t.Chdir(dir)
 	got := LinkedDirs([]string{"tree", "-"})
-	want := []string{filepath.Join(dir, "files"), filepath.Join(dir, "shared", "teams")}
+	want := []string{filepath.Join(dir, "files"), filepath.Join(dir, "common", "teams")}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("LinkedDirs = %v, want %v", got, want)
 	}
