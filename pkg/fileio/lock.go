@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -42,10 +43,18 @@ func Lock(ctx context.Context, paths []string, timeout time.Duration) (func(), e
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var held []string
+	var once sync.Once
+	remove := func() {
+		once.Do(func() {
+			for i := len(held) - 1; i >= 0; i-- {
+				os.Remove(held[i])
+			}
+		})
+	}
+	stop := func() {}
 	unlock := func() {
-		for i := len(held) - 1; i >= 0; i-- {
-			os.Remove(held[i])
-		}
+		stop()
+		remove()
 	}
 	for _, n := range sorted {
 		lock := n + ".lock"
@@ -58,6 +67,7 @@ func Lock(ctx context.Context, paths []string, timeout time.Duration) (func(), e
 		}
 		held = append(held, lock)
 	}
+	stop = releaseOnSignal(remove)
 	return unlock, nil
 }
 
