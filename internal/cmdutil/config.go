@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // ConfigPath finds the config file: --config, then $XDG_CONFIG_HOME/butler/config.yaml,
@@ -70,7 +70,7 @@ func ApplyConfigWarn(cmd *cobra.Command, configFlag string, warn io.Writer) erro
 	v.AutomaticEnv()
 	file := viper.New() // the file alone, to tell its values from the environment's
 	if path := ConfigPath(configFlag); path != "" {
-		b, err := safeio.ReadFile(path, MaxConfigBytes)
+		b, err := fileio.ReadFile(path, MaxConfigBytes)
 		if err != nil {
 			if configFlag == "" && errors.Is(err, fs.ErrNotExist) {
 				return nil

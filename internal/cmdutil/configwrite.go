@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,7 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // WritableConfigPath is the config file a command writes: the one ConfigPath finds, else
@@ -33,7 +34,7 @@ func WritableConfigPath(flagValue string) (string, error) {
 // ReadConfigKeys reads the top-level string keys of the config file; a missing file has
 // none.
 func ReadConfigKeys(path string) (map[string]string, error) {
-	b, err := safeio.ReadFile(path, MaxConfigBytes)
+	b, err := fileio.ReadFile(path, MaxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]string{}, nil
 	}
@@ -54,25 +55,30 @@ func ReadConfigKeys(path string) (map[string]string, error) {
 }
 
 // SetConfigKeys sets top-level keys of the config file to values (removing those whose
-// value is empty) and
-// keeps every other key, with its comments. The file is replaced atomically: a temporary
-// file in the same directory, synced, renamed over it; it keeps its mode (a new one is
-// 0600, as it may name identities).
+// value is empty) and keeps every other key, with its comments, quoting, anchors and
+// aliases. It takes the file's lock (FILE.lock, as kubectl does) over the read and the
+// write, writes through a symlink to its file, and replaces that file atomically, keeping
+// its mode, owner and group (a new one is 0600, as it may name identities); see fileio.
+// A key whose value is an anchor that other keys use is not changed: the file is refused,
+// naming the anchor, as no edit could keep both meanings.
 func SetConfigKeys(path string, keys []string, values map[string]string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	unlock, err := fileio.Lock(context.Background(), []string{path}, fileio.LockTimeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	f, err := fileio.Open(path, 0o600, MaxConfigBytes)
+	if err != nil {
+		return UsageError("config %s: %v", path, err)
+	}
 	var doc yaml.Node
-	mode := fs.FileMode(0o600)
-	b, err := safeio.ReadFile(path, MaxConfigBytes)
-	switch {
-	case err == nil:
-		if st, serr := os.Stat(path); serr == nil {
-			mode = st.Mode().Perm()
-		}
-		if err := yaml.Unmarshal(b, &doc); err != nil {
+	if f.Exists {
+		if err := yaml.Unmarshal(f.Orig, &doc); err != nil {
 			return UsageError("reading config %s: %v", path, err)
 		}
-	case errors.Is(err, fs.ErrNotExist):
-	default:
-		return UsageError("reading config %s: %v", path, err)
 	}
 	if doc.Kind == 0 {
 		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
@@ -82,7 +88,9 @@ func SetConfigKeys(path string, keys []string, values map[string]string) error {
 		return UsageError("config %s is not a mapping of keys", path)
 	}
 	for _, k := range keys {
-		setKey(root, k, values[k])
+		if err := setKey(&doc, root, k, values[k]); err != nil {
+			return UsageError("config %s: %v; nothing was written (edit the file by hand)", path, err)
+		}
 	}
 	var out bytes.Buffer
 	enc := yaml.NewEncoder(&out)
@@ -92,53 +100,56 @@ func SetConfigKeys(path string, keys []string, values map[string]string) error {
 			return err
 		}
 	}
-	return writeAtomic(path, out.Bytes(), mode)
+	var check yaml.Node
+	if err := yaml.Unmarshal(out.Bytes(), &check); err != nil {
+		return UsageError("config %s: the edited file would not parse (%v); nothing was written", path, err)
+	}
+	return fileio.Commit([]fileio.Change{{File: f, Data: out.Bytes()}})
 }
 
-func setKey(m *yaml.Node, key, value string) {
+// setKey sets (or, with value "", removes) key in mapping m of doc. The value replaced
+// must not be an anchor used elsewhere: its aliases would be left dangling, or change.
+func setKey(doc, m *yaml.Node, key, value string) error {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value != key {
 			continue
 		}
+		old := m.Content[i+1]
+		if old.Anchor != "" && aliased(doc, old) {
+			return fmt.Errorf("the value of %s is the anchor &%s, which other keys use (*%s)", key, old.Anchor, old.Anchor)
+		}
 		if value == "" {
 			m.Content = append(m.Content[:i:i], m.Content[i+2:]...)
 		} else {
-			m.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
+			m.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value, Style: scalarStyle(old)}
 		}
-		return
+		return nil
 	}
 	if value != "" {
 		m.Content = append(m.Content,
 			&yaml.Node{Kind: yaml.ScalarNode, Value: key},
 			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value})
 	}
+	return nil
 }
 
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
+// scalarStyle keeps the quoting of the value replaced.
+func scalarStyle(old *yaml.Node) yaml.Style {
+	if old.Kind == yaml.ScalarNode {
+		return old.Style & (yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
+	return 0
+}
+
+// aliased reports whether an alias anywhere in n refers to target.
+func aliased(n, target *yaml.Node) bool {
+	if n.Kind == yaml.AliasNode && n.Alias == target {
+		return true
 	}
-	name := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
+	for _, c := range n.Content {
+		if aliased(c, target) {
+			return true
+		}
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(name, mode)
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-	}
-	return err
+	return false
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	tables "github.com/butlerdotdev/butler-toolkit/internal/printers"
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // maxTemplateFile bounds -o custom-columns-file: a column spec, not data.
@@ -145,7 +145,7 @@ func parseColumns(family, value string) ([]column, error) {
 			headers, paths = append(headers, h), append(paths, p)
 		}
 	} else {
-		b, err := safeio.ReadFile(value, maxTemplateFile)
+		b, err := fileio.ReadFile(value, maxTemplateFile)
 		if err != nil {
 			return nil, cmdutil.UsageError("-o %s: %v", family, err)
 		}

@@ -14,6 +14,8 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 	"sigs.k8s.io/yaml"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // PrintJSON writes v as JSON indented by two spaces.
@@ -63,8 +65,16 @@ func NewTable(color bool, header ...string) *Table {
 	return &Table{header: header, color: color}
 }
 
-// Row adds a row.
-func (t *Table) Row(cells ...string) { t.rows = append(t.rows, cells) }
+// Row adds a row. Cells are made inert (inert.Cell): text from a manifest cannot act on
+// the terminal, nor begin a CI workflow command in the first column; cells coloured by
+// Styles are kept.
+func (t *Table) Row(cells ...string) {
+	row := make([]string, len(cells))
+	for i, c := range cells {
+		row[i] = inert.Cell(c, i == 0)
+	}
+	t.rows = append(t.rows, row)
+}
 
 // Render writes the table.
 func (t *Table) Render(w io.Writer) error {
@@ -125,10 +135,11 @@ type Styles struct{ on bool }
 func NewStyles(on bool) Styles { return Styles{on: on} }
 
 func (s Styles) paint(color, text string) string {
+	text = inert.Text(text)
 	if !s.on {
 		return text
 	}
-	return lipgloss.NewStyle().Foreground(lipgloss.Color(color)).Render(text)
+	return inert.Painted(lipgloss.NewStyle().Foreground(lipgloss.Color(color)).Render(text))
 }
 
 // Good paints text green.

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 const (
@@ -37,7 +37,7 @@ func repoRoot(t *testing.T) string {
 		t.Fatal(err)
 	}
 	for {
-		b, err := safeio.ReadFile(filepath.Join(dir, "go.mod"), 1<<20)
+		b, err := fileio.ReadFile(filepath.Join(dir, "go.mod"), 1<<20)
 		if err == nil && bytes.Contains(b, []byte("module "+module+"\n")) {
 			return dir
 		}
@@ -87,7 +87,7 @@ func goFiles(t *testing.T, root string) []goFile {
 		if !strings.HasSuffix(d.Name(), ".go") || !d.Type().IsRegular() {
 			return nil
 		}
-		src, err := safeio.ReadFile(path, maxFileBytes)
+		src, err := fileio.ReadFile(path, maxFileBytes)
 		if err != nil {
 			return err
 		}
@@ -236,6 +236,11 @@ type layerRule struct {
 
 var layerRules = []layerRule{
 	{
+		under:     []string{"pkg"},
+		forbidden: []string{module + "/internal"},
+		why:       "pkg/ is the library others may import: nothing of it may need the tools' internals",
+	},
+	{
 		under:     []string{"pkg/policy"},
 		forbidden: []string{module + "/internal", "github.com/spf13/cobra", "github.com/spf13/viper"},
 		why:       "pkg/policy is the pure rules library: it imports nothing of the CLI",
@@ -276,7 +281,7 @@ func layerOffenders(t *testing.T, files []goFile) map[string]string {
 	return offenders
 }
 
-// TestLayers: pkg/policy imports nothing under internal/ nor cobra or viper, and the stores
+// TestLayers: pkg/ imports nothing under internal/, pkg/policy nor cobra or viper, and the stores
 // and lookups import nothing of the command layer.
 func TestLayers(t *testing.T) {
 	checkAllowed(t, "forbidden imports", layerOffenders(t, goFiles(t, repoRoot(t))), layerImports)
@@ -325,7 +330,7 @@ func citations(t *testing.T, root string) []string {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		b, err := safeio.ReadFile(path, maxFileBytes)
+		b, err := fileio.ReadFile(path, maxFileBytes)
 		if err != nil {
 			return err
 		}

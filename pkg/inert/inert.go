@@ -45,8 +45,12 @@ func Text(s string) string {
 // name in the first column): a value that would read as a CI workflow command (GitHub's
 // "::" and Azure Pipelines' "##") is quoted, so the line begins with a quote instead.
 func Line(s string) string {
-	t := Text(s)
-	trimmed := strings.TrimLeft(t, " ")
+	return notCommand(Text(s))
+}
+
+// notCommand quotes inert text t if it would read as a workflow command at a line's start.
+func notCommand(t string) string {
+	trimmed := strings.TrimLeft(t, " \t")
 	if strings.HasPrefix(trimmed, "::") || strings.HasPrefix(trimmed, "##") {
 		return strconv.Quote(t)
 	}

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"errors"
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
@@ -73,3 +74,26 @@ func expandNode(n *yaml.Node, depth int, budget *int) (*yaml.Node, error) {
 	}
 	return &c, nil
 }
+
+// aliasConstruct names the first anchor, alias or merge key in n, for a refusal: "the
+// anchor &d (line 5)". An edit cannot keep them faithfully: a value changed under an alias
+// changes every use of its anchor, and re-rendering turns the uses into copies.
+func aliasConstruct(n *yaml.Node) string {
+	switch {
+	case n.Anchor != "":
+		return fmt.Sprintf("the anchor &%s (line %d)", n.Anchor, n.Line)
+	case n.Kind == yaml.AliasNode:
+		return fmt.Sprintf("the alias *%s (line %d)", n.Value, n.Line)
+	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!merge":
+		return fmt.Sprintf("the merge key << (line %d)", n.Line)
+	}
+	for _, c := range n.Content {
+		if s := aliasConstruct(c); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// errAnchored ends the refusal of an edit of a document that uses anchors.
+var errAnchored = errors.New("an edit cannot keep (its uses would become copies); nothing was written: edit the file by hand")

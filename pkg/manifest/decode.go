@@ -15,9 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // kindInfo describes a kind the toolkit decodes into a Go type.
@@ -102,7 +102,7 @@ func decodeDocuments(file string, data []byte, opts Options, b *budget, tab *pat
 		}
 		if len(seg.text) > MaxDocumentBytes {
 			errs = append(errs, &DecodeError{File: file, Doc: seg.doc, Line: seg.line,
-				Msg: fmt.Sprintf("document larger than %s (the limit per YAML document)", safeio.Size(MaxDocumentBytes))})
+				Msg: fmt.Sprintf("document larger than %s (the limit per YAML document)", fileio.Size(MaxDocumentBytes))})
 			continue
 		}
 		doc, line, msg, err := parseSegment(seg)

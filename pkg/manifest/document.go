@@ -47,13 +47,9 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 		}
 		return "", nil
 	}
-	whole := false
-	if hasAliases(doc.Content[0]) {
-		x, err := expand(doc.Content[0])
-		if err != nil {
-			return "", err
-		}
-		doc.Content[0], whole = x, true
+	construct, err := expandAliases(doc)
+	if err != nil {
+		return "", err
 	}
 	root := resolve(doc.Content[0])
 	if root.Kind != yaml.MappingNode {
@@ -65,7 +61,9 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 	}
 	e := newDocEditor(seg.text, doc)
 	if del {
-		e.whole = e.whole || whole
+		if construct != "" {
+			return "", anchoredError(construct)
+		}
 		if t := e.itemTarget(items, node); t != nil {
 			e.deleteTarget(t)
 		} else {
@@ -95,7 +93,9 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 		if len(e.edits) == 0 && len(e.regions) == 0 && !e.whole {
 			return seg.text, nil // nothing differs: the text stays byte for byte, anchors too
 		}
-		e.whole = e.whole || whole
+		if construct != "" {
+			return "", anchoredError(construct)
+		}
 	}
 	if !e.whole {
 		if out, ok := e.apply(); ok && verify(out, root) == nil {
@@ -183,4 +183,26 @@ func checkIdentity(h header, obj runtime.Object) error {
 		return fmt.Errorf("holds %s %q, not %s %q (the file changed since it was read)", h.kind, hname, gvk.Kind, name)
 	}
 	return nil
+}
+
+// expandAliases replaces doc's anchors, aliases and merge keys by what they mean, so the
+// object can be compared with the text, and names the first of them ("" when none): an
+// edit that would change such a document is refused by that name (aliasConstruct), one
+// that changes nothing leaves it byte for byte.
+func expandAliases(doc *yaml.Node) (string, error) {
+	if !hasAliases(doc.Content[0]) {
+		return "", nil
+	}
+	construct := aliasConstruct(doc.Content[0])
+	x, err := expand(doc.Content[0])
+	if err != nil {
+		return "", err
+	}
+	doc.Content[0] = x
+	return construct, nil
+}
+
+// anchoredError refuses an edit of a document that uses construct.
+func anchoredError(construct string) error {
+	return fmt.Errorf("the document uses %s, which %w", construct, errAnchored)
 }

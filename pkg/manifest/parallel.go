@@ -6,7 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // A Load reads files in order on its own goroutine (the walk, the limits and the file
@@ -151,7 +151,7 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 			data := res.stdin
 			if data == nil {
 				var err error
-				if data, err = safeio.ReadFile(res.name, p.opts.fileLimit()); err != nil {
+				if data, err = fileio.ReadFile(res.name, p.opts.fileLimit()); err != nil {
 					errs = append(errs, pathError(res.name, err))
 					continue
 				}

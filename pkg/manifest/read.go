@@ -10,7 +10,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // Limits on what Load reads (docs/ci-on-manifests.md). A Kubernetes object is at most
@@ -106,9 +106,9 @@ func (r *reader) stdin(stdin io.Reader) {
 		return
 	}
 	limit, which := r.limit()
-	data, err := safeio.ReadAll(stdin, limit)
-	if errors.Is(err, safeio.ErrTooLarge) {
-		r.fail("<stdin>: larger than %s (the limit %s)", safeio.Size(limit), which)
+	data, err := fileio.ReadAll(stdin, limit)
+	if errors.Is(err, fileio.ErrTooLarge) {
+		r.fail("<stdin>: larger than %s (the limit %s)", fileio.Size(limit), which)
 		return
 	}
 	if err != nil {
@@ -128,7 +128,7 @@ func (r *reader) stdin(stdin io.Reader) {
 func (r *reader) limit() (int64, string) {
 	limit, which := r.opts.fileLimit(), "per manifest file"
 	if left := r.opts.totalLimit() - r.total; left < limit {
-		limit, which = max(left, 0), fmt.Sprintf("of %s for all manifests together", safeio.Size(r.opts.totalLimit()))
+		limit, which = max(left, 0), fmt.Sprintf("of %s for all manifests together", fileio.Size(r.opts.totalLimit()))
 	}
 	return limit, which
 }
@@ -136,7 +136,7 @@ func (r *reader) limit() (int64, string) {
 // file reads a file that Stat (following symlinks) described as fi.
 func (r *reader) file(p string, fi fs.FileInfo) {
 	if !fi.Mode().IsRegular() {
-		r.fail("%s: not a regular file (it is %s%s); manifests are read only from regular files", p, safeio.KindOf(fi.Mode()), via(p))
+		r.fail("%s: not a regular file (it is %s%s); manifests are read only from regular files", p, fileio.KindOf(fi.Mode()), via(p))
 		return
 	}
 	if id, ok := idOf(fi); ok {
@@ -146,12 +146,12 @@ func (r *reader) file(p string, fi fs.FileInfo) {
 		r.seenFiles[id] = true
 	}
 	limit, which := r.limit()
-	data, err := safeio.ReadFile(p, limit)
+	data, err := fileio.ReadFile(p, limit)
 	switch {
-	case errors.Is(err, safeio.ErrTooLarge):
-		r.fail("%s: larger than %s (the limit %s)", p, safeio.Size(limit), which)
+	case errors.Is(err, fileio.ErrTooLarge):
+		r.fail("%s: larger than %s (the limit %s)", p, fileio.Size(limit), which)
 		return
-	case errors.Is(err, safeio.ErrNotRegular):
+	case errors.Is(err, fileio.ErrNotRegular):
 		r.fail("%s: not a regular file%s; manifests are read only from regular files", p, via(p))
 		return
 	case err != nil:
@@ -245,4 +245,17 @@ func pathError(p string, err error) error {
 		return fmt.Errorf("%s: permission denied", p)
 	}
 	return fmt.Errorf("%s: %v", p, err)
+}
+
+// ReadFiles reads paths exactly as Load does (the same walk, limits and refusals: a FIFO
+// or a device is refused without waiting on it, a file past the limit is an error) and
+// hands each manifest's bytes to fn, in order, without decoding them: the one reader for
+// commands that decode on their own (-f of provider and policy commands). It returns the
+// reader's errors, each naming its path.
+func ReadFiles(paths []string, stdin io.Reader, opts Options, fn func(name string, data []byte)) []error {
+	r := &reader{opts: opts, read: fn, seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
+	for _, p := range paths {
+		r.path(p, stdin)
+	}
+	return r.errs
 }

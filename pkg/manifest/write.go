@@ -1,10 +1,8 @@
 package manifest
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // Change is one edit of a manifest file.
@@ -57,6 +55,16 @@ func Write(changes []Change) error {
 	return commit(plan)
 }
 
+// commit writes the rendered files through fileio (atomically, all or none, keeping mode,
+// owner and group; a new file only if its name is still free).
+func commit(plans []*filePlan) error {
+	changes := make([]fileio.Change, 0, len(plans))
+	for _, p := range plans {
+		changes = append(changes, fileio.Change{File: p.file, Data: p.out})
+	}
+	return fileio.Commit(changes)
+}
+
 // MaxWriteSize bounds the file an edit reads back before changing it, counted as it is
 // read: a file replaced by /dev/zero since it was loaded cannot exhaust memory.
 const MaxWriteSize = 64 << 20
@@ -68,10 +76,9 @@ type fileChange struct {
 
 type filePlan struct {
 	path    string // as given by the first change naming it
-	real    string // the file written (symlinks resolved)
+	file    *fileio.File
 	orig    []byte
 	exists  bool
-	mode    fs.FileMode
 	changes []fileChange
 	out     []byte
 }
@@ -94,29 +101,18 @@ func plan(changes []Change) ([]*filePlan, error) {
 		case !c.Delete && c.Obj == nil:
 			return nil, fmt.Errorf("change %d: no object to write to %s", i+1, path)
 		}
-		real, err := realPath(path)
+		f, err := fileio.Open(path, 0o644, MaxWriteSize)
 		if err != nil {
 			return nil, fmt.Errorf("change %d: %w", i+1, err)
 		}
-		p := byPath[real]
+		p := byPath[f.Real]
 		if p == nil {
-			p = &filePlan{path: path, real: real, mode: 0o644}
-			if st, err := os.Stat(real); err == nil {
-				if !st.Mode().IsRegular() {
-					return nil, fmt.Errorf("%s is not a regular file", path)
-				}
-				p.exists, p.mode = true, st.Mode().Perm()
-				if p.orig, err = safeio.ReadFile(real, MaxWriteSize); err != nil {
-					return nil, err
-				}
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
-			}
-			byPath[real] = p
+			p = &filePlan{path: path, file: f, orig: f.Orig, exists: f.Exists}
+			byPath[f.Real] = p
 			order = append(order, p)
 		}
 		if !p.exists && c.Mode != 0 {
-			p.mode = c.Mode.Perm()
+			f.Mode = c.Mode.Perm()
 		}
 		p.changes = append(p.changes, fileChange{index: i, change: c})
 	}
@@ -152,21 +148,6 @@ func identity(o runtime.Object) (schema.GroupVersionKind, string) {
 		name = qualified(m.GetNamespace(), m.GetName())
 	}
 	return gvk, name
-}
-
-// realPath resolves symlinks so that a link keeps pointing at the file it names.
-func realPath(path string) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		return r, nil
-	}
-	if r, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-		return filepath.Join(r, filepath.Base(abs)), nil
-	}
-	return abs, nil
 }
 
 func (p *filePlan) render() ([]byte, error) {

@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // maxAuthorMapBytes bounds --author-map: a line per person.
@@ -18,7 +18,7 @@ const maxAuthorMapBytes = 1 << 20
 // objects use ("octocat: octo@example.com"). Keys compare case-insensitively, as logins
 // do on GitHub and GitLab.
 func readAuthorMap(path string) (map[string]string, error) {
-	b, err := safeio.ReadFile(path, maxAuthorMapBytes)
+	b, err := fileio.ReadFile(path, maxAuthorMapBytes)
 	if err != nil {
 		return nil, cmdutil.UsageError("--author-map: %v", err)
 	}

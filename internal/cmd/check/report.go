@@ -42,9 +42,9 @@ func textReport(w io.Writer, r *check.Report) error {
 			fmt.Fprintln(w, inert.Line(displayFile(fd.File)))
 		}
 		if fd.File == "" && fd.Kind == "" { // about the change as a whole
-			fmt.Fprintf(w, "  %s: %s [%s]", fd.Severity, inert.Text(fd.Message), fd.Rule)
+			fmt.Fprintf(w, "  %s: %s [%s]", fd.Severity, inert.Text(fd.Message), inert.Text(fd.Rule))
 		} else {
-			fmt.Fprintf(w, "  %d: %s: %s: %s [%s]", fd.Line, fd.Severity, inert.Text(object(fd)), inert.Text(fd.Message), fd.Rule)
+			fmt.Fprintf(w, "  %d: %s: %s: %s [%s]", fd.Line, fd.Severity, inert.Text(object(fd)), inert.Text(fd.Message), inert.Text(fd.Rule))
 		}
 		if fd.Limit != "" {
 			fmt.Fprintf(w, " (limit %s, total %s", inert.Text(fd.Limit), inert.Text(fd.Total))
@@ -123,11 +123,11 @@ func github(w io.Writer, r *check.Report) error {
 			msg += " (" + fd.Note + ")"
 		}
 		if fd.File == "" {
-			fmt.Fprintf(w, "::%s title=%s::%s\n", fd.Severity, ghProperty("butler check: "+fd.Rule), ghData(inert.Text(fd.Message)))
+			fmt.Fprintf(w, "::%s title=%s::%s\n", fd.Severity, ghProperty(inert.Text("butler check: "+fd.Rule)), ghData(inert.Text(fd.Message)))
 			continue
 		}
 		fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", fd.Severity, ghProperty(inert.Text(fd.File)), fd.Line,
-			ghProperty("butler check: "+fd.Rule), ghData(inert.Text(msg)))
+			ghProperty(inert.Text("butler check: "+fd.Rule)), ghData(inert.Text(msg)))
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "::notice title=butler check::%s\n", ghData(inert.Text(n)))
@@ -180,6 +180,7 @@ func junit(w io.Writer, r *check.Report) error {
 	suites := map[string]int{}
 	cases := map[string][2]int{}
 	add := func(file, name string) (int, int) {
+		name = inert.Text(name)
 		key := file + "\x00" + name
 		if at, ok := cases[key]; ok {
 			return at[0], at[1]
@@ -203,7 +204,7 @@ func junit(w io.Writer, r *check.Report) error {
 	for _, fd := range r.Findings {
 		si, ci := add(fd.File, object(fd))
 		c := &doc.Suites[si].Cases[ci]
-		line := inert.Text(fmt.Sprintf("%s:%d: %s [%s]", displayFile(fd.File), fd.Line, fd.Message, fd.Rule))
+		line := inert.Line(fmt.Sprintf("%s:%d: %s [%s]", displayFile(fd.File), fd.Line, inert.Text(fd.Message), fd.Rule))
 		if fd.Severity != check.SeverityError {
 			c.SystemOut += "warning: " + line + "\n"
 			continue
@@ -212,7 +213,7 @@ func junit(w io.Writer, r *check.Report) error {
 			doc.Suites[si].Failures++
 			doc.Failures++
 		}
-		c.Failures = append(c.Failures, junitFailure{Message: inert.Text(fd.Message), Type: fd.Rule, Text: line})
+		c.Failures = append(c.Failures, junitFailure{Message: inert.Text(fd.Message), Type: inert.Text(fd.Rule), Text: line})
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

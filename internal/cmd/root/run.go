@@ -12,6 +12,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // IssuesURL is where an internal error asks to be reported.
@@ -54,13 +55,14 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) (code int) {
 	switch {
 	case errors.As(err, &silent):
 	case errors.As(err, &cancelled):
-		fmt.Fprintln(f.IOStreams.ErrOut, cancelled.Msg)
+		fmt.Fprintln(f.IOStreams.ErrOut, inert.Lines(cancelled.Msg))
 	default:
-		fmt.Fprintf(f.IOStreams.ErrOut, "Error: %v\n", err)
+		// Errors quote file names, keys and values from manifests: each line made inert.
+		fmt.Fprintf(f.IOStreams.ErrOut, "Error: %s\n", inert.Lines(err.Error()))
 		var hinted *cmdutil.HintedError
 		if errors.As(err, &hinted) {
 			for _, l := range hinted.Hint {
-				fmt.Fprintln(f.IOStreams.ErrOut, l)
+				fmt.Fprintln(f.IOStreams.ErrOut, inert.Lines(l))
 			}
 		}
 	}

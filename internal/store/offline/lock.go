@@ -7,13 +7,16 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
 // LockTimeout is how long Open waits for another run working on the same manifests.
 const LockTimeout = time.Minute
 
 // treeLock is the lock of one run on the --manifests trees. Each named directory (for a
-// file, the directory holding it) is locked exclusively, and every directory above it
+// file, the directory holding it), and each real directory the load reaches through a
+// symlink (manifest.LinkedDirs), is locked exclusively, and every directory above it
 // shared: a run on DIR and a run on DIR/teams/payments.yaml exclude each other (the
 // second's shared lock on DIR waits for the first's exclusive one), while runs on two
 // unrelated trees do not wait at all. Directories are locked, never files, because a
@@ -29,6 +32,7 @@ type treeLock struct {
 // locks in the same (lexical) order, so no two can wait on each other.
 func lockTree(ctx context.Context, paths []string, timeout time.Duration) (*treeLock, error) {
 	modes := map[string]bool{} // directory -> exclusive
+	var dirs []string
 	for _, p := range paths {
 		if p == "-" {
 			continue
@@ -37,6 +41,12 @@ func lockTree(ctx context.Context, paths []string, timeout time.Duration) (*tree
 		if !ok {
 			continue // a path that cannot be resolved fails the load, with its own message
 		}
+		dirs = append(dirs, dir)
+	}
+	// What the load reaches through symlinks is locked as if it had been named: two trees
+	// sharing a directory through links exclude each other on it.
+	dirs = append(dirs, manifest.LinkedDirs(paths)...)
+	for _, dir := range dirs {
 		modes[dir] = true
 		for a := filepath.Dir(dir); ; a = filepath.Dir(a) {
 			if !modes[a] {
@@ -47,7 +57,7 @@ func lockTree(ctx context.Context, paths []string, timeout time.Duration) (*tree
 			}
 		}
 	}
-	dirs := make([]string, 0, len(modes))
+	dirs = dirs[:0]
 	for d := range modes {
 		dirs = append(dirs, d)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -85,11 +86,11 @@ func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
 	vals := values(p.defaults)
 	st := printers.NewStyles(f.IOStreams.ColorEnabled())
 	// Two short lines rather than one of 140 columns: what, then who.
-	fmt.Fprintf(out, "TenantCluster %s/%s for team %q", p.cluster.Namespace, p.cluster.Name, o.Team)
+	fmt.Fprintf(out, "TenantCluster %s/%s for team %q", inert.Text(p.cluster.Namespace), inert.Text(p.cluster.Name), o.Team)
 	if o.Environment != "" {
 		fmt.Fprintf(out, " in environment %q", o.Environment)
 	}
-	fmt.Fprintf(out, "\nrequested by %s: %s (%s)\n\n", p.actor.Identity.Username, p.role.Role, p.role.Reason)
+	fmt.Fprintf(out, "\nrequested by %s: %s (%s)\n\n", inert.Text(p.actor.Identity.Username), p.role.Role, inert.Text(p.role.Reason))
 
 	t := printers.NewTable(f.IOStreams.ColorEnabled(), "FIELD", "VALUE", "SOURCE")
 	t.Width = f.IOStreams.Width()
@@ -137,7 +138,7 @@ func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
 	}
 	fmt.Fprintln(out)
 	for _, w := range p.decision.Warnings() {
-		fmt.Fprintf(out, "Warning: %s\n", w)
+		fmt.Fprintf(out, "Warning: %s\n", inert.Text(w))
 	}
 	if p.decision.Allowed() {
 		fmt.Fprintf(out, "%s: every check passes\n", st.Good("Allowed"))

@@ -11,6 +11,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // tree writes the view for people: one line per part, children under their parent.
@@ -173,7 +174,7 @@ func (t *tree) renderTable(b *strings.Builder, rows [][]string, prefix string) {
 	widths := map[int]int{}
 	for _, r := range rows {
 		for i, c := range r {
-			if w := lipgloss.Width(c); w > widths[i] {
+			if w := lipgloss.Width(inert.Cell(c, false)); w > widths[i] {
 				widths[i] = w
 			}
 		}
@@ -185,9 +186,9 @@ func (t *tree) renderTable(b *strings.Builder, rows [][]string, prefix string) {
 		}
 		var l strings.Builder
 		for j, c := range r {
-			l.WriteString(c)
+			l.WriteString(inert.Cell(c, false))
 			if j < len(r)-1 {
-				l.WriteString(strings.Repeat(" ", widths[j]-lipgloss.Width(c)+2))
+				l.WriteString(strings.Repeat(" ", widths[j]-lipgloss.Width(inert.Cell(c, false))+2))
 			}
 		}
 		b.WriteString(t.cut(prefix+branch+strings.TrimRight(l.String(), " ")) + "\n")
@@ -204,6 +205,7 @@ func (t *tree) cut(line string) string {
 }
 
 func (t *tree) paint(style, s string) string {
+	s = inert.Text(s) // values come from the manifests and the server
 	if !t.color || style == "" {
 		return s
 	}
@@ -222,7 +224,7 @@ func (t *tree) paint(style, s string) string {
 	case "bad":
 		st = st.Foreground(lipgloss.Color("1"))
 	}
-	return st.Render(s)
+	return inert.Painted(st.Render(s))
 }
 
 func phaseStyle(p string) string {

@@ -20,6 +20,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // Keys are the Secret keys tried, in order (the controller writes admin.conf; older
@@ -183,22 +184,20 @@ func SecretRef(c *v1alpha1.TenantCluster) (namespace, name string) {
 }
 
 // writeFile writes data to path with FileMode, also when the file exists with a wider
-// mode: the mode is set before any byte is written.
-func writeFile(path string, data []byte) (err error) {
-	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, FileMode)
+// mode, under the file's kubeconfig lock; through fileio, so only a regular file (or a
+// new one) is written, never a device or FIFO, whose mode stays as it is.
+func writeFile(path string, data []byte) error {
+	unlock, err := fileio.Lock(context.Background(), []string{path}, LockTimeout)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if cerr := fh.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	if err := fh.Chmod(FileMode); err != nil {
+	defer unlock()
+	fh, err := fileio.Open(path, FileMode, 0)
+	if err != nil {
 		return err
 	}
-	_, err = fh.Write(data)
-	return err
+	fh.Mode = FileMode
+	return fileio.Commit([]fileio.Change{{File: fh, Data: data}})
 }
 
 // validateMerge checks that the merge flags come with --merge, and -o without it.

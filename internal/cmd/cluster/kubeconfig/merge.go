@@ -1,19 +1,21 @@
 package kubeconfig
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
@@ -43,35 +45,47 @@ type Merge struct {
 	Force      bool
 }
 
-// MergeInto merges the tenant kubeconfig into path. The file is edited in place (pkg/manifest:
-// the cluster, user and context entries named m.Name are replaced or appended, every other
-// byte stays, comments included) and replaced atomically: a temporary file in the same
-// directory, fsynced, renamed over it, keeping the file's mode; a new file is created 0600.
-// An entry named m.Name that belongs to another cluster (another server or CA, or a context
-// pointing elsewhere) is refused unless m.Force. It reports whether the file changed.
-// Errors never quote the kubeconfigs: they hold credentials.
+// MergeInto merges the tenant kubeconfig into path. It first takes the locks kubectl
+// takes to edit a kubeconfig (FILE.lock of every file of KUBECONFIG, and of path), so that
+// concurrent merges, and kubectl, take turns and none loses another's entries. The file is
+// edited in place (pkg/manifest: the cluster, user and context entries named m.Name are
+// replaced or appended, every other byte stays, comments included) and written through
+// fileio: through a symlink to its file, atomically, keeping its mode, owner and group; a
+// new file is created 0600. An entry named m.Name that belongs to another cluster (another
+// server or CA, or a context pointing elsewhere), in path or in any other file of
+// KUBECONFIG when path is one of them (where it would shadow or be shadowed), is refused
+// unless m.Force. It reports whether the file changed. Errors never quote the
+// kubeconfigs: they hold credentials.
 func MergeInto(path string, tenant []byte, m Merge) (bool, error) {
 	entries, err := tenantEntries(tenant, m.Name)
 	if err != nil {
 		return false, err
 	}
-	doc := map[string]any{}
-	exists := false
-	if data, err := safeio.ReadFile(path, MaxKubeconfigSize); err == nil {
-		exists = len(strings.TrimSpace(string(data))) > 0
-		if exists {
-			if _, lerr := clientcmd.Load(data); lerr != nil || yaml.Unmarshal(data, &doc) != nil {
-				return false, cmdutil.UsageError("%s is not a kubeconfig this tool can read; nothing was written", path)
-			}
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
+	others := otherKubeconfigs(path)
+	unlock, err := fileio.Lock(context.Background(), append([]string{path}, others...), LockTimeout)
+	if err != nil {
 		return false, err
 	}
-	if !exists {
-		doc = map[string]any{"apiVersion": "v1", "kind": "Config"}
+	defer unlock()
+	f, doc, err := readKubeconfig(path)
+	if err != nil {
+		return false, err
 	}
 	if err := checkConflicts(doc, entries, m, path); err != nil {
 		return false, err
+	}
+	for _, o := range others {
+		_, odoc, err := readKubeconfig(o)
+		if err != nil {
+			return false, err
+		}
+		if err := checkConflicts(odoc, entries, m, o+" (in KUBECONFIG)"); err != nil {
+			return false, err
+		}
+	}
+	exists := f.Exists && len(strings.TrimSpace(string(f.Orig))) > 0
+	if !exists {
+		doc = map[string]any{"apiVersion": "v1", "kind": "Config"}
 	}
 	before, _ := yaml.Marshal(doc)
 	for _, list := range []string{"clusters", "users", "contexts"} {
@@ -88,13 +102,79 @@ func MergeInto(path string, tenant []byte, m Merge) (bool, error) {
 	c := manifest.Change{File: path, Obj: obj, Mode: FileMode}
 	if exists {
 		c = manifest.Change{Source: &manifest.Source{File: path}, Obj: obj}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	} else if err := os.MkdirAll(filepath.Dir(f.Real), 0o700); err != nil {
 		return false, err
 	}
 	if err := manifest.Write([]manifest.Change{c}); err != nil {
 		return false, fmt.Errorf("merging into %s: %w", path, err)
 	}
+	time.Sleep(KubectlGrace)
 	return true, nil
+}
+
+// KubectlGrace is how long a merge keeps the lock after its write. kubectl reads the
+// kubeconfig before it takes the lock, and then removes the entries that appeared in
+// between (it takes them for ones the user deleted); it fails, instead, when it finds the
+// lock taken. Holding the lock a moment after the write makes a kubectl that read the old
+// text fail (to be run again) rather than undo the merge.
+var KubectlGrace = 250 * time.Millisecond
+
+// LockTimeout is how long a merge waits for another writer of the kubeconfig.
+const LockTimeout = fileio.LockTimeout
+
+// otherKubeconfigs are the files of KUBECONFIG other than path, when path is one of them
+// (compared with symlinks resolved): the files whose names kubectl merges with path's.
+func otherKubeconfigs(path string) []string {
+	var files []string
+	for _, p := range filepath.SplitList(os.Getenv(clientcmd.RecommendedConfigPathEnvVar)) {
+		if p != "" {
+			files = append(files, p)
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	key := func(p string) string {
+		f, err := fileio.Open(p, 0, 0)
+		if err != nil {
+			return p
+		}
+		return f.Real
+	}
+	target := key(path)
+	var others []string
+	in := false
+	seen := map[string]bool{target: true}
+	for _, p := range files {
+		k := key(p)
+		if k == target {
+			in = true
+		}
+		if !seen[k] {
+			seen[k] = true
+			others = append(others, p)
+		}
+	}
+	if !in {
+		return nil
+	}
+	return others
+}
+
+// readKubeconfig reads a kubeconfig for a merge: missing or empty, it has no entries.
+func readKubeconfig(path string) (*fileio.File, map[string]any, error) {
+	f, err := fileio.Open(path, FileMode, MaxKubeconfigSize)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc := map[string]any{}
+	if !f.Exists || len(strings.TrimSpace(string(f.Orig))) == 0 {
+		return f, doc, nil
+	}
+	if _, lerr := clientcmd.Load(f.Orig); lerr != nil || yaml.Unmarshal(f.Orig, &doc) != nil {
+		return nil, nil, cmdutil.UsageError("%s is not a kubeconfig this tool can read; nothing was written", path)
+	}
+	return f, doc, nil
 }
 
 // tenantEntries picks the cluster, user and context of the tenant kubeconfig's current

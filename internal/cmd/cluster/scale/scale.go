@@ -18,6 +18,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -121,7 +122,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			return deny(f, o, team, decision)
 		}
 		for _, w := range decision.Warnings() {
-			fmt.Fprintf(f.IOStreams.ErrOut, "Warning: %s\n", w)
+			fmt.Fprintf(f.IOStreams.ErrOut, "Warning: %s\n", inert.Text(w))
 		}
 		updated, written, err := w.ScaleCluster(ctx, cur, o.Workers)
 		if apierrors.IsConflict(err) && attempt < Attempts {

@@ -16,6 +16,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/progress"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -113,7 +114,7 @@ func writePlan(w io.Writer, p *Plan) error {
 	}
 	fmt.Fprintf(tw, "  Plan:\t%s\n", verdict)
 	for _, v := range p.Violations {
-		fmt.Fprintf(tw, "    - %s [%s]\n", v.Message, v.Rule)
+		fmt.Fprintf(tw, "    - %s [%s]\n", inert.Text(v.Message), v.Rule)
 	}
 	return tw.Flush()
 }
@@ -143,7 +144,7 @@ func deny(f *factory.Factory, o *Options, p *Plan) error {
 // written (--view: the plan).
 func printDryRun(f *factory.Factory, o *Options, cur *v1alpha1.TenantCluster, p *Plan) error {
 	for _, w := range p.Warnings {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Warning: %s\n", w)
+		fmt.Fprintf(f.IOStreams.ErrOut, "Warning: %s\n", inert.Text(w))
 	}
 	would := cur.DeepCopy()
 	would.Spec.KubernetesVersion = p.To

@@ -16,6 +16,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -137,9 +138,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 // describe is the human output: the defaults with their sources, the caps with what is
 // used of them, then who may do what.
 func describe(out io.Writer, v View, addons []string, color bool, width int) error {
-	fmt.Fprintf(out, "Environment: %s\nTeam:        %s\n", v.Name, v.Team)
+	fmt.Fprintf(out, "Environment: %s\nTeam:        %s\n", inert.Text(v.Name), inert.Text(v.Team))
 	if v.Description != "" {
-		fmt.Fprintf(out, "Description: %s\n", v.Description)
+		fmt.Fprintf(out, "Description: %s\n", inert.Text(v.Description))
 	}
 	fmt.Fprintln(out)
 	dt := printers.NewTable(color, "FIELD", "VALUE", "SOURCE")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -35,7 +36,7 @@ func printPlan(w io.Writer, p *policy.MigrationPlan) {
 	if len(p.Skipped) > 0 {
 		fmt.Fprintf(w, "Skipped (%d):\n", len(p.Skipped))
 		for _, s := range p.Skipped {
-			fmt.Fprintf(w, "  %s  %s\n", s.Cluster, s.Message)
+			fmt.Fprintf(w, "  %s  %s\n", s.Cluster, inert.Text(s.Message))
 		}
 	}
 	if len(p.Excess) > 0 {
@@ -45,7 +46,7 @@ func printPlan(w io.Writer, p *policy.MigrationPlan) {
 			fmt.Fprintf(w, "Over the caps of environment %q (refused):\n", p.Environment)
 		}
 		for _, e := range p.Excess {
-			fmt.Fprintf(w, "  %s\n", e.Message)
+			fmt.Fprintf(w, "  %s\n", inert.Text(e.Message))
 		}
 	}
 }
@@ -62,9 +63,9 @@ func printResults(f *factory.Factory, out *Output, results []Result, interrupted
 		case StatusCleaned:
 			fmt.Fprintf(w, "%s: %s annotation removed\n", name, v1alpha1.AnnotationMigration)
 		case StatusSkipped, StatusGone:
-			fmt.Fprintf(w, "%s %s: %s\n", name, r.Status, r.Message)
+			fmt.Fprintf(w, "%s %s: %s\n", name, r.Status, inert.Text(r.Message))
 		default:
-			f.Errorf("error: %s %s: %s\n", r.Cluster, r.Status, r.Error)
+			f.Errorf("error: %s %s: %s\n", r.Cluster, r.Status, inert.Text(r.Error))
 		}
 	}
 	s := out.Summary

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -81,7 +81,7 @@ func Providers(flags []string) []v1alpha1.PolicyProviderType {
 // FromFile reads the ClusterCreationPolicy of -f FILE (bounded like a manifest file); name,
 // when given, must be the file's. Bad input is a usage error (exit 2) naming the file.
 func FromFile(path, name string) (*v1alpha1.ClusterCreationPolicy, error) {
-	data, err := safeio.ReadFile(path, manifest.DefaultMaxFileBytes)
+	data, err := fileio.ReadFile(path, manifest.DefaultMaxFileBytes)
 	if err != nil {
 		return nil, cmdutil.UsageError("%v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -128,7 +129,7 @@ func teamFunc(ctx context.Context, f *factory.Factory) (func(string) *v1alpha1.T
 
 func describe(w io.Writer, v View, n int) error {
 	for _, e := range v.Errors {
-		fmt.Fprintln(w, e)
+		fmt.Fprintln(w, inert.Lines(e))
 	}
 	if v.Valid {
 		fmt.Fprintf(w, "%d ClusterCreationPolicies valid\n", n)

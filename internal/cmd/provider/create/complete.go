@@ -12,6 +12,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
@@ -180,7 +181,7 @@ func (o *Options) completeFile(cmd *cobra.Command, f *factory.Factory) error {
 func report(f *factory.Factory, file string, probs []*manifest.DecodeError) error {
 	providerutil.SortProblems(probs)
 	for _, p := range probs {
-		f.Errorf("%s\n", p.Error())
+		f.Errorf("%s\n", inert.Lines(p.Error()))
 	}
 	noun := "problem"
 	if len(probs) > 1 {

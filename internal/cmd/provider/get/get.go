@@ -21,6 +21,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -215,7 +216,7 @@ type describer struct {
 }
 
 func (d *describer) line(label, value string) {
-	fmt.Fprintf(d.w, "%s%-*s %s\n", d.indent, 20-len(d.indent), label+":", value)
+	fmt.Fprintf(d.w, "%s%-*s %s\n", d.indent, 20-len(d.indent), label+":", inert.Text(value))
 }
 
 // block prints v as YAML under label, indented.

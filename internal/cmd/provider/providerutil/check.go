@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -116,66 +113,9 @@ func ReadManifests(paths []string, stdin io.Reader) ([]manifest.Object, []*manif
 		objs = append(objs, o...)
 		probs = append(probs, DecodeErrors(err)...)
 	}
-	fail := func(err error) { probs = append(probs, &manifest.DecodeError{Msg: err.Error()}) }
-	stdinRead := false
-	for _, p := range paths {
-		if p == manifest.Stdin {
-			if stdinRead || stdin == nil {
-				fail(errors.New(`"-" (stdin) given more than once, or there is no standard input`))
-				continue
-			}
-			stdinRead = true
-			b, err := io.ReadAll(stdin)
-			if err != nil {
-				fail(err)
-				continue
-			}
-			read(manifest.Stdin, b)
-			continue
-		}
-		st, err := os.Stat(p)
-		if err != nil {
-			fail(err)
-			continue
-		}
-		if !st.IsDir() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				fail(err)
-				continue
-			}
-			read(p, b)
-			continue
-		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			hidden := strings.HasPrefix(d.Name(), ".") && path != p
-			if d.IsDir() {
-				if hidden {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			switch strings.ToLower(filepath.Ext(path)) {
-			case ".yaml", ".yml", ".json":
-			default:
-				return nil
-			}
-			if hidden {
-				return nil
-			}
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			read(path, b)
-			return nil
-		})
-		if err != nil {
-			fail(err)
-		}
+	// The loader's reader: bounded, and refusing a FIFO or a device instead of waiting.
+	for _, err := range manifest.ReadFiles(paths, stdin, manifest.Options{}, read) {
+		probs = append(probs, &manifest.DecodeError{Msg: err.Error()})
 	}
 	return objs, probs
 }

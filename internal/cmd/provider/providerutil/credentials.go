@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 )
@@ -137,8 +137,8 @@ func (c *CredentialFlags) Read(stdin io.Reader, warn func(string)) (*Credentials
 		if stdin == nil {
 			return nil, cmdutil.UsageError("--credentials-stdin: there is no standard input to read")
 		}
-		b, err := safeio.ReadAll(stdin, MaxCredentialsSize)
-		if errors.Is(err, safeio.ErrTooLarge) {
+		b, err := fileio.ReadAll(stdin, MaxCredentialsSize)
+		if errors.Is(err, fileio.ErrTooLarge) {
 			return nil, cmdutil.UsageError("standard input: credentials larger than 1 MiB, the most a Secret holds")
 		}
 		if err != nil {
@@ -190,9 +190,9 @@ func (c *CredentialFlags) Read(stdin io.Reader, warn func(string)) (*Credentials
 // not waited on or read forever), at most MaxCredentialsSize bytes counted as they are
 // read. It warns when group or others may read the file.
 func readFile(path string, warn func(string)) ([]byte, error) {
-	b, err := safeio.ReadFile(path, MaxCredentialsSize)
+	b, err := fileio.ReadFile(path, MaxCredentialsSize)
 	switch {
-	case errors.Is(err, safeio.ErrTooLarge):
+	case errors.Is(err, fileio.ErrTooLarge):
 		return nil, cmdutil.UsageError("%s: credentials larger than 1 MiB, the most a Secret holds", path)
 	case err != nil:
 		return nil, cmdutil.UsageError("credentials: %v", err)

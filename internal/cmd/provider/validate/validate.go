@@ -16,6 +16,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
@@ -141,13 +142,13 @@ func run(f *factory.Factory, o *Options) error {
 	}
 	if o.Print.Human() {
 		for _, p := range probs {
-			f.Errorf("%s\n", p.Error())
+			f.Errorf("%s\n", inert.Lines(p.Error()))
 		}
 	}
 	err := o.Print.Printer(f.IOStreams).Print(output.Doc{View: report, Text: func(w io.Writer) error {
 		for _, c := range report.ProviderConfigs {
 			if c.Valid {
-				fmt.Fprintf(w, "%s:%d: ProviderConfig %q (%s): valid\n", c.File, c.Line, c.Namespace+"/"+c.Name, c.Provider)
+				fmt.Fprintf(w, "%s:%d: ProviderConfig %q (%s): valid\n", inert.Line(c.File), c.Line, c.Namespace+"/"+c.Name, inert.Text(c.Provider))
 			}
 		}
 		return nil

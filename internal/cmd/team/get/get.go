@@ -15,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -107,14 +108,14 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 // describe is the human output: the team, its quota lines, then its environments.
 func describe(out io.Writer, v View, color bool, width int) error {
 	st := printers.NewStyles(color)
-	fmt.Fprintf(out, "Team:         %s\n", v.Name)
+	fmt.Fprintf(out, "Team:         %s\n", inert.Text(v.Name))
 	if v.DisplayName != "" {
-		fmt.Fprintf(out, "Display name: %s\n", v.DisplayName)
+		fmt.Fprintf(out, "Display name: %s\n", inert.Text(v.DisplayName))
 	}
 	if v.Description != "" {
-		fmt.Fprintf(out, "Description:  %s\n", v.Description)
+		fmt.Fprintf(out, "Description:  %s\n", inert.Text(v.Description))
 	}
-	fmt.Fprintf(out, "Namespace:    %s\n", v.Namespace)
+	fmt.Fprintf(out, "Namespace:    %s\n", inert.Text(v.Namespace))
 	fmt.Fprintf(out, "Quota:        %s\n\n", st.Status(v.Status))
 	q := printers.NewTable(color, "RESOURCE", "USED", "LIMIT", "UTILISATION", "STATUS")
 	q.Width = width // fit the terminal (printers.Table.fit)

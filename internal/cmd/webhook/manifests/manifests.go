@@ -17,8 +17,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	tables "github.com/butlerdotdev/butler-toolkit/internal/printers"
-	"github.com/butlerdotdev/butler-toolkit/internal/safeio"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // maxCABundle bounds --ca-bundle-file: a few PEM certificates, not data.
@@ -148,7 +148,7 @@ func ObjectsDoc(objs []runtime.Object) (output.Doc, error) {
 
 // readCABundle reads a PEM file holding at least one certificate and nothing else.
 func readCABundle(path string) ([]byte, error) {
-	b, err := safeio.ReadFile(path, maxCABundle)
+	b, err := fileio.ReadFile(path, maxCABundle)
 	if err != nil {
 		return nil, cmdutil.UsageError("--ca-bundle-file: %v", err)
 	}

@@ -1,4 +1,4 @@
-package safeio
+package fileio
 
 import (
 	"errors"

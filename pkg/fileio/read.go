@@ -1,8 +1,4 @@
-// Package safeio reads what a stranger may have put in a repository: only regular files
-// (a symlink to one is followed; devices, FIFOs and sockets are refused by name without
-// blocking on them), and never more bytes than a limit, counted as they are read rather
-// than trusted from the size a file reports.
-package safeio
+package fileio
 
 import (
 	"errors"
