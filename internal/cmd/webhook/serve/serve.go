@@ -46,12 +46,16 @@ renewed certificate is picked up without a restart.
 
 The server reads Teams, TenantClusters, ProviderConfigs, Users and IdentityProviders, and
 asks SubjectAccessReviews, through the API server with its own credentials: the kubeconfig
-(--kubeconfig, $KUBECONFIG, ~/.kube/config) or, in a pod, its ServiceAccount. Every read is
-fresh (no cache). The RBAC it needs is printed by 'butleradm webhook manifests'.
+(--kubeconfig, $KUBECONFIG, ~/.kube/config) or, in a pod, its ServiceAccount. Teams are
+read fresh on every review; the other kinds are watched into memory (TenantClusters reduced
+to what the rules count), and the server is not ready until those caches have synced.
+The reviews of one namespace's TenantClusters are decided one at a time, counting what the
+server admitted before its cache shows it, so concurrent creates never pass a cap together.
+The RBAC it needs is printed by 'butleradm webhook manifests'.
 
 Paths: /validate-butler-butlerlabs-dev-v1alpha1-tenantcluster, -team and -providerconfig
-(admission.k8s.io/v1 AdmissionReviews), /healthz and /readyz (ready while serving, not
-while shutting down). A refusal is a 403 carrying the contract's message; a failed read
+(admission.k8s.io/v1 AdmissionReviews), /healthz and /readyz (ready while serving with
+synced caches, not while shutting down). A refusal is a 403 carrying the contract's message; a failed read
 refuses the request with the error (fail closed); a malformed review gets HTTP 400.
 
 One structured log line per review (log/slog) goes to standard error. On SIGTERM or
@@ -106,7 +110,7 @@ func run(cmd *cobra.Command, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	reader, err := webhook.NewReader(cfg)
+	reader, err := webhook.NewCachedReader(cfg, 0)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,487 @@
+package webhook
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/butlerclient"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
+
+// DefaultLedgerTTL bounds how long a cluster this process admitted counts before its cache
+// has seen it: longer than the API server's longest webhook call (30 s) and its write, so an
+// admitted create is either in the cache or failed by then.
+const DefaultLedgerTTL = 45 * time.Second
+
+// CachedReader answers from informer caches (TenantClusters reduced to what the rules
+// read, ProviderConfigs, ClusterCreationPolicies, Users, IdentityProviders) and keeps, per
+// namespace, the figures the caps compare (policy.SiblingIndex), so a review costs the same
+// at 10 clusters and at 30,000. The Team is still read fresh from the API server, as
+// Butler's webhook reads it (a lowered cap applies at once), and SubjectAccessReviews are
+// still asked.
+//
+// Exactness: the caches lag the API server, and two reviews at the same moment would see
+// the same count. So the reviews of one namespace are decided one at a time
+// (DecideClusters), against the cache plus a ledger of what this process admitted and its
+// cache has not shown yet: an entry is retired when the cache shows the cluster with the
+// figures admitted, or after the ledger's TTL.
+type CachedReader struct {
+	live *apiReader
+	cfg  *rest.Config
+	ttl  time.Duration
+	now  func() time.Time
+
+	// Set by Run once discovery has answered; started is closed then.
+	clusters, providers, policies, users, idps cache.SharedIndexInformer
+	synced                                     []cache.InformerSynced
+	started                                    chan struct{}
+	running                                    atomic.Bool
+
+	mu sync.Mutex
+	ns map[string]*nsUsage
+}
+
+// nsUsage is one namespace's figures: the cache's clusters, the ledger, and the index of
+// both (a ledger entry counts in place of the cached cluster of its name).
+type nsUsage struct {
+	mu      sync.Mutex
+	index   *policy.SiblingIndex
+	cached  map[string]*v1alpha1.TenantCluster
+	pending map[string]pending
+}
+
+type pending struct {
+	c       *v1alpha1.TenantCluster
+	expires time.Time
+}
+
+// NewCachedReader reads from cfg's API server (the webhook's credentials); Run discovers
+// the kinds served and starts the informers. The ClusterCreationPolicy and IdentityProvider informers are started
+// only when the API serves those kinds (their CRDs are optional), so a cluster without
+// them still syncs; installing one later needs a restart.
+func NewCachedReader(cfg *rest.Config, ttl time.Duration) (*CachedReader, error) {
+	r, err := NewReader(cfg)
+	if err != nil {
+		return nil, err
+	}
+	live := r.(*apiReader)
+	if ttl <= 0 {
+		ttl = DefaultLedgerTTL
+	}
+	cr := &CachedReader{live: live, ttl: ttl, now: time.Now, ns: map[string]*nsUsage{}, started: make(chan struct{})}
+
+	cr.cfg = cfg
+	return cr, nil
+}
+
+// start discovers which kinds the API serves and builds the informers.
+func (cr *CachedReader) start() error {
+	cfg, live := cr.cfg, cr.live
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	served := map[string]bool{}
+	rl, err := dc.ServerResourcesForGroupVersion(v1alpha1.GroupVersion.String())
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("discovering %s: %w", v1alpha1.GroupVersion, err)
+	}
+	if rl != nil {
+		for _, res := range rl.APIResources {
+			served[res.Name] = true
+		}
+	}
+	for _, need := range []string{"tenantclusters", "providerconfigs", "teams"} {
+		if !served[need] {
+			return fmt.Errorf("the API server does not serve %s.%s: install Butler's CRDs first", need, v1alpha1.GroupVersion.Group)
+		}
+	}
+	inf := func(resource string, obj runtime.Object, newList func() runtime.Object) cache.SharedIndexInformer {
+		i := cache.NewSharedIndexInformerWithOptions(listWatch(live.butler, resource, newList), obj,
+			cache.SharedIndexInformerOptions{Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}})
+		cr.synced = append(cr.synced, i.HasSynced)
+		return i
+	}
+	cr.clusters = inf("tenantclusters", &v1alpha1.TenantCluster{}, func() runtime.Object { return &v1alpha1.TenantClusterList{} })
+	if err := cr.clusters.SetTransform(stripCluster); err != nil {
+		return err
+	}
+	if _, err := cr.clusters.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { cr.observe(obj, false) },
+		UpdateFunc: func(_, obj any) { cr.observe(obj, false) },
+		DeleteFunc: func(obj any) { cr.observe(obj, true) },
+	}); err != nil {
+		return err
+	}
+	cr.providers = inf("providerconfigs", &v1alpha1.ProviderConfig{}, func() runtime.Object { return &v1alpha1.ProviderConfigList{} })
+	if served["clustercreationpolicies"] {
+		cr.policies = inf("clustercreationpolicies", &v1alpha1.ClusterCreationPolicy{}, func() runtime.Object { return &v1alpha1.ClusterCreationPolicyList{} })
+	}
+	if served["users"] {
+		cr.users = inf("users", &v1alpha1.User{}, func() runtime.Object { return &v1alpha1.UserList{} })
+	}
+	if served["identityproviders"] {
+		cr.idps = inf("identityproviders", &v1alpha1.IdentityProvider{}, func() runtime.Object { return &v1alpha1.IdentityProviderList{} })
+	}
+	return nil
+}
+
+func listWatch(c *butlerclient.Client, resource string, newList func() runtime.Object) *cache.ListWatch {
+	return &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			l := newList()
+			return l, c.Get().Resource(resource).VersionedParams(&o, c.Params).Do(ctx).Into(l)
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			o.Watch = true
+			return c.Get().Resource(resource).VersionedParams(&o, c.Params).Watch(ctx)
+		},
+	}
+}
+
+// Run discovers the kinds served (again every few seconds while the API server does not
+// answer or lacks Butler's CRDs) and runs the informers until ctx ends. It returns at once.
+func (r *CachedReader) Run(ctx context.Context) {
+	if !r.running.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		backoff := 500 * time.Millisecond
+		for {
+			err := r.start()
+			if err == nil {
+				break
+			}
+			r.synced = nil
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, 10*time.Second)
+		}
+		for _, i := range []cache.SharedIndexInformer{r.clusters, r.providers, r.policies, r.users, r.idps} {
+			if i != nil {
+				go i.RunWithContext(ctx)
+			}
+		}
+		close(r.started)
+	}()
+}
+
+// Synced reports whether every cache has its first full list.
+func (r *CachedReader) Synced() bool {
+	select {
+	case <-r.started:
+	default:
+		return false
+	}
+	for _, s := range r.synced {
+		if !s() {
+			return false
+		}
+	}
+	return true
+}
+
+// WaitForSync waits until the caches have synced or ctx ends.
+func (r *CachedReader) WaitForSync(ctx context.Context) bool {
+	select {
+	case <-r.started:
+	case <-ctx.Done():
+		return false
+	}
+	return cache.WaitForCacheSync(ctx.Done(), r.synced...)
+}
+
+// errNotSynced fails a review closed while the caches are filling.
+var errNotSynced = errors.New("the webhook's caches have not synced yet")
+
+// stripCluster keeps of a TenantCluster what the rules read of the other clusters of a
+// namespace (policy.AdmitCluster's counts and sums, policy.ProviderDeleteGuard): 30,000
+// clusters then fit in a few megabytes.
+func stripCluster(obj any) (any, error) {
+	c, ok := obj.(*v1alpha1.TenantCluster)
+	if !ok {
+		return obj, nil
+	}
+	return stripped(c), nil
+}
+
+func stripped(c *v1alpha1.TenantCluster) *v1alpha1.TenantCluster {
+	s := &v1alpha1.TenantCluster{}
+	s.Name, s.Namespace, s.UID, s.ResourceVersion = c.Name, c.Namespace, c.UID, c.ResourceVersion
+	s.DeletionTimestamp = c.DeletionTimestamp
+	if v, ok := c.Labels[v1alpha1.LabelEnvironment]; ok {
+		s.Labels = map[string]string{v1alpha1.LabelEnvironment: v}
+	}
+	for _, k := range []string{v1alpha1.AnnotationOwner, v1alpha1.AnnotationCreatorEmail} {
+		if v, ok := c.Annotations[k]; ok {
+			if s.Annotations == nil {
+				s.Annotations = map[string]string{}
+			}
+			s.Annotations[k] = v
+		}
+	}
+	s.Spec.TeamRef = c.Spec.TeamRef
+	s.Spec.ProviderConfigRef = c.Spec.ProviderConfigRef
+	s.Spec.Workers.Replicas = c.Spec.Workers.Replicas
+	mt := &c.Spec.Workers.MachineTemplate
+	s.Spec.Workers.MachineTemplate.CPU = mt.CPU
+	s.Spec.Workers.MachineTemplate.Memory = mt.Memory
+	s.Spec.Workers.MachineTemplate.DiskSize = mt.DiskSize
+	return s
+}
+
+// sameFigures reports whether two reduced clusters count the same in every rule.
+func sameFigures(a, b *v1alpha1.TenantCluster) bool {
+	return a.Name == b.Name &&
+		equality.Semantic.DeepEqual(a.Labels, b.Labels) &&
+		equality.Semantic.DeepEqual(a.Annotations, b.Annotations) &&
+		equality.Semantic.DeepEqual(a.Spec, b.Spec)
+}
+
+func (r *CachedReader) usage(ns string) *nsUsage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	u := r.ns[ns]
+	if u == nil {
+		u = &nsUsage{index: policy.NewSiblingIndex(), cached: map[string]*v1alpha1.TenantCluster{}, pending: map[string]pending{}}
+		r.ns[ns] = u
+	}
+	return u
+}
+
+// observe applies an informer event to its namespace's figures, retiring the ledger entry
+// the cache now shows.
+func (r *CachedReader) observe(obj any, deleted bool) {
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj, deleted = d.Obj, true
+	}
+	c, ok := obj.(*v1alpha1.TenantCluster)
+	if !ok {
+		return
+	}
+	u := r.usage(c.Namespace)
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if deleted {
+		delete(u.cached, c.Name)
+	} else {
+		u.cached[c.Name] = c
+		if p, ok := u.pending[c.Name]; ok && sameFigures(p.c, c) {
+			delete(u.pending, c.Name)
+		}
+	}
+	u.reindex(c.Name)
+}
+
+// reindex sets the index's entry of name: the ledger's, else the cache's, else none.
+func (u *nsUsage) reindex(name string) {
+	switch p, ok := u.pending[name]; {
+	case ok:
+		u.index.Set(p.c)
+	case u.cached[name] != nil:
+		u.index.Set(u.cached[name])
+	default:
+		u.index.Delete(name)
+	}
+}
+
+// expire retires the ledger entries past their time.
+func (u *nsUsage) expire(now time.Time) {
+	for name, p := range u.pending {
+		if now.After(p.expires) {
+			delete(u.pending, name)
+			u.reindex(name)
+		}
+	}
+}
+
+// DecideClusters runs decide with the namespace's figures (cache plus ledger), alone
+// among the reviews of that namespace; when decide admits and reserve is not nil (not a
+// dry run), reserve enters the ledger until the cache shows it.
+func (r *CachedReader) DecideClusters(namespace string, reserve *v1alpha1.TenantCluster, decide func(*policy.SiblingIndex) bool) error {
+	if !r.Synced() {
+		return errNotSynced
+	}
+	u := r.usage(namespace)
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	now := r.now()
+	u.expire(now)
+	if !decide(u.index) || reserve == nil {
+		return nil
+	}
+	s := stripped(reserve)
+	if c := u.cached[s.Name]; c != nil && sameFigures(c, s) {
+		return nil // the cache already shows it so
+	}
+	u.pending[s.Name] = pending{c: s, expires: now.Add(r.ttl)}
+	u.reindex(s.Name)
+	return nil
+}
+
+// Pending is the number of ledger entries of a namespace (for tests and metrics).
+func (r *CachedReader) Pending(namespace string) int {
+	u := r.usage(namespace)
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.expire(r.now())
+	return len(u.pending)
+}
+
+func (r *CachedReader) GetTeam(ctx context.Context, name string) (*v1alpha1.Team, error) {
+	return r.live.GetTeam(ctx, name)
+}
+
+func (r *CachedReader) CanUpdateTeams(ctx context.Context, u User) (bool, error) {
+	return r.live.CanUpdateTeams(ctx, u)
+}
+
+func (r *CachedReader) GetProviderConfig(ctx context.Context, namespace, name string) (*v1alpha1.ProviderConfig, error) {
+	if !r.Synced() {
+		return nil, errNotSynced
+	}
+	obj, ok, err := r.providers.GetStore().GetByKey(namespace + "/" + name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		// Not in the cache: perhaps created a moment ago. A miss is rare (a cluster names
+		// a ProviderConfig that exists), so it is asked fresh rather than refused.
+		return r.live.GetProviderConfig(ctx, namespace, name)
+	}
+	return obj.(*v1alpha1.ProviderConfig).DeepCopy(), nil
+}
+
+// ListClusters lists the reduced clusters of a namespace ("" for all) from the cache.
+func (r *CachedReader) ListClusters(_ context.Context, namespace string) ([]v1alpha1.TenantCluster, error) {
+	if !r.Synced() {
+		return nil, errNotSynced
+	}
+	var objs []any
+	if namespace == "" {
+		objs = r.clusters.GetStore().List()
+	} else {
+		var err error
+		if objs, err = r.clusters.GetIndexer().ByIndex(cache.NamespaceIndex, namespace); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]v1alpha1.TenantCluster, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, *o.(*v1alpha1.TenantCluster))
+	}
+	// In the API server's order (namespace, then name), so a refusal naming one of them
+	// names the one a fresh list would.
+	slices.SortFunc(out, func(a, b v1alpha1.TenantCluster) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+	})
+	return out, nil
+}
+
+func listCached[T any](r *CachedReader, i cache.SharedIndexInformer) ([]T, error) {
+	if !r.Synced() {
+		return nil, errNotSynced
+	}
+	if i == nil {
+		return nil, nil // not served
+	}
+	objs := i.GetStore().List()
+	out := make([]T, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, *o.(*T))
+	}
+	return out, nil
+}
+
+func (r *CachedReader) ListUsers(context.Context) ([]v1alpha1.User, error) {
+	return listCached[v1alpha1.User](r, r.users)
+}
+
+func (r *CachedReader) ListIdentityProviders(context.Context) ([]v1alpha1.IdentityProvider, error) {
+	return listCached[v1alpha1.IdentityProvider](r, r.idps)
+}
+
+func (r *CachedReader) ListClusterCreationPolicies(context.Context) ([]v1alpha1.ClusterCreationPolicy, error) {
+	return listCached[v1alpha1.ClusterCreationPolicy](r, r.policies)
+}
+
+// CatchUp waits until every cache holds what the API server lists now (the same objects at
+// the same resourceVersions), or ctx ends. For a harness switching enforcement on right
+// after loading fixtures: in service, the ledger covers what this process admitted, and
+// what others wrote a moment ago is seen a moment later, as by Butler's own webhook.
+func (r *CachedReader) CatchUp(ctx context.Context) error {
+	if !r.WaitForSync(ctx) {
+		return ctx.Err()
+	}
+	type target struct {
+		inf      cache.SharedIndexInformer
+		resource string
+		list     func() runtime.Object
+	}
+	targets := []target{
+		{r.clusters, "tenantclusters", func() runtime.Object { return &v1alpha1.TenantClusterList{} }},
+		{r.providers, "providerconfigs", func() runtime.Object { return &v1alpha1.ProviderConfigList{} }},
+		{r.policies, "clustercreationpolicies", func() runtime.Object { return &v1alpha1.ClusterCreationPolicyList{} }},
+		{r.users, "users", func() runtime.Object { return &v1alpha1.UserList{} }},
+		{r.idps, "identityproviders", func() runtime.Object { return &v1alpha1.IdentityProviderList{} }},
+	}
+	for _, t := range targets {
+		if t.inf == nil {
+			continue
+		}
+		l := t.list()
+		if err := r.live.butler.Get().Resource(t.resource).Do(ctx).Into(l); err != nil {
+			return fmt.Errorf("list %s: %w", t.resource, err)
+		}
+		items, err := meta.ExtractList(l)
+		if err != nil {
+			return err
+		}
+		want := make(map[string]string, len(items))
+		for _, it := range items {
+			m, _ := meta.Accessor(it)
+			want[m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
+		}
+		for {
+			have := t.inf.GetStore().List()
+			same := len(have) == len(want)
+			for _, o := range have {
+				m, _ := meta.Accessor(o)
+				if !same || want[m.GetNamespace()+"/"+m.GetName()] != m.GetResourceVersion() {
+					same = false
+					break
+				}
+			}
+			if same {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("the %s cache did not catch up: %w", t.resource, ctx.Err())
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
+	return nil
+}
