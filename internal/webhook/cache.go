@@ -57,7 +57,13 @@ type CachedReader struct {
 
 	mu sync.Mutex
 	ns map[string]*nsUsage
+
+	gate atomic.Pointer[func() bool]
 }
+
+// DecideOnlyWhen makes DecideClusters refuse (ErrNotLeader) unless leading holds, checked
+// as each decision is made (Election.Leading).
+func (r *CachedReader) DecideOnlyWhen(leading func() bool) { r.gate.Store(&leading) }
 
 // nsUsage is one namespace's figures: the cache's clusters, the ledger, and the index of
 // both (a ledger entry counts in place of the cached cluster of its name).
@@ -326,6 +332,9 @@ func (r *CachedReader) DecideClusters(namespace string, reserve *v1alpha1.Tenant
 	u := r.usage(namespace)
 	u.mu.Lock()
 	defer u.mu.Unlock()
+	if g := r.gate.Load(); g != nil && !(*g)() {
+		return ErrNotLeader
+	}
 	now := r.now()
 	u.expire(now)
 	if !decide(u.index) || reserve == nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -145,5 +146,123 @@ func TestConcurrentCreatesPassNoCap(t *testing.T) {
 	if len(list.Items) != capacity {
 		t.Errorf("namespace %s holds %d clusters, team cap is %d", capNS, len(list.Items), capacity)
 	}
-	_ = webhook.DefaultLedgerTTL
+}
+
+// TestFailoverAdmitsNoClusterPastTheCap: two elected replicas behind one address that
+// follows the Lease (as the bundle's Service follows the leader's label), writers racing
+// for the last places under a cap, and the leader SIGKILLed with a review in flight once
+// the race has started. Writers retry what the outage refused, so in the end every place
+// is taken, and exactly: the old leader's admissions are stored before the new leader
+// lists the clusters and decides.
+func TestFailoverAdmitsNoClusterPastTheCap(t *testing.T) {
+	env := testenv.Start(t, testenv.WithWebhook())
+	ctx, cancel := context.WithTimeout(context.Background(), haDeadline)
+	defer cancel()
+	env.EnforceWebhook(false)
+	if err := env.ResetToExample(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const capacity, existing, writers = 12, 2, 8
+	if err := setupCapTeam(ctx, env.Client, capacity, existing); err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+	certDir, caBundle := servingCert(t)
+	backends := []*haBackend{
+		startBackend(t, certDir, env.Kubeconfig("admin"), 0),
+		startBackend(t, certDir, env.Kubeconfig("admin"), 1),
+	}
+	lb := newBalancer(t, []string{backends[0].addr, backends[1].addr})
+	followLease(t, env, lb)
+	registerFor(ctx, t, env, capNS, "https://"+lb.addr()+webhook.PathTenantCluster, caBundle)
+	c, err := client.New(impersonating(env, capWriter, "cap:writers"), client.Options{Scheme: env.Scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		err := c.Create(ctx, capCluster("probe"), client.DryRunAll)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the webhook never answered: %v", err)
+		}
+	}
+
+	var mu sync.Mutex
+	admitted, outages, killed := 0, 0, -1
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; ctx.Err() == nil; {
+				err := c.Create(ctx, capCluster(fmt.Sprintf("w%d-%02d", w, k)))
+				mu.Lock()
+				switch {
+				case err == nil:
+					admitted++
+					k++
+					if admitted == 2 {
+						lb.armTrip(func(i int) {
+							backends[i].kill()
+							lb.markDead(i)
+							killed = i
+						})
+					}
+				case strings.Contains(err.Error(), `denied the request: spec: Forbidden: team "cap" already has`):
+					mu.Unlock()
+					return
+				case strings.Contains(err.Error(), "failed calling webhook") || strings.Contains(err.Error(), webhook.ErrNotLeader.Error()):
+					outages++ // the same name again: it was not stored
+				default:
+					mu.Unlock()
+					t.Errorf("writer %d: %v", w, err)
+					return
+				}
+				mu.Unlock()
+				time.Sleep(20 * time.Millisecond)
+			}
+		}()
+	}
+	wg.Wait()
+	if killed < 0 {
+		t.Fatal("the leader was never killed")
+	}
+	var list v1alpha1.TenantClusterList
+	if err := env.Client.List(ctx, &list, client.InNamespace(capNS)); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("killed backend %d; %d admitted, %d writes refused by the failover", killed, admitted, outages)
+	if admitted != capacity-existing || len(list.Items) != capacity {
+		t.Errorf("%d admitted, namespace holds %d clusters: want exactly %d admitted, %d held", admitted, len(list.Items), capacity-existing, capacity)
+	}
+	if outages == 0 {
+		t.Error("no write met the failover")
+	}
+}
+
+// registerFor registers the bundle's TenantCluster webhook at url for namespace ns only.
+func registerFor(ctx context.Context, t *testing.T, env *testenv.Env, ns, url string, caBundle []byte) {
+	t.Helper()
+	var hook admissionregistrationv1.ValidatingWebhook
+	for _, h := range webhook.Configuration(testenv.WebhookInstall).Webhooks {
+		if h.Name == webhook.NameTenantCluster {
+			hook = h
+		}
+	}
+	hook.Name = ns + "." + webhook.NameTenantCluster
+	hook.ClientConfig = admissionregistrationv1.WebhookClientConfig{URL: &url, CABundle: caBundle}
+	hook.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{corev1.LabelMetadataName: ns}}
+	vwc := &admissionregistrationv1.ValidatingWebhookConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Name: "butler-webhook-" + ns + "-test"},
+		Webhooks:   []admissionregistrationv1.ValidatingWebhook{hook},
+	}
+	if err := env.Client.Create(ctx, vwc); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := env.Client.Delete(context.Background(), vwc); err != nil {
+			t.Errorf("removing the webhook configuration: %v", err)
+		}
+	})
 }
