@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"os"
 	"path"
 	"strings"
 	"sync/atomic"
@@ -47,6 +48,24 @@ const maxBodyBytes = 8 << 20
 // sends ?timeout=, the webhook's timeoutSeconds).
 const defaultTimeout = 10 * time.Second
 
+// Bounds under load and abuse. Whatever clients send, the bodies held at once stay under
+// bodyBudget (a review decodes to about three times its body, so with the caches of 30,000
+// clusters the process stays well under the bundle's 256 MiB), and no more than
+// maxInFlight reviews are read or decided at once. Past either bound a request is refused
+// at once (503, Retry-After) rather than queued: with failurePolicy Fail the API server
+// refuses the write with that reason, and retries go to a process still answering.
+const (
+	bodyBudget  = 24 << 20
+	maxInFlight = 64
+)
+
+// answerMargin is how long before the API server's own deadline (?timeout=) a review is
+// answered: a decision that cannot be made in time is refused with its reason while the
+// API server is still listening, instead of the caller seeing "context deadline exceeded".
+func answerMargin(timeout time.Duration) time.Duration {
+	return max(timeout/10, 300*time.Millisecond)
+}
+
 // Handler answers AdmissionReviews (admission.k8s.io/v1) at the four paths with the
 // policy library's decisions. It is an http.Handler; Server adds TLS, health and shutdown.
 type Handler struct {
@@ -55,6 +74,9 @@ type Handler struct {
 	decoder runtime.Decoder
 	mode    atomic.Int32
 	routes  map[string]route
+
+	bodies   atomic.Int64 // bytes of request bodies held (bodyBudget)
+	inflight atomic.Int32 // reviews being read or decided (maxInFlight)
 }
 
 type route struct {
@@ -166,19 +188,33 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	review, bad := h.readReview(w, r)
+	timeout := defaultTimeout
+	if t, err := time.ParseDuration(r.URL.Query().Get("timeout")); err == nil && t > 0 {
+		timeout = t
+	}
+	answerBy := start.Add(timeout - answerMargin(timeout))
+	if n := h.inflight.Add(1); n > maxInFlight {
+		h.inflight.Add(-1)
+		h.shed(w, r, rt, fmt.Sprintf("webhook busy: %d reviews in flight; retry", maxInFlight))
+		return
+	}
+	defer h.inflight.Add(-1)
+	// The body must arrive in time to be answered: a slow sender is cut off there.
+	_ = http.NewResponseController(w).SetReadDeadline(answerBy)
+	review, held, bad := h.readReview(w, r)
+	defer h.bodies.Add(-held)
 	if bad != nil {
+		if bad.code == http.StatusServiceUnavailable {
+			h.shed(w, r, rt, bad.msg)
+			return
+		}
 		h.log.Warn("malformed admission review", "webhook", rt.webhook, "path", r.URL.Path,
 			"remote", r.RemoteAddr, "status", bad.code, "error", bad.msg)
 		writeBadRequest(w, bad)
 		return
 	}
 	req := review.Request
-	timeout := defaultTimeout
-	if t, err := time.ParseDuration(r.URL.Query().Get("timeout")); err == nil && t > 0 {
-		timeout = t
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	ctx, cancel := context.WithDeadline(r.Context(), answerBy)
 	defer cancel()
 
 	mode := h.Mode()
@@ -193,6 +229,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		v = errored(http.StatusBadRequest, fmt.Errorf("webhook %s validates %s, not %s", rt.webhook, rt.kind, gvkString(req.Kind)))
 	} else {
 		v = h.safeValidate(ctx, rt, req)
+		if !v.allowed && v.code >= 500 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			v.message = fmt.Sprintf("webhook %s could not decide within the API server's timeout (%s): %s", rt.webhook, timeout, v.message)
+		}
 	}
 	enforced := mode == Enforce
 	attrs := []any{
@@ -233,54 +272,133 @@ func (h *Handler) safeValidate(ctx context.Context, rt route, req *admissionv1.A
 	return rt.validate(ctx, req)
 }
 
+// shed refuses a request at once for want of room (maxInFlight, bodyBudget).
+func (h *Handler) shed(w http.ResponseWriter, r *http.Request, rt route, msg string) {
+	h.log.Warn("shed", "webhook", rt.webhook, "remote", r.RemoteAddr, "reason", msg)
+	w.Header().Set("Retry-After", "1")
+	w.Header().Set("Connection", "close")
+	writeBadRequest(w, &badRequest{http.StatusServiceUnavailable, msg})
+}
+
+// errBudget ends a body read that would take the bodies held past bodyBudget.
+var errBudget = errors.New("budget")
+
+// bodyReader reads a request body into a buffer whose whole capacity is taken from the
+// handler's bodyBudget before it is allocated, and given back when the review is answered.
+type bodyReader struct {
+	h    *Handler
+	held int64
+}
+
+func (b *bodyReader) take(n int64) bool {
+	if b.h.bodies.Add(n) > bodyBudget {
+		b.h.bodies.Add(-n)
+		return false
+	}
+	b.held += n
+	return true
+}
+
+func (b *bodyReader) give(n int64) {
+	b.h.bodies.Add(-n)
+	b.held -= n
+}
+
+// readAll reads r to its end: into one buffer of size when the length is announced (size
+// > 0), else into a buffer grown by doubling, each size taken before it is allocated.
+func (b *bodyReader) readAll(r io.Reader, size int64) ([]byte, error) {
+	if size <= 0 {
+		size = 64 << 10
+	}
+	if !b.take(size) {
+		return nil, errBudget
+	}
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			grown := int64(2 * cap(buf))
+			if !b.take(grown) {
+				return nil, errBudget
+			}
+			old := int64(cap(buf))
+			nb := make([]byte, len(buf), grown)
+			copy(nb, buf)
+			buf = nb
+			b.give(old)
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
 // readReview decodes the request body as an admission.k8s.io/v1 AdmissionReview with a
-// request; anything else is a bad request, never a panic.
-func (h *Handler) readReview(w http.ResponseWriter, r *http.Request) (*admissionv1.AdmissionReview, *badRequest) {
+// request; anything else is a bad request, never a panic. held is what the body holds
+// of bodyBudget, to be given back when the review is answered.
+func (h *Handler) readReview(w http.ResponseWriter, r *http.Request) (_ *admissionv1.AdmissionReview, held int64, _ *badRequest) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		return nil, &badRequest{http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: an AdmissionReview is POSTed", r.Method)}
+		return nil, 0, &badRequest{http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: an AdmissionReview is POSTed", r.Method)}
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("content type %q: want application/json", ct)}
+			return nil, 0, &badRequest{http.StatusBadRequest, fmt.Sprintf("content type %q: want application/json", ct)}
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if r.ContentLength > maxBodyBytes {
+		return nil, 0, &badRequest{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", maxBodyBytes)}
+	}
+	br := &bodyReader{h: h}
+	busy := &badRequest{http.StatusServiceUnavailable, fmt.Sprintf("webhook busy: request bodies in flight exceed %d bytes; retry", bodyBudget)}
+	// An announced length is taken whole before a byte is read, so a body that cannot fit
+	// is refused at once, not after it has been sent.
+	body, err := br.readAll(http.MaxBytesReader(w, r.Body, maxBodyBytes), r.ContentLength)
+	held = br.held
 	if err != nil {
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, &badRequest{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", maxBodyBytes)}
+		switch {
+		case errors.Is(err, errBudget):
+			return nil, held, busy
+		case errors.As(err, &tooBig):
+			return nil, held, &badRequest{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", maxBodyBytes)}
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, held, &badRequest{http.StatusRequestTimeout, "the request body did not arrive in time to be answered"}
 		}
-		return nil, &badRequest{http.StatusBadRequest, "reading the request body: " + err.Error()}
+		return nil, held, &badRequest{http.StatusBadRequest, "reading the request body: " + err.Error()}
 	}
 	if len(body) == 0 {
-		return nil, &badRequest{http.StatusBadRequest, "empty request body: want an AdmissionReview"}
+		return nil, held, &badRequest{http.StatusBadRequest, "empty request body: want an AdmissionReview"}
 	}
 	// The decoder would take a body without apiVersion and kind for what it is asked to
 	// decode into; the API server always sends them, so their absence is malformed.
 	var tm metav1.TypeMeta
 	if err := json.Unmarshal(body, &tm); err != nil {
-		return nil, &badRequest{http.StatusBadRequest, "decoding the AdmissionReview: " + err.Error()}
+		return nil, held, &badRequest{http.StatusBadRequest, "decoding the AdmissionReview: " + err.Error()}
 	}
 	if tm.APIVersion != admissionv1.SchemeGroupVersion.String() || tm.Kind != "AdmissionReview" {
 		gvk := schema.FromAPIVersionAndKind(tm.APIVersion, tm.Kind)
-		return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("got %s: want an AdmissionReview of admission.k8s.io/v1", gvkPtrString(&gvk))}
+		return nil, held, &badRequest{http.StatusBadRequest, fmt.Sprintf("got %s: want an AdmissionReview of admission.k8s.io/v1", gvkPtrString(&gvk))}
 	}
 	review := &admissionv1.AdmissionReview{}
 	obj, gvk, err := h.decoder.Decode(body, nil, review)
 	if err != nil {
-		return nil, &badRequest{http.StatusBadRequest, "decoding the AdmissionReview: " + err.Error()}
+		return nil, held, &badRequest{http.StatusBadRequest, "decoding the AdmissionReview: " + err.Error()}
 	}
 	if obj != review || gvk == nil || *gvk != admissionv1.SchemeGroupVersion.WithKind("AdmissionReview") {
-		return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("got %s: want an AdmissionReview of admission.k8s.io/v1", gvkPtrString(gvk))}
+		return nil, held, &badRequest{http.StatusBadRequest, fmt.Sprintf("got %s: want an AdmissionReview of admission.k8s.io/v1", gvkPtrString(gvk))}
 	}
 	if review.Request == nil {
-		return nil, &badRequest{http.StatusBadRequest, "the AdmissionReview has no request"}
+		return nil, held, &badRequest{http.StatusBadRequest, "the AdmissionReview has no request"}
 	}
 	if review.Request.UID == "" {
-		return nil, &badRequest{http.StatusBadRequest, "the AdmissionReview request has no uid"}
+		return nil, held, &badRequest{http.StatusBadRequest, "the AdmissionReview request has no uid"}
 	}
-	return review, nil
+	return review, held, nil
 }
 
 func writeBadRequest(w http.ResponseWriter, bad *badRequest) {
