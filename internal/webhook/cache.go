@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -44,10 +45,11 @@ const DefaultLedgerTTL = 45 * time.Second
 // cache has not shown yet: an entry is retired when the cache shows the cluster with the
 // figures admitted, or after the ledger's TTL.
 type CachedReader struct {
-	live *apiReader
-	cfg  *rest.Config
-	ttl  time.Duration
-	now  func() time.Time
+	live  *apiReader
+	teams *teamReads
+	cfg   *rest.Config
+	ttl   time.Duration
+	now   func() time.Time
 
 	// Set by Run once discovery has answered; started is closed then.
 	clusters, providers, policies, users, idps cache.SharedIndexInformer
@@ -58,7 +60,32 @@ type CachedReader struct {
 	mu sync.Mutex
 	ns map[string]*nsUsage
 
-	gate atomic.Pointer[func() bool]
+	gate       atomic.Pointer[func() bool]
+	observedRV atomic.Uint64 // the newest resourceVersion observe has applied
+}
+
+func parseRV(rv string) (uint64, bool) {
+	n, err := strconv.ParseUint(rv, 10, 64)
+	return n, err == nil
+}
+
+// figuresHeld is every cluster the namespaces' figures hold from the cache.
+func (r *CachedReader) figuresHeld() []any {
+	r.mu.Lock()
+	all := make([]*nsUsage, 0, len(r.ns))
+	for _, u := range r.ns {
+		all = append(all, u)
+	}
+	r.mu.Unlock()
+	var out []any
+	for _, u := range all {
+		u.mu.Lock()
+		for _, c := range u.cached {
+			out = append(out, c)
+		}
+		u.mu.Unlock()
+	}
+	return out
 }
 
 // DecideOnlyWhen makes DecideClusters refuse (ErrNotLeader) unless leading holds, checked
@@ -92,7 +119,7 @@ func NewCachedReader(cfg *rest.Config, ttl time.Duration) (*CachedReader, error)
 	if ttl <= 0 {
 		ttl = DefaultLedgerTTL
 	}
-	cr := &CachedReader{live: live, ttl: ttl, now: time.Now, ns: map[string]*nsUsage{}, started: make(chan struct{})}
+	cr := &CachedReader{live: live, teams: newTeamReads(live.GetTeam), ttl: ttl, now: time.Now, ns: map[string]*nsUsage{}, started: make(chan struct{})}
 
 	cr.cfg = cfg
 	return cr, nil
@@ -126,7 +153,9 @@ func (cr *CachedReader) start() error {
 		cr.synced = append(cr.synced, i.HasSynced)
 		return i
 	}
-	cr.clusters = inf("tenantclusters", &v1alpha1.TenantCluster{}, func() runtime.Object { return &v1alpha1.TenantClusterList{} })
+	cr.clusters = cache.NewSharedIndexInformerWithOptions(clusterListWatch(live.butler), &v1alpha1.TenantCluster{},
+		cache.SharedIndexInformerOptions{Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}})
+	cr.synced = append(cr.synced, cr.clusters.HasSynced)
 	if err := cr.clusters.SetTransform(stripCluster); err != nil {
 		return err
 	}
@@ -161,6 +190,35 @@ func listWatch(c *butlerclient.Client, resource string, newList func() runtime.O
 			return c.Get().Resource(resource).VersionedParams(&o, c.Params).Watch(ctx)
 		},
 	}
+}
+
+// clusterListWatch lists TenantClusters a page at a time, reducing each page's clusters
+// (stripped) before the next is read: the whole list is never held in full, so 30,000
+// clusters cost their reduced size, not the size of their manifests. The list is a
+// consistent read (no resourceVersion), newer than any the informer asks for.
+func clusterListWatch(c *butlerclient.Client) *cache.ListWatch {
+	lw := listWatch(c, "tenantclusters", nil)
+	lw.ListWithContextFunc = func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+		o.ResourceVersion, o.ResourceVersionMatch, o.Limit, o.Continue = "", "", butlerclient.PageSize, ""
+		out := &v1alpha1.TenantClusterList{}
+		for {
+			page := &v1alpha1.TenantClusterList{}
+			if err := c.Get().Resource("tenantclusters").VersionedParams(&o, c.Params).Do(ctx).Into(page); err != nil {
+				return nil, err
+			}
+			if out.ResourceVersion == "" {
+				out.ResourceVersion = page.ResourceVersion
+			}
+			for i := range page.Items {
+				out.Items = append(out.Items, *stripped(&page.Items[i]))
+			}
+			if page.Continue == "" {
+				return out, nil
+			}
+			o.Continue = page.Continue
+		}
+	}
+	return lw
 }
 
 // Run discovers the kinds served (again every few seconds while the API server does not
@@ -289,6 +347,10 @@ func (r *CachedReader) observe(obj any, deleted bool) {
 	u := r.usage(c.Namespace)
 	u.mu.Lock()
 	defer u.mu.Unlock()
+	if rv, ok := parseRV(c.ResourceVersion); ok {
+		for cur := r.observedRV.Load(); rv > cur && !r.observedRV.CompareAndSwap(cur, rv); cur = r.observedRV.Load() {
+		}
+	}
 	if deleted {
 		delete(u.cached, c.Name)
 	} else {
@@ -358,8 +420,10 @@ func (r *CachedReader) Pending(namespace string) int {
 	return len(u.pending)
 }
 
+// GetTeam reads the Team fresh from the API server, sharing the read with the reviews
+// that asked for the same Team at the same time (teamReads).
 func (r *CachedReader) GetTeam(ctx context.Context, name string) (*v1alpha1.Team, error) {
-	return r.live.GetTeam(ctx, name)
+	return r.teams.Get(ctx, name)
 }
 
 func (r *CachedReader) CanUpdateTeams(ctx context.Context, u User) (bool, error) {
@@ -472,8 +536,23 @@ func (r *CachedReader) CatchUp(ctx context.Context) error {
 			m, _ := meta.Accessor(it)
 			want[m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
 		}
+		listRV, numeric := parseRV(l.(metav1.ListInterface).GetResourceVersion())
 		for {
-			have := t.inf.GetStore().List()
+			// Caught up: the cache holds what was listed or, while writes go on, has
+			// applied every change up to the list (resourceVersions are etcd's revisions,
+			// compared as numbers where they parse). For TenantClusters, what counts is
+			// what the event handler has applied to the figures, not only the store.
+			var have []any
+			last, ok := parseRV(t.inf.LastSyncResourceVersion())
+			if t.inf == r.clusters {
+				have = r.figuresHeld()
+				last, ok = r.observedRV.Load(), true
+			} else {
+				have = t.inf.GetStore().List()
+			}
+			if numeric && ok && last >= listRV {
+				break
+			}
 			same := len(have) == len(want)
 			for _, o := range have {
 				m, _ := meta.Accessor(o)

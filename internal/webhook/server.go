@@ -7,11 +7,13 @@
 //
 // It is plain net/http with the admission.k8s.io/v1 types, not controller-runtime's
 // webhook package: the TenantCluster and Team rules need the request's UserInfo (a raw
-// handler there too), there is no manager or cache to run (every read goes to the API
-// server, fresh), and the binary it ships in stays free of controller-runtime.
+// handler there too), the caches are client-go informers of their own (CachedReader: a
+// review costs the same whatever a namespace holds, and one namespace's reviews are
+// decided one at a time against its figures and a ledger), and the binary it ships in
+// stays free of controller-runtime. Replicas elect the one that decides (Election).
 //
-// Objects are read through the API server with the server's own credentials (Reader),
-// never with the requester's.
+// Objects are read with the server's own credentials (Reader), never with the
+// requester's; the Team is read fresh on every review.
 package webhook
 
 import (
