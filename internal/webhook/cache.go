@@ -6,15 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -24,7 +21,6 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/butlerclient"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
-	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // DefaultLedgerTTL bounds how long a cluster this process admitted counts before its cache
@@ -64,47 +60,9 @@ type CachedReader struct {
 	observedRV atomic.Uint64 // the newest resourceVersion observe has applied
 }
 
-func parseRV(rv string) (uint64, bool) {
-	n, err := strconv.ParseUint(rv, 10, 64)
-	return n, err == nil
-}
-
-// figuresHeld is every cluster the namespaces' figures hold from the cache.
-func (r *CachedReader) figuresHeld() []any {
-	r.mu.Lock()
-	all := make([]*nsUsage, 0, len(r.ns))
-	for _, u := range r.ns {
-		all = append(all, u)
-	}
-	r.mu.Unlock()
-	var out []any
-	for _, u := range all {
-		u.mu.Lock()
-		for _, c := range u.cached {
-			out = append(out, c)
-		}
-		u.mu.Unlock()
-	}
-	return out
-}
-
 // DecideOnlyWhen makes DecideClusters refuse (ErrNotLeader) unless leading holds, checked
 // as each decision is made (Election.Leading).
 func (r *CachedReader) DecideOnlyWhen(leading func() bool) { r.gate.Store(&leading) }
-
-// nsUsage is one namespace's figures: the cache's clusters, the ledger, and the index of
-// both (a ledger entry counts in place of the cached cluster of its name).
-type nsUsage struct {
-	mu      sync.Mutex
-	index   *policy.SiblingIndex
-	cached  map[string]*v1alpha1.TenantCluster
-	pending map[string]pending
-}
-
-type pending struct {
-	c       *v1alpha1.TenantCluster
-	expires time.Time
-}
 
 // NewCachedReader reads from cfg's API server (the webhook's credentials); Run discovers
 // the kinds served and starts the informers. The ClusterCreationPolicy and IdentityProvider informers are started
@@ -279,147 +237,6 @@ func (r *CachedReader) WaitForSync(ctx context.Context) bool {
 // errNotSynced fails a review closed while the caches are filling.
 var errNotSynced = errors.New("the webhook's caches have not synced yet")
 
-// stripCluster keeps of a TenantCluster what the rules read of the other clusters of a
-// namespace (policy.AdmitCluster's counts and sums, policy.ProviderDeleteGuard): 30,000
-// clusters then fit in a few megabytes.
-func stripCluster(obj any) (any, error) {
-	c, ok := obj.(*v1alpha1.TenantCluster)
-	if !ok {
-		return obj, nil
-	}
-	return stripped(c), nil
-}
-
-func stripped(c *v1alpha1.TenantCluster) *v1alpha1.TenantCluster {
-	s := &v1alpha1.TenantCluster{}
-	s.Name, s.Namespace, s.UID, s.ResourceVersion = c.Name, c.Namespace, c.UID, c.ResourceVersion
-	s.DeletionTimestamp = c.DeletionTimestamp
-	if v, ok := c.Labels[v1alpha1.LabelEnvironment]; ok {
-		s.Labels = map[string]string{v1alpha1.LabelEnvironment: v}
-	}
-	for _, k := range []string{v1alpha1.AnnotationOwner, v1alpha1.AnnotationCreatorEmail} {
-		if v, ok := c.Annotations[k]; ok {
-			if s.Annotations == nil {
-				s.Annotations = map[string]string{}
-			}
-			s.Annotations[k] = v
-		}
-	}
-	s.Spec.TeamRef = c.Spec.TeamRef
-	s.Spec.ProviderConfigRef = c.Spec.ProviderConfigRef
-	s.Spec.Workers.Replicas = c.Spec.Workers.Replicas
-	mt := &c.Spec.Workers.MachineTemplate
-	s.Spec.Workers.MachineTemplate.CPU = mt.CPU
-	s.Spec.Workers.MachineTemplate.Memory = mt.Memory
-	s.Spec.Workers.MachineTemplate.DiskSize = mt.DiskSize
-	return s
-}
-
-// sameFigures reports whether two reduced clusters count the same in every rule.
-func sameFigures(a, b *v1alpha1.TenantCluster) bool {
-	return a.Name == b.Name &&
-		equality.Semantic.DeepEqual(a.Labels, b.Labels) &&
-		equality.Semantic.DeepEqual(a.Annotations, b.Annotations) &&
-		equality.Semantic.DeepEqual(a.Spec, b.Spec)
-}
-
-func (r *CachedReader) usage(ns string) *nsUsage {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	u := r.ns[ns]
-	if u == nil {
-		u = &nsUsage{index: policy.NewSiblingIndex(), cached: map[string]*v1alpha1.TenantCluster{}, pending: map[string]pending{}}
-		r.ns[ns] = u
-	}
-	return u
-}
-
-// observe applies an informer event to its namespace's figures, retiring the ledger entry
-// the cache now shows.
-func (r *CachedReader) observe(obj any, deleted bool) {
-	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj, deleted = d.Obj, true
-	}
-	c, ok := obj.(*v1alpha1.TenantCluster)
-	if !ok {
-		return
-	}
-	u := r.usage(c.Namespace)
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if rv, ok := parseRV(c.ResourceVersion); ok {
-		for cur := r.observedRV.Load(); rv > cur && !r.observedRV.CompareAndSwap(cur, rv); cur = r.observedRV.Load() {
-		}
-	}
-	if deleted {
-		delete(u.cached, c.Name)
-	} else {
-		u.cached[c.Name] = c
-		if p, ok := u.pending[c.Name]; ok && sameFigures(p.c, c) {
-			delete(u.pending, c.Name)
-		}
-	}
-	u.reindex(c.Name)
-}
-
-// reindex sets the index's entry of name: the ledger's, else the cache's, else none.
-func (u *nsUsage) reindex(name string) {
-	switch p, ok := u.pending[name]; {
-	case ok:
-		u.index.Set(p.c)
-	case u.cached[name] != nil:
-		u.index.Set(u.cached[name])
-	default:
-		u.index.Delete(name)
-	}
-}
-
-// expire retires the ledger entries past their time.
-func (u *nsUsage) expire(now time.Time) {
-	for name, p := range u.pending {
-		if now.After(p.expires) {
-			delete(u.pending, name)
-			u.reindex(name)
-		}
-	}
-}
-
-// DecideClusters runs decide with the namespace's figures (cache plus ledger), alone
-// among the reviews of that namespace; when decide admits and reserve is not nil (not a
-// dry run), reserve enters the ledger until the cache shows it.
-func (r *CachedReader) DecideClusters(namespace string, reserve *v1alpha1.TenantCluster, decide func(*policy.SiblingIndex) bool) error {
-	if !r.Synced() {
-		return errNotSynced
-	}
-	u := r.usage(namespace)
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if g := r.gate.Load(); g != nil && !(*g)() {
-		return ErrNotLeader
-	}
-	now := r.now()
-	u.expire(now)
-	if !decide(u.index) || reserve == nil {
-		return nil
-	}
-	s := stripped(reserve)
-	if c := u.cached[s.Name]; c != nil && sameFigures(c, s) {
-		return nil // the cache already shows it so
-	}
-	u.pending[s.Name] = pending{c: s, expires: now.Add(r.ttl)}
-	u.reindex(s.Name)
-	return nil
-}
-
-// Pending is the number of ledger entries of a namespace (for tests and metrics).
-func (r *CachedReader) Pending(namespace string) int {
-	u := r.usage(namespace)
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.expire(r.now())
-	return len(u.pending)
-}
-
 // GetTeam reads the Team fresh from the API server, sharing the read with the reviews
 // that asked for the same Team at the same time (teamReads).
 func (r *CachedReader) GetTeam(ctx context.Context, name string) (*v1alpha1.Team, error) {
@@ -497,79 +314,4 @@ func (r *CachedReader) ListIdentityProviders(context.Context) ([]v1alpha1.Identi
 
 func (r *CachedReader) ListClusterCreationPolicies(context.Context) ([]v1alpha1.ClusterCreationPolicy, error) {
 	return listCached[v1alpha1.ClusterCreationPolicy](r, r.policies)
-}
-
-// CatchUp waits until every cache holds what the API server lists now (the same objects at
-// the same resourceVersions), or ctx ends. For a harness switching enforcement on right
-// after loading fixtures: in service, the ledger covers what this process admitted, and
-// what others wrote a moment ago is seen a moment later, as by Butler's own webhook.
-func (r *CachedReader) CatchUp(ctx context.Context) error {
-	if !r.WaitForSync(ctx) {
-		return ctx.Err()
-	}
-	type target struct {
-		inf      cache.SharedIndexInformer
-		resource string
-		list     func() runtime.Object
-	}
-	targets := []target{
-		{r.clusters, "tenantclusters", func() runtime.Object { return &v1alpha1.TenantClusterList{} }},
-		{r.providers, "providerconfigs", func() runtime.Object { return &v1alpha1.ProviderConfigList{} }},
-		{r.policies, "clustercreationpolicies", func() runtime.Object { return &v1alpha1.ClusterCreationPolicyList{} }},
-		{r.users, "users", func() runtime.Object { return &v1alpha1.UserList{} }},
-		{r.idps, "identityproviders", func() runtime.Object { return &v1alpha1.IdentityProviderList{} }},
-	}
-	for _, t := range targets {
-		if t.inf == nil {
-			continue
-		}
-		l := t.list()
-		if err := r.live.butler.Get().Resource(t.resource).Do(ctx).Into(l); err != nil {
-			return fmt.Errorf("list %s: %w", t.resource, err)
-		}
-		items, err := meta.ExtractList(l)
-		if err != nil {
-			return err
-		}
-		want := make(map[string]string, len(items))
-		for _, it := range items {
-			m, _ := meta.Accessor(it)
-			want[m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
-		}
-		listRV, numeric := parseRV(l.(metav1.ListInterface).GetResourceVersion())
-		for {
-			// Caught up: the cache holds what was listed or, while writes go on, has
-			// applied every change up to the list (resourceVersions are etcd's revisions,
-			// compared as numbers where they parse). For TenantClusters, what counts is
-			// what the event handler has applied to the figures, not only the store.
-			var have []any
-			last, ok := parseRV(t.inf.LastSyncResourceVersion())
-			if t.inf == r.clusters {
-				have = r.figuresHeld()
-				last, ok = r.observedRV.Load(), true
-			} else {
-				have = t.inf.GetStore().List()
-			}
-			if numeric && ok && last >= listRV {
-				break
-			}
-			same := len(have) == len(want)
-			for _, o := range have {
-				m, _ := meta.Accessor(o)
-				if !same || want[m.GetNamespace()+"/"+m.GetName()] != m.GetResourceVersion() {
-					same = false
-					break
-				}
-			}
-			if same {
-				break
-			}
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("the %s cache did not catch up: %w", t.resource, ctx.Err())
-			case <-time.After(10 * time.Millisecond):
-			}
-		}
-	}
-	return nil
 }
