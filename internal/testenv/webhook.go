@@ -49,6 +49,7 @@ var WebhookUser = webhook.ServiceAccountUsername(WebhookInstall)
 // webhookServer is the running in-process server.
 type webhookServer struct {
 	srv    *webhook.Server
+	reader *webhook.CachedReader
 	cancel context.CancelFunc
 	done   chan error
 	log    string
@@ -78,7 +79,7 @@ func startWebhook(e *Env) error {
 	if err != nil {
 		return fmt.Errorf("adding the webhook's user: %w", err)
 	}
-	reader, err := webhook.NewReader(au.Config())
+	reader, err := webhook.NewCachedReader(au.Config(), 0)
 	if err != nil {
 		return err
 	}
@@ -104,13 +105,18 @@ func startWebhook(e *Env) error {
 	}
 	srv.Handler().SetMode(webhook.Dormant)
 	sctx, cancel := context.WithCancel(context.Background())
-	ws := &webhookServer{srv: srv, cancel: cancel, done: make(chan error, 1), log: logPath}
+	ws := &webhookServer{srv: srv, reader: reader, cancel: cancel, done: make(chan error, 1), log: logPath}
 	go func() {
 		err := srv.Serve(sctx, ln)
 		_ = lf.Close()
 		ws.done <- err
 	}()
 	e.webhook = ws
+	wctx, wcancel := context.WithTimeout(ctx, time.Minute)
+	defer wcancel()
+	if !reader.WaitForSync(wctx) {
+		return errors.New("webhook server: its caches did not sync within a minute")
+	}
 	return nil
 }
 
@@ -133,8 +139,9 @@ func (e *Env) stopWebhook() error {
 func (e *Env) HasWebhook() bool { return e.webhook != nil }
 
 // EnforceWebhook switches the webhook between enforcing (refusals reach the client) and
-// dormant (everything allowed, unevaluated). It panics on a control plane without the
-// webhook.
+// dormant (everything allowed, unevaluated). Switching it on waits until its caches hold
+// what the API server holds (fixtures loaded a moment before count). It panics on a
+// control plane without the webhook, or caches that do not catch up within a minute.
 func (e *Env) EnforceWebhook(on bool) {
 	if e.webhook == nil {
 		panic("testenv: EnforceWebhook on a control plane started without WithWebhook")
@@ -142,6 +149,11 @@ func (e *Env) EnforceWebhook(on bool) {
 	m := webhook.Dormant
 	if on {
 		m = webhook.Enforce
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := e.webhook.reader.CatchUp(ctx); err != nil {
+			panic("testenv: " + err.Error())
+		}
 	}
 	e.webhook.srv.Handler().SetMode(m)
 }

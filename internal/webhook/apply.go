@@ -31,6 +31,8 @@ var resources = map[schema.GroupVersionKind]struct {
 	{Version: "v1", Kind: "Service"}:                                                               {"services", true},
 	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}:                       {"clusterroles", false},
 	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding"}:                {"clusterrolebindings", false},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role"}:                              {"roles", true},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"}:                       {"rolebindings", true},
 	{Group: "apps", Version: "v1", Kind: "Deployment"}:                                             {"deployments", true},
 	{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget"}:                                  {"poddisruptionbudgets", true},
 	{Group: "cert-manager.io", Version: "v1", Kind: "Issuer"}:                                      {"issuers", true},

@@ -7,6 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -67,7 +68,7 @@ func (b Bundle) Objects() ([]runtime.Object, error) {
 	default:
 		return nil, fmt.Errorf("unknown certificate source %q", b.Certs)
 	}
-	objs := []runtime.Object{b.namespace(), ServiceAccount(b.Install), ClusterRole(b.Install), ClusterRoleBinding(b.Install)}
+	objs := []runtime.Object{b.namespace(), ServiceAccount(b.Install), ClusterRole(b.Install), ClusterRoleBinding(b.Install), b.role(), b.roleBinding()}
 	if b.Certs == CertsCertManager {
 		objs = append(objs, b.issuer(), b.certificate())
 	} else {
@@ -107,12 +108,38 @@ func (b Bundle) selector() map[string]string {
 	return map[string]string{"app.kubernetes.io/name": "butler-toolkit-webhook", "app.kubernetes.io/instance": b.name()}
 }
 
+// role is what the replicas' election needs in the installation's namespace: the Lease,
+// and the leader's label on its own pod.
+func (b Bundle) role() *rbacv1.Role {
+	return &rbacv1.Role{
+		TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "Role"},
+		ObjectMeta: b.meta(b.name()),
+		Rules: []rbacv1.PolicyRule{
+			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "create", "update"}},
+			{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get", "patch"}},
+		},
+	}
+}
+
+func (b Bundle) roleBinding() *rbacv1.RoleBinding {
+	return &rbacv1.RoleBinding{
+		TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "RoleBinding"},
+		ObjectMeta: b.meta(b.name()),
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: b.name()},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: b.name(), Namespace: b.Namespace}},
+	}
+}
+
+// service sends reviews to the elected replica only (LeaderLabel): one process decides,
+// so concurrent creates cannot pass a cap together on two replicas.
 func (b Bundle) service() *corev1.Service {
+	sel := b.selector()
+	sel[LeaderLabel] = "true"
 	return &corev1.Service{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
 		ObjectMeta: b.meta(b.Service),
 		Spec: corev1.ServiceSpec{
-			Selector: b.selector(),
+			Selector: sel,
 			Ports: []corev1.ServicePort{{
 				Name: "https", Port: 443, TargetPort: intstr.FromString("https"), Protocol: corev1.ProtocolTCP,
 			}},
@@ -197,7 +224,13 @@ func (b Bundle) container() corev1.Container {
 	return corev1.Container{
 		Name:  "webhook",
 		Image: b.Image,
-		Args:  []string{"webhook", "serve", "--cert-dir", certMount, "--port", fmt.Sprint(ServePort)},
+		Args:  []string{"webhook", "serve", "--cert-dir", certMount, "--port", fmt.Sprint(ServePort), "--leader-elect"},
+		Env: []corev1.EnvVar{
+			{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
+			{Name: "POD_NAMESPACE", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}},
+			// The Go runtime collects harder as the heap nears this, under the limit below.
+			{Name: "GOMEMLIMIT", Value: "200MiB"},
+		},
 		Ports: []corev1.ContainerPort{{Name: "https", ContainerPort: ServePort, Protocol: corev1.ProtocolTCP}},
 		Resources: corev1.ResourceRequirements{
 			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("50m"), corev1.ResourceMemory: resource.MustParse("64Mi")},

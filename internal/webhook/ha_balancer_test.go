@@ -39,6 +39,15 @@ type balancer struct {
 	// HTTP/2 control frames are smaller); that chunk is never delivered and the
 	// connection is cut, so the review it carries is in flight when the backend dies.
 	trip func(backend int)
+	// leader, when not -1, is the only backend connections go to (followLease).
+	leader int
+}
+
+// setLeader sends every new connection to backend i only.
+func (b *balancer) setLeader(i int) {
+	b.mu.Lock()
+	b.leader = i
+	b.mu.Unlock()
 }
 
 const tripBytes = 1024
@@ -50,7 +59,7 @@ func newBalancer(t *testing.T, backends []string) *balancer {
 		t.Fatal(err)
 	}
 	b := &balancer{ln: ln, backends: backends, dead: make([]bool, len(backends)),
-		served: make([]int, len(backends)), conns: map[net.Conn]struct{}{}}
+		served: make([]int, len(backends)), conns: map[net.Conn]struct{}{}, leader: -1}
 	go b.accept()
 	t.Cleanup(b.close)
 	return b
@@ -105,7 +114,7 @@ func (b *balancer) pick() (int, net.Conn, error) {
 		i := -1
 		for k := range b.backends {
 			j := (b.next + k) % len(b.backends)
-			if !b.dead[j] {
+			if !b.dead[j] && (b.leader < 0 || j == b.leader) {
 				i = j
 				break
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -40,6 +42,10 @@ import (
 const (
 	haChildCertDir    = "BUTLER_WEBHOOK_HA_CERT_DIR" // set: this process is a webhook backend
 	haChildKubeconfig = "BUTLER_WEBHOOK_HA_KUBECONFIG"
+	haChildIdentity   = "BUTLER_WEBHOOK_HA_IDENTITY"
+
+	haLeaseNS = "default"
+	haLease   = "ha-webhook"
 
 	haNS       = "ha"
 	haTeam     = "ha"
@@ -57,11 +63,12 @@ func haChild() int {
 	if err != nil {
 		return fail(err)
 	}
-	reader, err := webhook.NewReader(cfg)
+	reader, err := webhook.NewCachedReader(cfg, 0)
 	if err != nil {
 		return fail(err)
 	}
-	srv, err := webhook.New(webhook.Options{CertDir: os.Getenv(haChildCertDir), Reader: reader})
+	srv, err := webhook.New(webhook.Options{CertDir: os.Getenv(haChildCertDir), Reader: reader,
+		Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 	if err != nil {
 		return fail(err)
 	}
@@ -71,8 +78,20 @@ func haChild() int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { _, _ = io.Copy(io.Discard, os.Stdin); cancel() }()
+	// As `webhook serve --leader-elect`, with the timings shortened for a test: the Lease
+	// is taken over 4 s after the last renewal, and the leader stops deciding 2 s after it.
+	el := &webhook.Election{Namespace: haLeaseNS, Name: haLease, Identity: os.Getenv(haChildIdentity),
+		LeaseDuration: 4 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 250 * time.Millisecond,
+		Reader: reader, Log: slog.New(slog.NewTextHandler(os.Stderr, nil))}
+	reader.DecideOnlyWhen(el.Leading)
+	ectx, ecancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = el.Run(ectx, cfg); close(done) }()
 	fmt.Println(ln.Addr().String())
-	if err := srv.Serve(ctx, ln); err != nil {
+	err = srv.Serve(ctx, ln)
+	ecancel()
+	<-done
+	if err != nil {
 		return fail(err)
 	}
 	return 0
@@ -97,7 +116,7 @@ func startBackend(t *testing.T, certDir, kubeconfig string, n int) *haBackend {
 	}
 	t.Cleanup(func() { _ = lf.Close() })
 	b.cmd = exec.Command(os.Args[0])
-	b.cmd.Env = append(os.Environ(), haChildCertDir+"="+certDir, haChildKubeconfig+"="+kubeconfig)
+	b.cmd.Env = append(os.Environ(), haChildCertDir+"="+certDir, haChildKubeconfig+"="+kubeconfig, haChildIdentity+"="+backendID(n))
 	b.cmd.Stderr = lf
 	stdin, err := b.cmd.StdinPipe()
 	if err != nil {
@@ -128,6 +147,34 @@ func startBackend(t *testing.T, certDir, kubeconfig string, n int) *haBackend {
 		t.Fatalf("webhook backend %d did not start:\n%s", n, log)
 	}
 	return b
+}
+
+func backendID(n int) string { return fmt.Sprintf("backend-%d", n) }
+
+// followLease points the balancer at the backend holding the Lease, as the bundle's
+// Service selects the pod its leader labels, until the test ends.
+func followLease(t *testing.T, env *testenv.Env, lb *balancer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			l := &coordinationv1.Lease{}
+			if err := env.Client.Get(ctx, client.ObjectKey{Namespace: haLeaseNS, Name: haLease}, l); err == nil && l.Spec.HolderIdentity != nil {
+				for i := range lb.backends {
+					if *l.Spec.HolderIdentity == backendID(i) {
+						lb.setLeader(i)
+					}
+				}
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
 }
 
 // kill is SIGKILL: no graceful shutdown, connections reset by the kernel.
@@ -189,6 +236,7 @@ func TestHAKillOneOfTwoWebhooks(t *testing.T) {
 		startBackend(t, certDir, env.Kubeconfig("admin"), 1),
 	}
 	lb := newBalancer(t, []string{backends[0].addr, backends[1].addr})
+	followLease(t, env, lb)
 	registerHA(ctx, t, env, "https://"+lb.addr()+webhook.PathTenantCluster, caBundle)
 
 	c, err := client.New(impersonating(env, haUser, "ha:writers"), client.Options{Scheme: env.Scheme})
@@ -249,6 +297,8 @@ func TestHAKillOneOfTwoWebhooks(t *testing.T) {
 	if k < 0 {
 		t.Fatal("no review reached a backend after the kill was armed")
 	}
+	// The survivor takes the Lease once it expires, catches up, and decides.
+	waitForHA(ctx, t, c)
 	all = append(all, runWrites(ctx, c, mixed(3), nil)...)
 	t.Logf("killed backend %d; connections per backend %v", k, lb.servedBy())
 
@@ -319,6 +369,11 @@ func classify(err error) (outcomeKind, string) {
 		return otherError, err.Error()
 	}
 	if apierrors.IsInternalError(err) && strings.Contains(err.Error(), fmt.Sprintf("failed calling webhook %q", haHook)) {
+		return outageRefused, err.Error()
+	}
+	// A review that reached a replica as it lost the Lease (or before the balancer
+	// followed the new holder) is refused, failing closed.
+	if strings.Contains(err.Error(), webhook.ErrNotLeader.Error()) {
 		return outageRefused, err.Error()
 	}
 	return otherError, err.Error()

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
+	"os"
 	"path"
 	"strings"
 	"sync/atomic"
@@ -55,6 +55,9 @@ type Handler struct {
 	decoder runtime.Decoder
 	mode    atomic.Int32
 	routes  map[string]route
+
+	bodies   atomic.Int64 // bytes of request bodies held (bodyBudget)
+	inflight atomic.Int32 // reviews being read or decided (maxInFlight)
 }
 
 type route struct {
@@ -166,19 +169,33 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	review, bad := h.readReview(w, r)
+	timeout := defaultTimeout
+	if t, err := time.ParseDuration(r.URL.Query().Get("timeout")); err == nil && t > 0 {
+		timeout = t
+	}
+	answerBy := start.Add(timeout - answerMargin(timeout))
+	if n := h.inflight.Add(1); n > maxInFlight {
+		h.inflight.Add(-1)
+		h.shed(w, r, rt, fmt.Sprintf("webhook busy: %d reviews in flight; retry", maxInFlight))
+		return
+	}
+	defer h.inflight.Add(-1)
+	// The body must arrive in time to be answered: a slow sender is cut off there.
+	_ = http.NewResponseController(w).SetReadDeadline(answerBy)
+	review, held, bad := h.readReview(w, r)
+	defer h.bodies.Add(-held)
 	if bad != nil {
+		if bad.code == http.StatusServiceUnavailable {
+			h.shed(w, r, rt, bad.msg)
+			return
+		}
 		h.log.Warn("malformed admission review", "webhook", rt.webhook, "path", r.URL.Path,
 			"remote", r.RemoteAddr, "status", bad.code, "error", bad.msg)
 		writeBadRequest(w, bad)
 		return
 	}
 	req := review.Request
-	timeout := defaultTimeout
-	if t, err := time.ParseDuration(r.URL.Query().Get("timeout")); err == nil && t > 0 {
-		timeout = t
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	ctx, cancel := context.WithDeadline(r.Context(), answerBy)
 	defer cancel()
 
 	mode := h.Mode()
@@ -193,6 +210,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		v = errored(http.StatusBadRequest, fmt.Errorf("webhook %s validates %s, not %s", rt.webhook, rt.kind, gvkString(req.Kind)))
 	} else {
 		v = h.safeValidate(ctx, rt, req)
+		if !v.allowed && v.code >= 500 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			v.message = fmt.Sprintf("webhook %s could not decide within the API server's timeout (%s): %s", rt.webhook, timeout, v.message)
+		}
 	}
 	enforced := mode == Enforce
 	attrs := []any{
@@ -234,53 +254,67 @@ func (h *Handler) safeValidate(ctx context.Context, rt route, req *admissionv1.A
 }
 
 // readReview decodes the request body as an admission.k8s.io/v1 AdmissionReview with a
-// request; anything else is a bad request, never a panic.
-func (h *Handler) readReview(w http.ResponseWriter, r *http.Request) (*admissionv1.AdmissionReview, *badRequest) {
+// request; anything else is a bad request, never a panic. held is what the body holds
+// of bodyBudget, to be given back when the review is answered.
+func (h *Handler) readReview(w http.ResponseWriter, r *http.Request) (_ *admissionv1.AdmissionReview, held int64, _ *badRequest) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		return nil, &badRequest{http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: an AdmissionReview is POSTed", r.Method)}
+		return nil, 0, &badRequest{http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: an AdmissionReview is POSTed", r.Method)}
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("content type %q: want application/json", ct)}
+			return nil, 0, &badRequest{http.StatusBadRequest, fmt.Sprintf("content type %q: want application/json", ct)}
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if r.ContentLength > maxBodyBytes {
+		return nil, 0, &badRequest{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", maxBodyBytes)}
+	}
+	br := &bodyReader{h: h}
+	busy := &badRequest{http.StatusServiceUnavailable, fmt.Sprintf("webhook busy: request bodies in flight exceed %d bytes; retry", bodyBudget)}
+	// An announced length is taken whole before a byte is read, so a body that cannot fit
+	// is refused at once, not after it has been sent.
+	body, err := br.readAll(http.MaxBytesReader(w, r.Body, maxBodyBytes), r.ContentLength)
+	held = br.held
 	if err != nil {
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, &badRequest{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", maxBodyBytes)}
+		switch {
+		case errors.Is(err, errBudget):
+			return nil, held, busy
+		case errors.As(err, &tooBig):
+			return nil, held, &badRequest{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", maxBodyBytes)}
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, held, &badRequest{http.StatusRequestTimeout, "the request body did not arrive in time to be answered"}
 		}
-		return nil, &badRequest{http.StatusBadRequest, "reading the request body: " + err.Error()}
+		return nil, held, &badRequest{http.StatusBadRequest, "reading the request body: " + err.Error()}
 	}
 	if len(body) == 0 {
-		return nil, &badRequest{http.StatusBadRequest, "empty request body: want an AdmissionReview"}
+		return nil, held, &badRequest{http.StatusBadRequest, "empty request body: want an AdmissionReview"}
 	}
 	// The decoder would take a body without apiVersion and kind for what it is asked to
 	// decode into; the API server always sends them, so their absence is malformed.
 	var tm metav1.TypeMeta
 	if err := json.Unmarshal(body, &tm); err != nil {
-		return nil, &badRequest{http.StatusBadRequest, "decoding the AdmissionReview: " + err.Error()}
+		return nil, held, &badRequest{http.StatusBadRequest, "decoding the AdmissionReview: " + err.Error()}
 	}
 	if tm.APIVersion != admissionv1.SchemeGroupVersion.String() || tm.Kind != "AdmissionReview" {
 		gvk := schema.FromAPIVersionAndKind(tm.APIVersion, tm.Kind)
-		return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("got %s: want an AdmissionReview of admission.k8s.io/v1", gvkPtrString(&gvk))}
+		return nil, held, &badRequest{http.StatusBadRequest, fmt.Sprintf("got %s: want an AdmissionReview of admission.k8s.io/v1", gvkPtrString(&gvk))}
 	}
 	review := &admissionv1.AdmissionReview{}
 	obj, gvk, err := h.decoder.Decode(body, nil, review)
 	if err != nil {
-		return nil, &badRequest{http.StatusBadRequest, "decoding the AdmissionReview: " + err.Error()}
+		return nil, held, &badRequest{http.StatusBadRequest, "decoding the AdmissionReview: " + err.Error()}
 	}
 	if obj != review || gvk == nil || *gvk != admissionv1.SchemeGroupVersion.WithKind("AdmissionReview") {
-		return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("got %s: want an AdmissionReview of admission.k8s.io/v1", gvkPtrString(gvk))}
+		return nil, held, &badRequest{http.StatusBadRequest, fmt.Sprintf("got %s: want an AdmissionReview of admission.k8s.io/v1", gvkPtrString(gvk))}
 	}
 	if review.Request == nil {
-		return nil, &badRequest{http.StatusBadRequest, "the AdmissionReview has no request"}
+		return nil, held, &badRequest{http.StatusBadRequest, "the AdmissionReview has no request"}
 	}
 	if review.Request.UID == "" {
-		return nil, &badRequest{http.StatusBadRequest, "the AdmissionReview request has no uid"}
+		return nil, held, &badRequest{http.StatusBadRequest, "the AdmissionReview request has no uid"}
 	}
-	return review, nil
+	return review, held, nil
 }
 
 func writeBadRequest(w http.ResponseWriter, bad *badRequest) {

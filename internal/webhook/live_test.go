@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(haChildCertDir) != "" {
 		os.Exit(haChild())
 	}
+	if os.Getenv(abuseChildCertDir) != "" {
+		os.Exit(abuseChild())
+	}
 	os.Exit(testenv.Run(m))
 }
 

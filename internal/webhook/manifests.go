@@ -80,7 +80,7 @@ func ServiceAccountUsername(in Install) string {
 	return "system:serviceaccount:" + in.Namespace + ":" + in.name()
 }
 
-// ClusterRole is what the server reads (get and list: Teams, TenantClusters,
+// ClusterRole is what the server reads (get, list and watch: Teams, TenantClusters,
 // ProviderConfigs, Users, IdentityProviders, ClusterCreationPolicies) and the SubjectAccessReviews it creates to ask
 // whether a requester may update Teams.
 func ClusterRole(in Install) *rbacv1.ClusterRole {
@@ -91,7 +91,7 @@ func ClusterRole(in Install) *rbacv1.ClusterRole {
 			{
 				APIGroups: []string{v1alpha1.GroupVersion.Group},
 				Resources: []string{"teams", "tenantclusters", "providerconfigs", "users", "identityproviders", "clustercreationpolicies"},
-				Verbs:     []string{"get", "list"},
+				Verbs:     []string{"get", "list", "watch"},
 			},
 			{
 				APIGroups: []string{"authorization.k8s.io"},

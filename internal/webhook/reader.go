@@ -14,8 +14,10 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// Reader is what the handlers read, always fresh from the API server (no cache: a webhook
-// deciding on quotas must see the clusters created a moment ago). Errors are the API
+// Reader is what the handlers read: NewReader reads everything fresh from the API server
+// (each review lists its namespace's clusters); CachedReader, what the server runs, reads
+// from informer caches and keeps each namespace's figures and a ledger of its own
+// admissions, so a cap counts the clusters created a moment ago. Errors are the API
 // server's StatusErrors, so a handler can tell NotFound from a failure.
 type Reader interface {
 	GetTeam(ctx context.Context, name string) (*v1alpha1.Team, error)

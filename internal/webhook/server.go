@@ -7,11 +7,13 @@
 //
 // It is plain net/http with the admission.k8s.io/v1 types, not controller-runtime's
 // webhook package: the TenantCluster and Team rules need the request's UserInfo (a raw
-// handler there too), there is no manager or cache to run (every read goes to the API
-// server, fresh), and the binary it ships in stays free of controller-runtime.
+// handler there too), the caches are client-go informers of their own (CachedReader: a
+// review costs the same whatever a namespace holds, and one namespace's reviews are
+// decided one at a time against its figures and a ledger), and the binary it ships in
+// stays free of controller-runtime. Replicas elect the one that decides (Election).
 //
-// Objects are read through the API server with the server's own credentials (Reader),
-// never with the requester's.
+// Objects are read with the server's own credentials (Reader), never with the
+// requester's; the Team is read fresh on every review.
 package webhook
 
 import (
@@ -39,6 +41,15 @@ type Options struct {
 	Audit bool
 	// ShutdownTimeout bounds the wait for in-flight reviews on shutdown (default 10s).
 	ShutdownTimeout time.Duration
+	// Ready, when set, must also hold for /readyz to answer ok (the leader's lease).
+	Ready func() bool
+}
+
+// caching is a Reader with caches of its own (CachedReader): Serve runs them, and the
+// server is not ready before they have synced.
+type caching interface {
+	Run(ctx context.Context)
+	Synced() bool
 }
 
 // Server is the webhook's HTTPS server: the four webhook paths, /healthz and /readyz.
@@ -48,6 +59,8 @@ type Server struct {
 	log      *slog.Logger
 	shutdown time.Duration
 	ready    atomic.Bool
+	gate     func() bool
+	caches   caching
 }
 
 // New loads the serving certificate (it must be there) and builds the server.
@@ -70,7 +83,8 @@ func New(o Options) (*Server, error) {
 	if o.Audit {
 		h.SetMode(Audit)
 	}
-	s := &Server{handler: h, certs: certs, log: log, shutdown: o.ShutdownTimeout}
+	s := &Server{handler: h, certs: certs, log: log, shutdown: o.ShutdownTimeout, gate: o.Ready}
+	s.caches, _ = o.Reader.(caching)
 	if s.shutdown <= 0 {
 		s.shutdown = 10 * time.Second
 	}
@@ -89,9 +103,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = fmt.Fprintln(w, "ok")
 	case "/readyz":
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		if !s.ready.Load() {
+		if why := s.notReady(); why != "" {
 			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = fmt.Fprintln(w, "not ready")
+			_, _ = fmt.Fprintln(w, "not ready: "+why)
 			return
 		}
 		_, _ = fmt.Fprintln(w, "ok")
@@ -99,6 +113,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.handler.ServeHTTP(w, r)
 	}
 }
+
+// notReady says why /readyz fails, "" when ready.
+func (s *Server) notReady() string {
+	switch {
+	case !s.ready.Load():
+		return "not serving"
+	case s.caches != nil && !s.caches.Synced():
+		return "caches not synced"
+	case s.gate != nil && !s.gate():
+		return "not the leader"
+	}
+	return ""
+}
+
+// Ready reports whether /readyz answers ok.
+func (s *Server) Ready() bool { return s.notReady() == "" }
 
 // TLSConfig serves the certificate of CertDir, reloaded on change.
 func (s *Server) TLSConfig() *tls.Config {
@@ -118,6 +148,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	if s.caches != nil {
+		cctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		s.caches.Run(cctx)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ServeTLS(ln, "", "") }()

@@ -75,7 +75,9 @@ func (h *Handler) tenantCluster(ctx context.Context, req *admissionv1.AdmissionR
 	}
 	// The namespace's clusters are read only when a rule can count them: every create, and
 	// updates that grow the cluster. A label or annotation patch (a migration's) reads none.
-	if (creq.Team != nil || tc.Spec.ProviderConfigRef != nil) && creq.NeedsSiblings() {
+	// A cached reader decides from its figures instead, below.
+	dec, cached := h.reader.(clusterDecider)
+	if !cached && (creq.Team != nil || tc.Spec.ProviderConfigRef != nil) && creq.NeedsSiblings() {
 		siblings, err := h.reader.ListClusters(ctx, tc.Namespace)
 		if err != nil {
 			return errored(http.StatusInternalServerError, fmt.Errorf("list TenantClusters in namespace %q: %w", tc.Namespace, err))
@@ -103,7 +105,40 @@ func (h *Handler) tenantCluster(ctx context.Context, req *admissionv1.AdmissionR
 	if v, failed := h.clusterPolicies(ctx, &creq); failed {
 		return v
 	}
+	if cached {
+		return h.decideCached(dec, req, creq)
+	}
 	return decisionVerdict(policy.AdmitCluster(creq))
+}
+
+// clusterDecider is a Reader that keeps the namespace's figures itself (CachedReader).
+type clusterDecider interface {
+	DecideClusters(namespace string, reserve *v1alpha1.TenantCluster, decide func(*policy.SiblingIndex) bool) error
+}
+
+// decideCached decides a TenantCluster create or update against the namespace's figures,
+// alone among that namespace's reviews; what it admits is reserved (but not for a dry
+// run), so the next review counts it before the cache does. Every create is reserved,
+// whatever rules applied to it, since it counts in the others' caps; an update, when it
+// changes what the caps count (a scale, a relabelling).
+func (h *Handler) decideCached(dec clusterDecider, req *admissionv1.AdmissionRequest, creq policy.ClusterRequest) verdict {
+	reserve := creq.Cluster
+	if req.DryRun != nil && *req.DryRun {
+		reserve = nil
+	}
+	if creq.Operation == policy.Update && sameFigures(stripped(creq.Old), stripped(creq.Cluster)) {
+		reserve = nil
+	}
+	var d policy.Decision
+	err := dec.DecideClusters(creq.Cluster.Namespace, reserve, func(x *policy.SiblingIndex) bool {
+		creq.SiblingIndex = x
+		d = policy.AdmitCluster(creq)
+		return d.Allowed()
+	})
+	if err != nil {
+		return errored(http.StatusInternalServerError, fmt.Errorf("TenantClusters in namespace %q: %w", creq.Cluster.Namespace, err))
+	}
+	return decisionVerdict(d)
 }
 
 // unchangedCluster is true for an update that changes nothing the rules read: not the

@@ -74,6 +74,9 @@ type ClusterRequest struct {
 	// Siblings is every TenantCluster in the cluster's namespace; any with Cluster's name is
 	// ignored. Clusters being deleted count.
 	Siblings []v1alpha1.TenantCluster
+	// SiblingIndex, when set, stands for Siblings (which is then ignored): the same
+	// figures, kept incrementally.
+	SiblingIndex *SiblingIndex
 	// ProviderConfig is the referenced one; nil while Cluster names one means not found.
 	ProviderConfig *v1alpha1.ProviderConfig
 	Username       string   // the requesting identity as the server sees it
@@ -190,8 +193,15 @@ func (a *clusterAdmission) siblings() *siblingStats {
 	self := a.c.Name
 	env := a.c.Labels[v1alpha1.LabelEnvironment]
 	creator := a.c.Annotations[v1alpha1.AnnotationCreatorEmail]
-	st.cpu, st.mem, st.disk = newQuantitySum(resource.DecimalSI), newQuantitySum(resource.BinarySI), newQuantitySum(resource.BinarySI)
 	sibs := a.req.Siblings
+	if x := a.req.SiblingIndex; x != nil {
+		if s, ok := x.stats(self, env, creator); ok {
+			*st = s
+			return st
+		}
+		sibs = x.Clusters()
+	}
+	st.cpu, st.mem, st.disk = newQuantitySum(resource.DecimalSI), newQuantitySum(resource.BinarySI), newQuantitySum(resource.BinarySI)
 	for i := range sibs {
 		s := &sibs[i]
 		if s.Name == self {

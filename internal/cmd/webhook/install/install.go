@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -44,20 +45,24 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		Short: "Install the webhook server: Deployment, Service, certificates, RBAC and configuration",
 		Long: `Install 'butleradm webhook serve' in its own namespace (-n, default butler-toolkit-webhook):
 
-  - the Namespace, the ServiceAccount, ClusterRole and ClusterRoleBinding,
+  - the Namespace, the ServiceAccount, ClusterRole and ClusterRoleBinding, and a Role and
+    RoleBinding for the replicas' election of a leader (a Lease, the leader's pod label),
   - the serving certificate: with --certs cert-manager (the default) a self-signed Issuer
     and a Certificate, and the CA injector's annotation on the webhook configuration; with
     --certs self-signed a CA and a serving certificate generated now (valid a year; run
     install again to rotate both) in a kubernetes.io/tls Secret, the CA in caBundle,
   - a Deployment of --replicas (2) replicas spread over nodes, non-root on a read-only root
-    filesystem, probed on /healthz and /readyz, a Service (443) and a PodDisruptionBudget
-    keeping one replica through drains,
+    filesystem, probed on /healthz and /readyz, electing one leader to decide, a Service
+    (443) sending reviews to the leader and a PodDisruptionBudget keeping one replica
+    through drains,
   - the ValidatingWebhookConfiguration of 'webhook manifests', failurePolicy Fail, skipping
     the installation's own namespace so a broken install can always be repaired.
 
 With --dry-run the objects are printed (YAML documents; -o json or -o yaml a v1 List) and
-nothing is sent. Otherwise each is sent with server-side apply, in that order, and the
-command waits up to --timeout for the Deployment to be ready. deploy/webhook is the same
+nothing is sent; with --certs self-signed that output holds the private key (a note says
+so). Otherwise each is sent with server-side apply, in that order, the command waits up to
+--timeout for the Deployment to be ready, and -o prints the objects without the private
+key, which is then in the cluster only. deploy/webhook is the same
 bundle (cert-manager) as a kustomize base.`,
 		Example: `  butleradm webhook install --dry-run > webhook.yaml
   butleradm webhook install --certs self-signed --image registry.example.com/butleradm:v1.2.3
@@ -183,7 +188,7 @@ func apply(ctx context.Context, f *factory.Factory, o *Options, objs []runtime.O
 	if err := a.WaitReady(ctx, ns, o.Name, 2*time.Second); err != nil {
 		return err
 	}
-	d, err := manifests.ObjectsDoc(objs)
+	d, err := manifests.ObjectsDoc(withoutPrivateKeys(objs))
 	if err != nil {
 		return err
 	}
@@ -192,4 +197,24 @@ func apply(ctx context.Context, f *factory.Factory, o *Options, objs []runtime.O
 		return err
 	}
 	return o.Print.Printer(f.IOStreams).Print(d)
+}
+
+// withoutPrivateKeys is what an installation prints once it has been applied: the
+// objects as sent, but a Secret without its private key (tls.key), which is in the
+// cluster and nowhere else. Only --dry-run prints the key, with a note, since its output
+// is what gets applied.
+func withoutPrivateKeys(objs []runtime.Object) []runtime.Object {
+	out := make([]runtime.Object, len(objs))
+	for i, o := range objs {
+		s, ok := o.(*corev1.Secret)
+		if !ok {
+			out[i] = o
+			continue
+		}
+		s = s.DeepCopy()
+		delete(s.Data, corev1.TLSPrivateKeyKey)
+		delete(s.StringData, corev1.TLSPrivateKeyKey)
+		out[i] = s
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/pem"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/install"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 )
 
 // dryRun runs `webhook install --dry-run` with args in namespace and returns stdout.
@@ -102,7 +104,7 @@ func TestBundleIsConsistent(t *testing.T) {
 	for _, certs := range []string{"cert-manager", "self-signed"} {
 		t.Run(certs, func(t *testing.T) {
 			objs := objects(t, dryRun(t, "hooks", "--certs", certs))
-			for _, k := range []string{"Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Deployment", "Service", "PodDisruptionBudget", "ValidatingWebhookConfiguration"} {
+			for _, k := range []string{"Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Deployment", "Service", "PodDisruptionBudget", "ValidatingWebhookConfiguration"} {
 				if objs[k] == nil {
 					t.Fatalf("no %s", k)
 				}
@@ -145,8 +147,17 @@ func TestBundleIsConsistent(t *testing.T) {
 func checkWorkload(t *testing.T, d *appsv1.Deployment, svc *corev1.Service, pdb *policyv1.PodDisruptionBudget) {
 	t.Helper()
 	pod := labels.Set(d.Spec.Template.Labels)
-	if *d.Spec.Replicas != 2 || !labels.SelectorFromSet(svc.Spec.Selector).Matches(pod) || !labels.SelectorFromSet(pdb.Spec.Selector.MatchLabels).Matches(pod) {
-		t.Errorf("replicas %d; Service and PDB must select the pods %v", *d.Spec.Replicas, pod)
+	if *d.Spec.Replicas != 2 || !labels.SelectorFromSet(pdb.Spec.Selector.MatchLabels).Matches(pod) {
+		t.Errorf("replicas %d; the PDB must select the pods %v", *d.Spec.Replicas, pod)
+	}
+	// The Service selects the elected replica only: a pod once it is labelled leader.
+	leader := labels.Merge(pod, labels.Set{webhook.LeaderLabel: "true"})
+	if svc := labels.SelectorFromSet(svc.Spec.Selector); svc.Matches(pod) || !svc.Matches(leader) {
+		t.Errorf("the Service selects %v: want the pods %v labelled %s=true only", svc, pod, webhook.LeaderLabel)
+	}
+	if c := d.Spec.Template.Spec.Containers[0]; !slices.Contains(c.Args, "--leader-elect") || len(c.Env) < 2 ||
+		c.Env[0].Name != "POD_NAME" || c.Env[1].Name != "POD_NAMESPACE" {
+		t.Errorf("the replicas do not elect a leader: args %q, env %v", c.Args, c.Env)
 	}
 	spec := d.Spec.Template.Spec
 	if spec.Affinity == nil || spec.Affinity.PodAntiAffinity == nil {

@@ -95,3 +95,65 @@ func TestInstallAppliesTheBundle(t *testing.T) {
 	}
 	checkCert(t, sec.Data["tls.crt"], sec.Data["ca.crt"], "hooks-svc."+ns+".svc")
 }
+
+// TestInstallPrintsNoPrivateKey: a real install with a self-signed certificate, printed
+// with -o yaml once the Deployment is ready (its status is set as a kubelet would, the
+// test control plane running no pods), shows the Secret without its private key; the key
+// is in the cluster only.
+func TestInstallPrintsNoPrivateKey(t *testing.T) {
+	env := testenv.Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const ns = "hooks-key"
+	ios, _, out, errOut := iostreams.Test()
+	f := &factory.Factory{IOStreams: ios, Now: time.Now, Options: &factory.GlobalOptions{
+		Namespace: ns, Kubeconfig: env.Kubeconfig("admin"), Output: "yaml", // -o yaml
+	}}
+	cmd := install.NewCmd(f)
+	cmd.SetArgs([]string{"--certs", "self-signed", "--name", "hooks-key", "--service", "hooks-key", "--timeout", "40s"})
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	t.Cleanup(func() {
+		_ = env.Client.Delete(context.Background(), &admissionregistrationv1.ValidatingWebhookConfiguration{ObjectMeta: metav1.ObjectMeta{Name: "hooks-key"}})
+	})
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	// The configuration would send every write to a server that is not there: gone at
+	// once; the Deployment made ready as soon as it is there.
+	key := types.NamespacedName{Namespace: ns, Name: "hooks-key"}
+	var err error
+	for ready := false; ; time.Sleep(100 * time.Millisecond) {
+		vwc := &admissionregistrationv1.ValidatingWebhookConfiguration{}
+		if env.Client.Get(ctx, types.NamespacedName{Name: "hooks-key"}, vwc) == nil {
+			_ = env.Client.Delete(ctx, vwc)
+		}
+		d := &appsv1.Deployment{}
+		if !ready && env.Client.Get(ctx, key, d) == nil {
+			d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
+			ready = env.Client.Status().Update(ctx, d) == nil
+		}
+		select {
+		case err = <-done:
+		default:
+			continue
+		}
+		break
+	}
+	if err != nil {
+		t.Fatalf("install: %v\nstderr: %s", err, errOut)
+	}
+	printed := out.String()
+	if !strings.Contains(printed, "kind: Secret") || !strings.Contains(printed, "tls.crt:") {
+		t.Fatalf("the printed objects lack the Secret and its certificate:\n%s", printed)
+	}
+	if strings.Contains(printed+errOut.String(), "PRIVATE KEY") || strings.Contains(printed, "tls.key") {
+		t.Errorf("the private key was printed:\n%s", printed)
+	}
+	sec := &corev1.Secret{}
+	if err := env.Client.Get(ctx, types.NamespacedName{Namespace: ns, Name: "hooks-key-tls"}, sec); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(sec.Data["tls.key"], []byte("PRIVATE KEY")) {
+		t.Error("the Secret in the cluster has no private key")
+	}
+}

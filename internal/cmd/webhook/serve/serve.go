@@ -2,6 +2,7 @@
 package serve
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net"
@@ -30,6 +31,11 @@ type Options struct {
 	LogFormat       string
 	LogLevel        string
 	ShutdownTimeout time.Duration
+	LeaderElect     bool
+	LeaseNamespace  string
+	LeaseName       string
+	LeaseDuration   time.Duration
+	RenewDeadline   time.Duration
 }
 
 // NewCmd returns the command.
@@ -46,17 +52,33 @@ renewed certificate is picked up without a restart.
 
 The server reads Teams, TenantClusters, ProviderConfigs, Users and IdentityProviders, and
 asks SubjectAccessReviews, through the API server with its own credentials: the kubeconfig
-(--kubeconfig, $KUBECONFIG, ~/.kube/config) or, in a pod, its ServiceAccount. Every read is
-fresh (no cache). The RBAC it needs is printed by 'butleradm webhook manifests'.
+(--kubeconfig, $KUBECONFIG, ~/.kube/config) or, in a pod, its ServiceAccount. Teams are
+read fresh on every review; the other kinds are watched into memory (TenantClusters reduced
+to what the rules count), and the server is not ready until those caches have synced.
+The reviews of one namespace's TenantClusters are decided one at a time, counting what the
+server admitted before its cache shows it, so concurrent creates never pass a cap together.
+The RBAC it needs is printed by 'butleradm webhook manifests'.
 
 Paths: /validate-butler-butlerlabs-dev-v1alpha1-tenantcluster, -team and -providerconfig
-(admission.k8s.io/v1 AdmissionReviews), /healthz and /readyz (ready while serving, not
-while shutting down). A refusal is a 403 carrying the contract's message; a failed read
-refuses the request with the error (fail closed); a malformed review gets HTTP 400.
+(admission.k8s.io/v1 AdmissionReviews), /healthz and /readyz (ready while serving with
+synced caches, not while shutting down). A refusal is a 403 carrying the contract's
+message; a failed read refuses the request with the error (fail closed); a malformed
+review gets HTTP 400. Every review is answered before the API server's timeout (its
+?timeout=, less a tenth), with the reason when no decision could be made by then. Request
+bodies held at once are bounded across connections and a body must arrive by its review's
+deadline; past the bounds a request is refused at once (503, Retry-After).
 
 One structured log line per review (log/slog) goes to standard error. On SIGTERM or
 SIGINT the server stops accepting connections, reports not ready and waits up to
 --shutdown-timeout for the reviews in flight.
+
+With --leader-elect, replicas elect one leader through a Lease (--lease-namespace, default
+$POD_NAMESPACE; --lease-name); only the leader decides TenantCluster reviews, and it labels
+its pod (POD_NAME) ` + webhook.LeaderLabel + `=true for the Service to select. The
+others keep their caches warm and refuse such a review, failing closed, should one reach
+them. A new leader lists the clusters again before deciding. --lease-duration minus
+--renew-deadline must exceed the webhook's timeoutSeconds: it is the time every create the
+old leader admitted has to be stored before the new leader counts.
 
 --audit evaluates every review and logs what would be refused, but allows everything:
 for switching enforcement on in a cluster whose existing objects may not pass.`,
@@ -76,6 +98,11 @@ for switching enforcement on in a cluster whose existing objects may not pass.`,
 	fl.StringVar(&o.LogFormat, "log-format", "json", "Log format: json or text")
 	fl.StringVar(&o.LogLevel, "log-level", "info", "Log level: debug, info, warn or error")
 	fl.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "How long to wait for reviews in flight on shutdown")
+	fl.BoolVar(&o.LeaderElect, "leader-elect", false, "Elect one replica through a Lease to decide TenantCluster reviews")
+	fl.StringVar(&o.LeaseNamespace, "lease-namespace", "", "Namespace of the Lease (default: $POD_NAMESPACE)")
+	fl.StringVar(&o.LeaseName, "lease-name", webhook.DefaultName, "Name of the Lease")
+	fl.DurationVar(&o.LeaseDuration, "lease-duration", webhook.DefaultLeaseDuration, "How long a Lease not renewed lasts before another replica takes it")
+	fl.DurationVar(&o.RenewDeadline, "renew-deadline", webhook.DefaultRenewDeadline, "How old the leader's last renewal may be while it still decides")
 	_ = cmd.RegisterFlagCompletionFunc("cert-dir", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return nil, cobra.ShellCompDirectiveFilterDirs
 	})
@@ -106,7 +133,7 @@ func run(cmd *cobra.Command, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	reader, err := webhook.NewReader(cfg)
+	reader, err := webhook.NewCachedReader(cfg, 0)
 	if err != nil {
 		return err
 	}
@@ -120,7 +147,56 @@ func run(cmd *cobra.Command, f *factory.Factory, o *Options) error {
 	defer stop()
 	addr := net.JoinHostPort(o.BindAddress, strconv.Itoa(o.Port))
 	log.Info("starting", "address", addr, "apiServer", cfg.Host, "certDir", o.CertDir)
-	return srv.ListenAndServe(ctx, addr)
+	if !o.LeaderElect {
+		return srv.ListenAndServe(ctx, addr)
+	}
+	el, err := election(o, reader, log)
+	if err != nil {
+		return err
+	}
+	reader.DecideOnlyWhen(el.Leading)
+	// The Lease is released only after the server has stopped and answered every review
+	// in flight, so the successor's first list holds whatever this one admitted.
+	ectx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- el.Run(ectx, cfg) }()
+	serr := srv.ListenAndServe(ctx, addr)
+	cancel()
+	if eerr := <-errc; serr == nil {
+		serr = eerr
+	}
+	return serr
+}
+
+// election is --leader-elect's Election: this pod (POD_NAME, else the host name) in the
+// Lease's namespace.
+func election(o *Options, reader *webhook.CachedReader, log *slog.Logger) (*webhook.Election, error) {
+	ns := o.LeaseNamespace
+	if ns == "" {
+		ns = os.Getenv("POD_NAMESPACE")
+	}
+	if ns == "" {
+		return nil, cmdutil.UsageError("--leader-elect: --lease-namespace is required outside a pod (no $POD_NAMESPACE)")
+	}
+	if o.LeaseDuration <= o.RenewDeadline {
+		return nil, cmdutil.UsageError("--lease-duration (%s) must be longer than --renew-deadline (%s)", o.LeaseDuration, o.RenewDeadline)
+	}
+	pod := os.Getenv("POD_NAME")
+	id := pod
+	if id == "" {
+		h, err := os.Hostname()
+		if err != nil {
+			return nil, err
+		}
+		id = h
+	}
+	id += "_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	return &webhook.Election{
+		Namespace: ns, Name: o.LeaseName, Identity: id, PodName: pod,
+		LeaseDuration: o.LeaseDuration, RenewDeadline: o.RenewDeadline,
+		Reader: reader, Log: log,
+	}, nil
 }
 
 // NewLogger is the server's structured logger on w.

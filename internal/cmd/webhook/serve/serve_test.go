@@ -36,7 +36,7 @@ import (
 )
 
 // TestServeUntilSIGTERM runs `webhook serve` in-process against an API server that is not
-// there: it serves health and readiness, refuses a review that needs a read (fail closed,
+// there: it serves health but is not ready (its caches cannot sync), refuses a review that needs a read (fail closed,
 // with the error), answers a malformed review with 400, and on SIGTERM shuts down cleanly.
 func TestServeUntilSIGTERM(t *testing.T) {
 	dir := t.TempDir()
@@ -69,7 +69,7 @@ current-context: c
 	client := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // test
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		resp, err := client.Get(base + "/readyz")
+		resp, err := client.Get(base + "/healthz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
@@ -87,13 +87,24 @@ current-context: c
 		time.Sleep(50 * time.Millisecond)
 	}
 
+	// Its caches cannot fill: alive, but not ready.
+	resp, err := client.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "caches not synced") {
+		t.Fatalf("/readyz with the API server away: HTTP %d %q, want 503 caches not synced", resp.StatusCode, body)
+	}
+
 	// A cluster create needs the Team: the read fails, so the request is refused.
 	review := `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1",
 		"kind":{"group":"butler.butlerlabs.dev","version":"v1alpha1","kind":"TenantCluster"},"operation":"CREATE",
 		"userInfo":{"username":"bob@example.com"},"namespace":"payments","name":"x",
 		"object":{"apiVersion":"butler.butlerlabs.dev/v1alpha1","kind":"TenantCluster","metadata":{"name":"x","namespace":"payments"},
 		"spec":{"kubernetesVersion":"v1.31.0","teamRef":{"name":"payments"},"workers":{"replicas":1}}}}}`
-	resp, err := client.Post(base+webhook.PathTenantCluster+"?timeout=3s", "application/json", strings.NewReader(review))
+	resp, err = client.Post(base+webhook.PathTenantCluster+"?timeout=3s", "application/json", strings.NewReader(review))
 	if err != nil {
 		t.Fatal(err)
 	}
