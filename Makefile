@@ -118,7 +118,7 @@ startup: build
 	bench/startup.sh
 
 # The offline loader over a generated tree of 10,000 clusters against a yaml.v3 floor built
-# in the same run: wall medians, ratios and peak memory (issue 16's Speed targets).
+# in the same run: wall medians, ratios and peak memory.
 bench-manifests: build
 	bench/manifests.sh
 

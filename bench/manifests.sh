@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Offline loader benchmark (issue 16, "Speed"): in one run, generates a tree of 10,000
+# Offline loader benchmark: in one run, generates a tree of 10,000
 # TenantClusters in 20 teams (one file each, about 38 MB, with the Teams and the
 # ProviderConfig they need; pkg/manifest/manifesttest), builds a floor program
 # (bench/manifestfloor: reads every file and parses it with yaml.v3 into node trees on all

@@ -10,7 +10,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -40,13 +40,13 @@ func Doc(clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[strin
 	}
 	for i := range clusters {
 		c := clusters[i]
-		row := []string{c.Name, printers.Dash(c.TeamName()), printers.Dash(c.Environment()), phase(c), c.Spec.KubernetesVersion, workers(c), age(c, now)}
+		row := []string{c.Name, tables.Dash(c.TeamName()), tables.Dash(c.Environment()), phase(c), c.Spec.KubernetesVersion, workers(c), age(c, now)}
 		if withNamespace {
 			row = append([]string{c.Namespace}, row...)
 		}
 		mt := c.Spec.Workers.MachineTemplate
-		wide := []string{strconv.Itoa(int(mt.CPU)), mt.Memory.String(), mt.DiskSize.String(), provider(c), printers.Dash(Owner(c))}
-		if w := printers.Dash(writes[controlplane.Key(&c)]); writes != nil && writesInTable {
+		wide := []string{strconv.Itoa(int(mt.CPU)), mt.Memory.String(), mt.DiskSize.String(), provider(c), tables.Dash(Owner(c))}
+		if w := tables.Dash(writes[controlplane.Key(&c)]); writes != nil && writesInTable {
 			row = append(row, w)
 		} else if writes != nil {
 			wide = append(wide, w)
@@ -83,7 +83,7 @@ func phase(c v1alpha1.TenantCluster) string {
 	if !reported(c) {
 		return "unknown"
 	}
-	return printers.Dash(c.Status.Phase)
+	return tables.Dash(c.Status.Phase)
 }
 
 // workers is ready/desired; "?/N" when there is no status to count ready ones from.

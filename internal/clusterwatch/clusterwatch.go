@@ -1,5 +1,5 @@
-// Package clusterwatch follows TenantClusters for `cluster list --watch` and `cluster get
-// --watch`: every state of every cluster as it changes, from a watch that is resumed
+// Package clusterwatch follows TenantClusters for `cluster list --watch`, `cluster get
+// --watch` and the --wait of cluster create and upgrade (Wait): every state of every cluster as it changes, from a watch that is resumed
 // where it stopped when the connection drops, started afresh when the server has
 // forgotten that point (410 Gone), and replaced by polling when the server refuses
 // watches or they keep failing.
@@ -11,6 +11,7 @@ package clusterwatch
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -41,6 +42,10 @@ type Source struct {
 	Watch func(ctx context.Context, resourceVersion string) (watch.Interface, error)
 	// Keep selects the clusters to show (nil: all).
 	Keep func(*v1alpha1.TenantCluster) bool
+	// ListFirst lists before the first watch, which then starts from the resourceVersion
+	// of the last cluster listed: for one cluster (Wait), whose first state is so read
+	// with the request deadline and whose absence is told at once.
+	ListFirst bool
 }
 
 // Run calls emit with each state of each kept cluster it has not shown yet (a state is
@@ -51,6 +56,11 @@ func Run(ctx context.Context, src Source, emit func(c *v1alpha1.TenantCluster, d
 	failures := 0
 	if src.Watch == nil {
 		failures = watchFailures
+	}
+	if src.ListFirst && failures < watchFailures {
+		if err := r.poll(ctx); err != nil {
+			return err
+		}
 	}
 	for ctx.Err() == nil {
 		if failures >= watchFailures {
@@ -151,7 +161,7 @@ func (r *runner) poll(ctx context.Context) error {
 	switch {
 	case ctx.Err() != nil:
 		return nil
-	case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
+	case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err), errors.Is(err, errOver):
 		return err
 	case err != nil:
 		return nil // transient: the next poll may work
@@ -159,6 +169,9 @@ func (r *runner) poll(ctx context.Context) error {
 	listed := map[string]bool{}
 	for i := range list {
 		listed[list[i].Namespace+"/"+list[i].Name] = true
+		if r.src.ListFirst {
+			r.rv = list[i].ResourceVersion
+		}
 		if err := r.show(&list[i], false); err != nil {
 			return err
 		}

@@ -221,7 +221,7 @@ func FlagErrorFunc(cmd *cobra.Command, err error) error {
 // (no Run of its own) left with a positional argument: a subcommand that does not exist.
 // nil otherwise, and with --help.
 func UnknownSubcommand(c *cobra.Command) error {
-	if c.Runnable() || !c.HasAvailableSubCommands() || !c.HasParent() {
+	if c.Runnable() || !c.HasAvailableSubCommands() {
 		return nil
 	}
 	if h, _ := c.Flags().GetBool("help"); h {

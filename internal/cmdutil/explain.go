@@ -53,6 +53,8 @@ func advise(m *storeerr.MissingError) string {
 		return m.Msg + "; pass --manifests DIR"
 	case storeerr.NeedKubeconfig:
 		return m.Msg + ": pass --kubeconfig FILE or set KUBECONFIG to reach a Butler management cluster, or pass --manifests PATH to work on manifests"
+	case storeerr.NeedServer:
+		return m.Msg + ": this needs a live management cluster; drop --manifests and pass --kubeconfig or --context"
 	case storeerr.NeedImpersonatedUser:
 		return "--as-group needs --as: the API server impersonates groups only together with a user"
 	}

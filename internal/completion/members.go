@@ -92,10 +92,7 @@ func (c *completer) addonArgs(cmd *cobra.Command, args []string, toComplete stri
 		return names(out, toComplete, nil), NoFile | cobra.ShellCompDirectiveNoSpace
 	case len(args) == 1:
 		out := c.withStore(cmd, func(ctx context.Context, s store.Store) []cobra.Completion {
-			as, ok := s.(store.Addons)
-			if !ok {
-				return nil
-			}
+			as := s
 			ns := ""
 			if team := flag(cmd, "team"); team != "" {
 				if t, err := s.GetTeam(ctx, team); err == nil {

@@ -9,13 +9,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
@@ -126,15 +126,6 @@ func RefOf(c *v1alpha1.TenantCluster) (Ref, bool) {
 	return Ref{Namespace: ns, Name: c.Name}, ns != ""
 }
 
-// Store is the store's ControlPlanes side, or an error saying the store has none.
-func Store(s store.Store) (store.ControlPlanes, error) {
-	cps, ok := s.(store.ControlPlanes)
-	if !ok {
-		return nil, fmt.Errorf("the %s store cannot read TenantControlPlanes", s.Mode())
-	}
-	return cps, nil
-}
-
 // Get reads the TenantControlPlane of a cluster. A cluster without a tenant namespace and
 // a missing TenantControlPlane are not-found errors (exit 3) that say so, as butler-server
 // answers 404 for both; a server without Steward's API is ErrNoControlPlaneAPI (exit 1);
@@ -142,15 +133,11 @@ func Store(s store.Store) (store.ControlPlanes, error) {
 func Get(ctx context.Context, s store.Store, c *v1alpha1.TenantCluster) (*stewardv1alpha1.TenantControlPlane, error) {
 	ref, ok := RefOf(c)
 	if !ok {
-		return nil, cmdutil.NotFoundError("TenantCluster %s/%s has no tenant namespace yet (status.tenantNamespace is empty): its control plane is not provisioned", c.Namespace, c.Name)
+		return nil, notFound("TenantCluster %s/%s has no tenant namespace yet (status.tenantNamespace is empty): its control plane is not provisioned", c.Namespace, c.Name)
 	}
-	cps, err := Store(s)
-	if err != nil {
-		return nil, err
-	}
-	tcp, err := cps.GetControlPlane(ctx, ref.Namespace, ref.Name)
+	tcp, err := s.GetControlPlane(ctx, ref.Namespace, ref.Name)
 	if apierrors.IsNotFound(err) {
-		return nil, cmdutil.NotFoundError("TenantControlPlane %s not found: TenantCluster %s/%s has no control plane (yet)", ref, c.Namespace, c.Name)
+		return nil, notFound("TenantControlPlane %s not found: TenantCluster %s/%s has no control plane (yet)", ref, c.Namespace, c.Name)
 	}
 	return tcp, err
 }
@@ -180,13 +167,7 @@ func States(ctx context.Context, s store.Store, clusters []v1alpha1.TenantCluste
 	if len(with) == 0 {
 		return out, nil
 	}
-	cps, ok := s.(store.ControlPlanes)
-	if !ok {
-		for _, c := range with {
-			out[Key(c)] = Unknown
-		}
-		return out, nil
-	}
+	cps := s
 	var firstErr error
 	fail := func(c *v1alpha1.TenantCluster, err error) {
 		out[Key(c)] = Unknown
@@ -252,12 +233,13 @@ func tolerated(err error) bool {
 	return errors.Is(err, store.ErrNoControlPlaneAPI) || apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err)
 }
 
-// StatesForTable is States for a table: its error is a warning on stderr, the listing
-// itself never fails for it.
-func StatesForTable(ctx context.Context, f *factory.Factory, s store.Store, clusters []v1alpha1.TenantCluster) map[string]string {
-	states, err := States(ctx, s, clusters)
-	if err != nil {
-		f.Errorf("Warning: cannot read the write state of every control plane (WRITES shows %s): %v\n", Unknown, err)
-	}
-	return states
+// notFound is a NotFound status error whose message is msg alone, as the server words
+// its own 404s: the command layer maps it to exit 3 like any other.
+func notFound(format string, a ...any) error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status:  metav1.StatusFailure,
+		Code:    http.StatusNotFound,
+		Reason:  metav1.StatusReasonNotFound,
+		Message: fmt.Sprintf(format, a...),
+	}}
 }

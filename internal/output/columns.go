@@ -11,7 +11,7 @@ import (
 	"k8s.io/client-go/util/jsonpath"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	tables "github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 

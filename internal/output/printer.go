@@ -14,7 +14,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	tables "github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 )
 
 // Doc is what a command hands the printer: its items (rows, objects) and how to show them
@@ -179,7 +179,7 @@ func objectOf(obj runtime.Object) (*unstructured.Unstructured, error) {
 	if obj == nil || obj.GetObjectKind().GroupVersionKind().Empty() {
 		return nil, fmt.Errorf("internal error: an object to print has no apiVersion and kind (%T)", obj)
 	}
-	m, err := tables.Clean(obj)
+	m, err := Clean(obj)
 	if err != nil {
 		return nil, err
 	}

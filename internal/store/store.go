@@ -1,6 +1,11 @@
 // Package store is what the commands read and write Butler objects through: manifests on
 // disk (offline) or a live cluster. Both report missing objects as apimachinery NotFound
 // errors and refusals as Forbidden, so commands map them to the same exit codes.
+//
+// Store is the one interface both stores implement whole; what only a live cluster can do
+// is behind Store.Server. A new capability is a method here (or on Server, when manifests
+// cannot do it), implemented by internal/store/live, internal/store/offline and the fake of
+// internal/store/storetest.
 package store
 
 import (
@@ -10,15 +15,62 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// Store reads and writes Butler objects.
+// Kind is which store a command works on.
+type Kind string
+
+// The stores.
+const (
+	// Manifests is the offline store: manifests on disk (--manifests).
+	Manifests Kind = "manifests"
+	// Live is a Butler management cluster.
+	Live Kind = "live"
+)
+
+// Store reads and writes Butler objects. Both stores implement all of it.
 type Store interface {
-	// Mode is "manifests" or "live".
-	Mode() string
+	// Kind says which store this is, for messages and for what differs in kind (a file
+	// is named after a write offline; a server is not).
+	Kind() Kind
+	// Server is what only a live cluster can do: server-side dry run, watches, paged
+	// lists and Secret values. Offline it returns ErrNoServer.
+	Server() (Server, error)
+
+	Reader
+	Writer
+	Describer
+	CreationPolicies
+	Migrator
+	Providers
+	ControlPlanes
+	ClusterWriter
+	TeamDeleter
+	Addons
+	ClusterUpgrader
+}
+
+// ErrNoServer is what Store.Server returns offline: the manifests have no server. It is a
+// storeerr.MissingError for NeedServer, so the command layer words it once, naming the
+// flag, and exits 2.
+var ErrNoServer = storeerr.Missing(storeerr.NeedServer, "the manifests have no server")
+
+// IsNoServer reports whether err is (or wraps) the error of Store.Server offline.
+func IsNoServer(err error) bool { return errors.Is(err, ErrNoServer) }
+
+// Server is what only a live store does.
+type Server interface {
+	ClusterPager
+	ClusterWatcher
+	ClusterServer
+}
+
+// Reader reads Butler objects and says who is asking.
+type Reader interface {
 	// Identity is who is asking, as the server (or, offline, --as/--as-group) says.
 	Identity(ctx context.Context) (policy.Identity, error)
 	// PlatformAdmin reports whether the identity is a platform admin, and why.
@@ -38,7 +90,10 @@ type Store interface {
 	// takes it; any other failure is an error.
 	ListClusterCreationPolicies(ctx context.Context) ([]v1alpha1.ClusterCreationPolicy, error)
 	GetClusterCreationPolicy(ctx context.Context, name string) (*v1alpha1.ClusterCreationPolicy, error)
+}
 
+// Writer creates clusters and teams and changes teams.
+type Writer interface {
 	// CreateCluster creates the cluster and then its named addons.
 	CreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (Result, error)
 	CreateTeam(ctx context.Context, t *v1alpha1.Team) (Result, error)
@@ -46,14 +101,45 @@ type Store interface {
 	UpdateTeam(ctx context.Context, old, updated *v1alpha1.Team) (Result, error)
 }
 
+// Describer is what butlerctl cluster describe and cluster events read about a cluster.
+type Describer interface {
+	// ListClusterAddons lists the TenantAddons of namespace whose spec.clusterRef names
+	// cluster, sorted by name.
+	ListClusterAddons(ctx context.Context, namespace, cluster string) ([]v1alpha1.TenantAddon, error)
+	// ListEvents lists the core/v1 Events of namespace about the object of that kind and
+	// name, oldest first (by last, else first, else creation time). At most MaxEvents are
+	// read. Offline there are none.
+	ListEvents(ctx context.Context, namespace, kind, name string) ([]corev1.Event, error)
+}
+
+// CreationPolicies writes ClusterCreationPolicies (butleradm policy).
+type CreationPolicies interface {
+	// CreateClusterCreationPolicy creates p (offline: DIR/policies/NAME.yaml, or a further
+	// document of the --manifests file); AlreadyExists when one of that name exists.
+	CreateClusterCreationPolicy(ctx context.Context, p *v1alpha1.ClusterCreationPolicy) (Result, error)
+	// UpdateClusterCreationPolicy replaces p's spec. Live it carries p's resourceVersion,
+	// so a policy changed since it was read is refused with a Conflict; offline its
+	// document is rewritten in place.
+	UpdateClusterCreationPolicy(ctx context.Context, p *v1alpha1.ClusterCreationPolicy) (Result, error)
+	// DeleteClusterCreationPolicy deletes the policy of that name; NotFound when none.
+	DeleteClusterCreationPolicy(ctx context.Context, name string) (Result, error)
+}
+
 // Result says where a write went: a file offline, a server live.
 type Result struct {
 	Location string
 }
 
-// Migrator is a store that can move TenantClusters between environments (docs/rules.md §10).
-// Both stores implement it; commands that migrate assert it, so other Store
-// implementations (test fakes) need not.
+// Where is where a write went, for the line that reports it: the file offline; nothing
+// live, where kubectl names no server either.
+func Where(res Result, s Store) string {
+	if s == nil || s.Kind() == Live {
+		return ""
+	}
+	return res.Location
+}
+
+// Migrator moves TenantClusters between environments (docs/rules.md §10).
 type Migrator interface {
 	// MigrateCluster puts c, as the caller read it, into environment env in two steps:
 	// first one patch that sets the environment label and the migration-operation
@@ -81,14 +167,7 @@ type MigrateResult struct {
 	ResourceVersion string
 }
 
-// ---------------------------------------------------------------------------------------
-// ProviderConfigs and their credential Secrets (butleradm provider, issue 7).
-//
-// Kept out of Store, like Migrator: both stores implement it and the provider commands
-// assert it, so other Store implementations (test fakes) need not.
-// ---------------------------------------------------------------------------------------
-
-// Providers is a store that can register infrastructure providers: ProviderConfigs and the
+// Providers registers infrastructure providers: ProviderConfigs and the
 // Secrets holding their credentials. Secret values go in and never come out: SecretKeys
 // returns key names only, and no method puts a value in a result or an error.
 //
@@ -114,21 +193,13 @@ type Providers interface {
 	DeleteProviderConfig(ctx context.Context, namespace, name string) (Result, error)
 }
 
-// ---------------------------------------------------------------------------------------
-// Steward TenantControlPlanes and their write permissions (butleradm cluster freeze and
-// thaw, issue 8; docs/rules.md §11).
-//
-// Kept out of Store, like Migrator and Providers: both stores implement it, and the
-// commands that need it assert it.
-// ---------------------------------------------------------------------------------------
-
 // ErrNoControlPlaneAPI is wrapped by the errors of a ControlPlanes store whose server does
 // not serve tenantcontrolplanes.steward.butlerlabs.dev/v1alpha1 (Steward's CRD is not
 // installed), so that commands tell it from a missing object: a missing API is no
 // TenantControlPlane's 404.
 var ErrNoControlPlaneAPI = errors.New("the TenantControlPlane API (steward.butlerlabs.dev/v1alpha1) is not installed")
 
-// ControlPlanes is a store that can read Steward TenantControlPlanes and limit their
+// ControlPlanes reads Steward TenantControlPlanes and limit their
 // tenants' writes. A TenantCluster's control plane has the cluster's name, in the
 // namespace status.tenantNamespace of the cluster.
 type ControlPlanes interface {
@@ -145,22 +216,11 @@ type ControlPlanes interface {
 	SetWritePermissions(ctx context.Context, namespace, name string, p stewardv1alpha1.Permissions) (*stewardv1alpha1.TenantControlPlane, Result, error)
 }
 
-// ---------------------------------------------------------------------------------------
-// TenantCluster lifecycle: scale and delete (both stores), and what only a server can do:
-// server-side dry run, watching a cluster until it is Ready, and reading its admin
-// kubeconfig (butlerctl cluster create --dry-run=server|--wait, cluster scale, cluster
-// delete, cluster kubeconfig; issue 4).
-//
-// Kept out of Store, like Migrator and Providers: the commands that need them assert them,
-// so other Store implementations (test fakes) need not.
-// ---------------------------------------------------------------------------------------
-
 // ErrNoSecretKey is wrapped by SecretValue's error when the Secret exists but holds none
 // of the keys asked for.
 var ErrNoSecretKey = errors.New("the Secret holds none of the keys")
 
-// ClusterWriter is a store that can scale and delete TenantClusters. Both stores
-// implement it.
+// ClusterWriter scales and deletes TenantClusters.
 type ClusterWriter interface {
 	// ScaleCluster makes spec.workers.replicas of c, as the caller read it, replicas and
 	// changes nothing else. Live it is one JSON merge patch of that field carrying c's
@@ -178,7 +238,7 @@ type ClusterWriter interface {
 	DeleteCluster(ctx context.Context, c *v1alpha1.TenantCluster) (Result, error)
 }
 
-// TeamDeleter is a store that can delete Teams. Both stores implement it.
+// TeamDeleter deletes Teams.
 type TeamDeleter interface {
 	// DeleteTeam deletes t. Live the delete carries t's uid as a precondition, so a team
 	// deleted and created again under the same name since it was read is not deleted
@@ -187,7 +247,7 @@ type TeamDeleter interface {
 	DeleteTeam(ctx context.Context, t *v1alpha1.Team) (Result, error)
 }
 
-// Addons is a store that reads and writes TenantAddons. Both stores implement it.
+// Addons reads and writes TenantAddons.
 type Addons interface {
 	// ListAddons lists the TenantAddons in a namespace, by name.
 	ListAddons(ctx context.Context, namespace string) ([]v1alpha1.TenantAddon, error)
@@ -198,8 +258,7 @@ type Addons interface {
 	DeleteAddon(ctx context.Context, a *v1alpha1.TenantAddon) (Result, error)
 }
 
-// ClusterUpgrader is a store that can change a TenantCluster's Kubernetes version. Both
-// stores implement it (butlerctl cluster upgrade).
+// ClusterUpgrader changes a TenantCluster's Kubernetes version (butlerctl cluster upgrade).
 type ClusterUpgrader interface {
 	// UpgradeCluster makes spec.kubernetesVersion of c, as the caller read it, version and
 	// changes nothing else. Live it is one JSON merge patch of that field carrying c's
@@ -212,12 +271,12 @@ type ClusterUpgrader interface {
 
 // ClusterWatcher watches every TenantCluster of a namespace ("" for all namespaces), from
 // resourceVersion ("" for the current state first, as ADDED events), with bookmarks:
-// cluster list --watch. Live only.
+// cluster list --watch. Live only (Server).
 type ClusterWatcher interface {
 	WatchClusters(ctx context.Context, namespace, resourceVersion string) (watch.Interface, error)
 }
 
-// ClusterServer is what only a live store does with TenantClusters.
+// ClusterServer is what only a live store does with TenantClusters and Secrets (Server).
 type ClusterServer interface {
 	// DryRunCreateCluster sends the cluster and then each addon with server-side dry run
 	// (dryRun=All): every admission step runs, webhooks included, and nothing is stored.
@@ -232,4 +291,16 @@ type ClusterServer interface {
 	// an error wrapping ErrNoSecretKey when it holds none of keys. The value is returned to
 	// the caller only: it is in no error and no log.
 	SecretValue(ctx context.Context, namespace, name string, keys ...string) (string, []byte, error)
+}
+
+// ClusterPager is a store that lists TenantClusters a page at a time with a label selector
+// the server applies, so a list of thousands shows its first rows early and only the
+// matching clusters cross the wire. Live only (Server): offline, cluster list
+// falls back to ListClusters and its own selector.
+type ClusterPager interface {
+	// PageClusters calls fn with each page of the TenantClusters of namespace ("" for all)
+	// that match selector (labels.Selector syntax, "" for all), in namespace/name order.
+	// restart true means the server's snapshot expired mid-list and the list began again:
+	// the page is the whole list, and the pages before it are to be dropped.
+	PageClusters(ctx context.Context, namespace, selector string, fn func(page []v1alpha1.TenantCluster, restart bool) error) error
 }

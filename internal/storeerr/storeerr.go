@@ -38,6 +38,9 @@ const (
 	// NeedImpersonatedUser: groups are to be impersonated without a user, which the API
 	// server does not do.
 	NeedImpersonatedUser Need = "impersonated user"
+	// NeedServer: what was asked only a live cluster does (server-side dry run, a watch,
+	// a Secret's value), and the store works on manifests.
+	NeedServer Need = "server"
 )
 
 // MissingError is a request that does not give a store or lookup what it needs. Msg says

@@ -68,3 +68,37 @@ func assertKeys(t *testing.T, what string, got map[string]string, want ...string
 		}
 	}
 }
+
+// TestCommandChecksFindOffenders runs the command-layer checks on a small repository made
+// for them, so that a check that stopped finding anything fails here.
+func TestCommandChecksFindOffenders(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	imp := func(p string) string { return "import _ \"" + module + "/" + p + "\"\n" }
+	write("internal/cmd/auth/cani/c.go", "package cani\n\n"+imp("internal/cmd/cluster/create")+imp("internal/cmd/cluster/shared")+imp("internal/cmd/factory"))
+	write("internal/cmd/cluster/cluster.go", "package cluster\n\n"+imp("internal/cmd/cluster/create"))
+	write("internal/controlplane/c.go", "package controlplane\n\n"+imp("internal/cmd/factory"))
+	write("internal/cli/c.go", "package cli\n\n"+imp("internal/cmd/cluster"))
+	write("internal/cmd/cluster/get/g.go", "package get\n\nfunc g(s any) { _, _ = s.(store.Addons); _ = s.(fmt.Stringer) }\n\nfunc run(f *factory.Factory) {}\n\nfunc NewCmd(f *factory.Factory) {}\n\nfunc (o *Options) Complete(f *factory.Factory) {}\n")
+	write("pkg/policy/p.go", "package policy\n\nvar a = \"pass --relabel to move it\"\nvar b = \"a-b--c and x --\"\n")
+	files := goFiles(t, root)
+	assertKeys(t, "commandImportOffenders", commandImportOffenders(t, files),
+		"internal/cmd/auth/cani -> internal/cmd/cluster/create",
+		"internal/controlplane -> internal/cmd/factory")
+	if got := storeAssertions(files); len(got) != 1 || got[0] != "internal/cmd/cluster/get/g.go:3" {
+		t.Errorf("storeAssertions found %q", got)
+	}
+	if got := factoryFuncs(files); len(got) != 1 || got[0] != "internal/cmd/cluster/get/g.go:run" {
+		t.Errorf("factoryFuncs found %q", got)
+	}
+	assertKeys(t, "flagWordOffenders", flagWordOffenders(files), "pkg/policy/p.go:3")
+}

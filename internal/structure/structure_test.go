@@ -21,7 +21,7 @@ import (
 const (
 	module = "github.com/butlerdotdev/butler-toolkit"
 
-	// Limits from the developers' guide.
+	// Limits from CONTRIBUTING.md ("Standards").
 	maxFuncLines = 80
 	maxFileLines = 400
 
@@ -180,6 +180,10 @@ func listName(kind string) string {
 		return "longFuncs"
 	case strings.Contains(kind, "file"):
 		return "longFiles"
+	case strings.Contains(kind, "commands"):
+		return "commandImports"
+	case strings.Contains(kind, "flags"):
+		return "flagWords"
 	}
 	return "layerImports"
 }
@@ -246,7 +250,12 @@ var layerRules = []layerRule{
 		why:       "pkg/policy is the pure rules library: it imports nothing of the CLI",
 	},
 	{
-		under:     []string{"internal/store", "internal/lookup"},
+		under:     []string{"pkg"},
+		forbidden: []string{module + "/internal"},
+		why:       "pkg/ is the library other programs import: it imports nothing of internal/",
+	},
+	{
+		under:     []string{"internal/store", "internal/lookup", "internal/controlplane", "internal/clusterwatch"},
 		forbidden: []string{module + "/internal/cmd", module + "/internal/cmdutil"},
 		why:       "stores and lookups speak errors, not flags: the command layer turns them into advice and exit codes",
 	},

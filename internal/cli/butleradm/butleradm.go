@@ -14,6 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/team"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/user"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/version"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook"
 	"github.com/butlerdotdev/butler-toolkit/internal/completion"
@@ -40,6 +41,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 	cmd.AddCommand(team.NewCmd(f, true), env.NewCmd(f, true), auth.NewCmd(f))
 	cmd.AddCommand(provider.NewCmd(f), policy.NewCmd(f, true))
 	cmd.AddCommand(cluster.NewCmd(f, true))
+	cmd.AddCommand(user.NewCmd(f))
 	cmd.AddCommand(version.NewCmd(f))
 	cmd.AddCommand(check.NewCmd(f))
 	cmd.AddCommand(webhook.NewCmd(f))

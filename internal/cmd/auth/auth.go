@@ -15,6 +15,6 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		Use:   "auth",
 		Short: "Who you are, and what you may do",
 	}
-	cmd.AddCommand(whoami.NewCmd(f), cani.NewCmd(f))
+	cmd.AddCommand(whoami.NewCmd(f, nil), cani.NewCmd(f, nil))
 	return cmd
 }

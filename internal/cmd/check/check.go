@@ -152,7 +152,20 @@ func (o *Options) complete(cmd *cobra.Command, f *factory.Factory) error {
 	}
 	if f.Options.Context != "" || f.Options.Kubeconfig != "" {
 		// The platform is read, so a reference neither it nor the tree resolves is missing.
-		o.Live = func(ctx context.Context) ([]manifest.Object, error) { return readLive(ctx, f) }
+		// Read as the caller of --context or --kubeconfig, never impersonating the author.
+		opts := *f.Options
+		opts.Manifests, opts.As, opts.AsGroups, opts.AsSource = nil, "", nil, ""
+		lf := &factory.Factory{IOStreams: f.IOStreams, Options: &opts, Now: f.Now, NewStore: f.NewStore}
+		o.Live = func(ctx context.Context) ([]manifest.Object, error) {
+			defer func() { _ = lf.Close() }()
+			ctx, cancel := context.WithTimeout(ctx, liveTimeout)
+			defer cancel()
+			s, err := lf.Store(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return readLive(ctx, s)
+		}
 		o.Complete = true
 	}
 	if o.AuthorMap != "" {

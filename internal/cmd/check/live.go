@@ -8,7 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
@@ -20,17 +20,7 @@ const liveTimeout = 2 * time.Minute
 // readLive lists, read-only and as the caller (never impersonating the author), what the
 // server holds that the judging needs: Teams, ProviderConfigs, ClusterCreationPolicies,
 // TenantClusters, and the Users and IdentityProviders when the caller may read them.
-func readLive(ctx context.Context, f *factory.Factory) ([]manifest.Object, error) {
-	opts := *f.Options
-	opts.Manifests, opts.As, opts.AsGroups, opts.AsSource = nil, "", nil, ""
-	lf := &factory.Factory{IOStreams: f.IOStreams, Options: &opts, Now: f.Now, NewStore: f.NewStore}
-	defer func() { _ = lf.Close() }()
-	ctx, cancel := context.WithTimeout(ctx, liveTimeout)
-	defer cancel()
-	s, err := lf.Store(ctx)
-	if err != nil {
-		return nil, err
-	}
+func readLive(ctx context.Context, s store.Store) ([]manifest.Object, error) {
 	var out []manifest.Object
 	add := func(kind, ns, name string, obj runtime.Object) {
 		out = append(out, manifest.Object{Source: manifest.Source{File: check.LiveFile}, APIVersion: v1alpha1.GroupVersion.String(),

@@ -29,10 +29,10 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 	}
 	if adm {
 		cmd.Short = "Inspect tenant clusters and limit their writes: freeze, thaw"
-		cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), freeze.NewCmd(f), thaw.NewCmd(f))
+		cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), freeze.NewCmd(f, nil), thaw.NewCmd(f, nil))
 		return cmd
 	}
-	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f), delete.NewCmd(f), kubeconfig.NewCmd(f))
-	cmd.AddCommand(upgrade.NewCmd(f), describe.NewCmd(f), events.NewCmd(f))
+	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f), delete.NewCmd(f, nil), kubeconfig.NewCmd(f))
+	cmd.AddCommand(upgrade.NewCmd(f), describe.NewCmd(f, nil), events.NewCmd(f, nil))
 	return cmd
 }

@@ -20,10 +20,10 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 		Aliases: []string{"environment", "environments"},
 		Short:   "Show a team's environments: caps, defaults and access",
 	}
-	cmd.AddCommand(list.NewCmd(f), get.NewCmd(f))
+	cmd.AddCommand(list.NewCmd(f, nil), get.NewCmd(f, nil))
 	if adm {
 		cmd.Short = "Manage a team's environments: limits, access and cluster defaults"
-		cmd.AddCommand(create.NewCmd(f), update.NewCmd(f), delete.NewCmd(f))
+		cmd.AddCommand(create.NewCmd(f, nil), update.NewCmd(f, nil), delete.NewCmd(f, nil))
 		cmd.AddCommand(migrate.NewCmd(f))
 	}
 	return cmd

@@ -24,7 +24,7 @@ func NewCmd(f *factory.Factory, admin bool) *cobra.Command {
 	cmd.AddCommand(list.NewCmd(f, admin))
 	if admin {
 		cmd.Short = "Manage ClusterCreationPolicies (images, networks, clusters, storage containers)"
-		cmd.AddCommand(create.NewCmd(f), update.NewCmd(f), get.NewCmd(f), validate.NewCmd(f), delete.NewCmd(f))
+		cmd.AddCommand(create.NewCmd(f, nil), update.NewCmd(f, nil), get.NewCmd(f, nil), validate.NewCmd(f), delete.NewCmd(f, nil))
 	}
 	return cmd
 }

@@ -34,6 +34,9 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 		Long:          long,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// Arguments are checked by guardGroups, as under every group, so that a mistyped
+		// command is one usage error with one exit code at every level.
+		Args: cobra.ArbitraryArgs,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			warn := f.IOStreams.ErrOut
 			if cmd.Name() == cobra.ShellCompRequestCmd || cmd.Name() == cobra.ShellCompNoDescRequestCmd {

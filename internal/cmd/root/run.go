@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -67,12 +66,6 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) (code int) {
 		}
 	}
 	code = cmdutil.CodeOf(err)
-	if strings.HasPrefix(err.Error(), "unknown command") {
-		code = cmdutil.ExitUsage
-	}
-	if code == cmdutil.ExitFailure {
-		code = cmdutil.CodeOfAPI(err)
-	}
 	if code == cmdutil.ExitNotFound || code == cmdutil.ExitDenied {
 		defaultsNote(f, ran)
 	}

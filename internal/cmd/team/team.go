@@ -21,10 +21,10 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 		Aliases: []string{"teams", "tm"},
 		Short:   "Show teams: limits, usage, environments and access",
 	}
-	cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), access.NewCmd(f))
+	cmd.AddCommand(list.NewCmd(f, nil), get.NewCmd(f, nil), access.NewCmd(f, nil))
 	if adm {
 		cmd.Short = "Manage teams: create, set limits, members and groups, delete, inspect"
-		cmd.AddCommand(create.NewCmd(f), setlimits.NewCmd(f), members.NewMemberCmd(f), members.NewGroupCmd(f), teamdelete.NewCmd(f))
+		cmd.AddCommand(create.NewCmd(f, nil), setlimits.NewCmd(f, nil), members.NewMemberCmd(f), members.NewGroupCmd(f), teamdelete.NewCmd(f, nil))
 	}
 	return cmd
 }

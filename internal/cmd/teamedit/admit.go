@@ -23,7 +23,7 @@ func Admit(ctx context.Context, s store.Store, op policy.Operation, old, updated
 	}
 	// Live, the server's RBAC decides who may write a Team at all. Offline there is none, so
 	// apply the documents' mutation authority: team admins of the team and platform admins.
-	if s.Mode() == "manifests" && op == policy.Update && old != nil && !policy.IsTeamAdmin(old, actor.Identity, actor.PlatformAdmin) {
+	if s.Kind() == store.Manifests && op == policy.Update && old != nil && !policy.IsTeamAdmin(old, actor.Identity, actor.PlatformAdmin) {
 		return actor, cmdutil.DeniedError(fmt.Errorf("user %q may not change team %q: only its team admins and platform admins may", actor.Identity.Username, old.Name))
 	}
 	return actor, nil

@@ -15,6 +15,6 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		Use:   "upgrade",
 		Short: "Find the tenant clusters whose Kubernetes version needs an upgrade",
 	}
-	cmd.AddCommand(plan.NewCmd(f))
+	cmd.AddCommand(plan.NewCmd(f, nil))
 	return cmd
 }

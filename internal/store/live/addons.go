@@ -41,5 +41,3 @@ func (s *Store) DeleteAddon(ctx context.Context, a *v1alpha1.TenantAddon) (store
 	}
 	return store.Result{Location: s.config.Host}, nil
 }
-
-var _ store.Addons = (*Store)(nil)

@@ -197,5 +197,3 @@ func cleanControlPlane(tcp *stewardv1alpha1.TenantControlPlane) {
 	tcp.Kind = controlPlaneKind
 	tcp.ManagedFields = nil
 }
-
-var _ store.ControlPlanes = (*Store)(nil)

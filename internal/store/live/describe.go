@@ -44,5 +44,3 @@ func (s *Store) ListEvents(ctx context.Context, namespace, kind, name string) ([
 	store.SortEvents(list.Items)
 	return list.Items, nil
 }
-
-var _ store.Describer = (*Store)(nil)

@@ -156,8 +156,11 @@ func NewForConfig(base *rest.Config, userAgent string) (*Store, error) {
 	}, nil
 }
 
-// Mode implements store.Store.
-func (s *Store) Mode() string { return "live" }
+// Kind implements store.Store.
+func (s *Store) Kind() store.Kind { return store.Live }
+
+// Server implements store.Store: a live store is its own server.
+func (s *Store) Server() (store.Server, error) { return s, nil }
 
 // Host is the API server the store talks to.
 func (s *Store) Host() string { return s.config.Host }

@@ -154,5 +154,3 @@ func transient(err error) bool {
 	}
 	return true
 }
-
-var _ store.Migrator = (*Store)(nil)

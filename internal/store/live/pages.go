@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/apipager"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -22,5 +21,3 @@ func (s *Store) PageClusters(ctx context.Context, namespace, selector string, fn
 		})
 	return apiError(err)
 }
-
-var _ store.ClusterPager = (*Store)(nil)

@@ -65,5 +65,3 @@ func (s *Store) DeleteClusterCreationPolicy(ctx context.Context, name string) (s
 	}
 	return store.Result{Location: s.config.Host}, nil
 }
-
-var _ store.CreationPolicies = (*Store)(nil)

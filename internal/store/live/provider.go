@@ -132,5 +132,3 @@ func (s *Store) DeleteProviderConfig(ctx context.Context, namespace, name string
 	}
 	return store.Result{Location: s.config.Host}, nil
 }
-
-var _ store.Providers = (*Store)(nil)

@@ -109,5 +109,3 @@ func (s *Store) DeleteTeam(ctx context.Context, t *v1alpha1.Team) (store.Result,
 	}
 	return store.Result{Location: s.config.Host}, nil
 }
-
-var _ store.TeamDeleter = (*Store)(nil)

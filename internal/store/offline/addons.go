@@ -98,5 +98,3 @@ func (s *Store) DeleteAddon(_ context.Context, a *v1alpha1.TenantAddon) (store.R
 	}
 	return s.deleteDocument(doc, "tenantaddon")
 }
-
-var _ store.Addons = (*Store)(nil)

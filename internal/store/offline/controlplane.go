@@ -108,5 +108,3 @@ func (s *Store) SetWritePermissions(_ context.Context, namespace, name string, p
 	}
 	return out, res, nil
 }
-
-var _ store.ControlPlanes = (*Store)(nil)

@@ -6,7 +6,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -33,5 +32,3 @@ func (s *Store) ListClusterAddons(_ context.Context, namespace, cluster string) 
 func (s *Store) ListEvents(context.Context, string, string, string) ([]corev1.Event, error) {
 	return nil, nil
 }
-
-var _ store.Describer = (*Store)(nil)

@@ -77,5 +77,3 @@ func (s *Store) MigrateCluster(_ context.Context, c *v1alpha1.TenantCluster, env
 
 // errConflict is the API server's words for a stale resourceVersion.
 var errConflict = errors.New("the object has been modified; please apply your changes to the latest version and try again")
-
-var _ store.Migrator = (*Store)(nil)

@@ -85,8 +85,11 @@ func LoadWith(paths []string, stdin io.Reader, as string, asGroups []string, opt
 	return &Store{paths: paths, set: set, identity: policy.Identity{Username: as, Groups: asGroups}}, nil
 }
 
-// Mode implements store.Store.
-func (s *Store) Mode() string { return "manifests" }
+// Kind implements store.Store.
+func (s *Store) Kind() store.Kind { return store.Manifests }
+
+// Server implements store.Store: manifests have no server.
+func (s *Store) Server() (store.Server, error) { return nil, store.ErrNoServer }
 
 // Identity is --as and --as-group: offline there is no server to ask.
 func (s *Store) Identity(context.Context) (policy.Identity, error) {

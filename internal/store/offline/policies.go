@@ -88,5 +88,3 @@ func (s *Store) DeleteClusterCreationPolicy(_ context.Context, name string) (sto
 	}
 	return s.deleteDocument(&c, "ClusterCreationPolicy")
 }
-
-var _ store.CreationPolicies = (*Store)(nil)

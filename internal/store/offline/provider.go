@@ -273,5 +273,3 @@ func (s *Store) reload(file string) {
 	}
 	s.set.Objects = kept
 }
-
-var _ store.Providers = (*Store)(nil)

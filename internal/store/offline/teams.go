@@ -24,5 +24,3 @@ func (s *Store) DeleteTeam(_ context.Context, t *v1alpha1.Team) (store.Result, e
 	}
 	return s.deleteDocument(&doc, "team")
 }
-
-var _ store.TeamDeleter = (*Store)(nil)

@@ -4,7 +4,6 @@ package addonutil
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
@@ -33,10 +32,7 @@ func Resolve(ctx context.Context, f *factory.Factory, team, cluster string) (*Ta
 	if err != nil {
 		return nil, err
 	}
-	as, ok := s.(store.Addons)
-	if !ok {
-		return nil, fmt.Errorf("the %s store has no TenantAddons", s.Mode())
-	}
+	as := s
 	t, err := lookup.Team(ctx, s, team)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -70,7 +70,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 		d.Items = append(d.Items, output.Item{
 			Object: a,
-			Cells:  []string{a.Spec.Addon, a.Spec.Version, printers.Dash(a.Status.Phase), allowed, a.Name},
+			Cells:  []string{a.Spec.Addon, a.Spec.Version, tables.Dash(a.Status.Phase), allowed, a.Name},
 		})
 	}
 	return o.Print.Printer(f.IOStreams).Print(d)

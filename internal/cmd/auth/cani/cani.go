@@ -5,12 +5,14 @@ package cani
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"io"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/create"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -36,14 +38,18 @@ var Spec = output.Spec{Wide: true}
 
 // Options are the flags and arguments of can-i.
 type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer     *output.Printer
 	Verb        string
 	Team        string
 	Environment string
 	Print       *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "can-i (create|scale|delete) cluster --team TEAM [--environment ENV]",
@@ -68,7 +74,11 @@ counted too. Prints yes or no; exits 0 for yes and 4 for no.`,
 			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -77,9 +87,15 @@ counted too. Prints yes or no; exits 0 for yes and 4 for no.`,
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
 	verb, team, env := o.Verb, o.Team, o.Environment
-	s, err := f.Store(ctx)
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -92,7 +108,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	case verb == "create":
 		// The same questions as cluster create: an environment where the team has some
 		// (exit 2), and an unknown one is the server's refusal (no, exit 4).
-		if err := create.CheckEnvironment(t, env); err != nil {
+		if err := shared.CheckEnvironment(t, env); err != nil {
 			return err
 		}
 		if env != "" && t.Environment(env) == nil {
@@ -127,7 +143,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		reasons, ok := nextstep.CapReasons(t, env, clusters, a.Identity.Username)
 		ans.Reasons, ans.Allowed = append(ans.Reasons, reasons...), ans.Allowed && ok
 	}
-	if err := o.Print.Printer(f.IOStreams).Print(output.Doc{One: true, View: ans, Text: ans.write}); err != nil {
+	if err := o.Printer.Print(output.Doc{One: true, View: ans, Text: ans.write}); err != nil {
 		return err
 	}
 	if !ans.Allowed {

@@ -11,9 +11,11 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -38,13 +40,18 @@ type Membership struct {
 // you are. Wide is accepted and shows the same text.
 var Spec = output.Spec{Wide: true}
 
-// Options are the flags of whoami.
+// Options are what whoami runs with: its flags and, from Complete, its dependencies.
 type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
 	Print *output.Flags
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run (tests assert what
+// the command parsed and completed).
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "whoami",
@@ -52,18 +59,31 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		Example: `  butlerctl auth whoami --manifests examples/payments --as bob@example.com`,
 		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Print.Validate(cmd); err != nil {
+			o.Complete(f)
+			if err := o.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Validate checks the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error { return o.Print.Validate(cmd) }
+
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -91,8 +111,8 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			v.Teams = append(v.Teams, Membership{Team: t.Name, Environment: e.Name, Role: er.Role.String(), Reason: er.Reason})
 		}
 	}
-	color, width := f.IOStreams.ColorEnabled(), f.IOStreams.Width()
-	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+	color, width := o.IO.ColorEnabled(), o.IO.Width()
+	return o.Printer.Print(output.Doc{
 		One:  true,
 		View: v,
 		Text: func(w io.Writer) error { return describe(w, v, color, width) },
@@ -115,10 +135,10 @@ func describe(out io.Writer, v View, color bool, width int) error {
 		return err
 	}
 	fmt.Fprintln(out)
-	tb := printers.NewTable(color, "TEAM", "ENVIRONMENT", "ROLE", "WHY")
-	tb.Width = width // fit the terminal (printers.Table.fit)
+	tb := tables.NewTable(color, "TEAM", "ENVIRONMENT", "ROLE", "WHY")
+	tb.Width = width // fit the terminal (tables.Table.fit)
 	for _, m := range v.Teams {
-		tb.Row(m.Team, printers.Dash(m.Environment), m.Role, m.Reason)
+		tb.Row(m.Team, tables.Dash(m.Environment), m.Role, m.Reason)
 	}
 	return tb.Render(out)
 }

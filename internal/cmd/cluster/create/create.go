@@ -5,6 +5,7 @@ package create
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -113,7 +115,7 @@ the cluster stays.`)
 	fl.Lookup("dry-run").NoOptDefVal = "client"
 	_ = cmd.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]cobra.Completion{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
 	fl.BoolVar(&o.Wait, "wait", false, "Live: wait until the cluster's phase is Ready")
-	fl.DurationVar(&o.Timeout, "timeout", DefaultTimeout, "With --wait: how long to wait for Ready")
+	fl.DurationVar(&o.Timeout, "timeout", clusterwatch.DefaultTimeout, "With --wait: how long to wait for Ready")
 	return cmd
 }
 
@@ -209,7 +211,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if err := CheckEnvironment(team, o.Environment); err != nil {
+	if err := shared.CheckEnvironment(team, o.Environment); err != nil {
 		return err
 	}
 	p, err := newPlan(ctx, f, s, team, siblings, o)

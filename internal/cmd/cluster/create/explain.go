@@ -7,7 +7,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -84,7 +84,7 @@ func explain(f *factory.Factory, p *plan, o *Options) error {
 
 func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
 	vals := values(p.defaults)
-	st := printers.NewStyles(f.IOStreams.ColorEnabled())
+	st := tables.NewStyles(f.IOStreams.ColorEnabled())
 	// Two short lines rather than one of 140 columns: what, then who.
 	fmt.Fprintf(out, "TenantCluster %s/%s for team %q", inert.Text(p.cluster.Namespace), inert.Text(p.cluster.Name), o.Team)
 	if o.Environment != "" {
@@ -92,7 +92,7 @@ func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
 	}
 	fmt.Fprintf(out, "\nrequested by %s: %s (%s)\n\n", inert.Text(p.actor.Identity.Username), p.role.Role, inert.Text(p.role.Reason))
 
-	t := printers.NewTable(f.IOStreams.ColorEnabled(), "FIELD", "VALUE", "SOURCE")
+	t := tables.NewTable(f.IOStreams.ColorEnabled(), "FIELD", "VALUE", "SOURCE")
 	t.Width = f.IOStreams.Width()
 	for _, k := range fieldOrder {
 		v := fmt.Sprint(vals[k])
@@ -111,7 +111,7 @@ func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
 	if err := explainOptions(f, out, p.options); err != nil {
 		return err
 	}
-	q := printers.NewTable(f.IOStreams.ColorEnabled(), "CHECK", "LIMIT", "BEFORE", "REQUESTED", "AFTER", "RESULT")
+	q := tables.NewTable(f.IOStreams.ColorEnabled(), "CHECK", "LIMIT", "BEFORE", "REQUESTED", "AFTER", "RESULT")
 	q.Width = f.IOStreams.Width()
 	clientSide := false
 	for _, c := range p.decision.Checks {
@@ -127,7 +127,7 @@ func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
 			rule += "*" // the tools enforce it, the server does not
 			clientSide = true
 		}
-		cell := func(v string) string { return printers.Dash(shortCell(v, p.actor.Identity.Username)) }
+		cell := func(v string) string { return tables.Dash(shortCell(v, p.actor.Identity.Username)) }
 		q.Row(rule, cell(c.Limit), cell(c.Usage), cell(c.Requested), cell(c.After), res)
 	}
 	if err := q.Render(out); err != nil {

@@ -3,11 +3,9 @@ package create
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -63,15 +61,4 @@ func where(team, env string) string {
 		return fmt.Sprintf("team %q", team)
 	}
 	return fmt.Sprintf("environment %q of team %q", env, team)
-}
-
-// CheckEnvironment is the question create asks of --environment before anything else,
-// exported so that `auth can-i create` asks exactly the same: a team that defines
-// environments needs one (usage error, exit 2). An unknown name is left to the admission
-// rules, which refuse it in the server's words (exit 4).
-func CheckEnvironment(t *v1alpha1.Team, env string) error {
-	if env == "" && len(t.Spec.Environments) > 0 {
-		return cmdutil.UsageError("team %q defines environments; pass --environment with one of: %s", t.Name, strings.Join(lookup.EnvironmentNames(t), ", "))
-	}
-	return nil
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -120,7 +120,7 @@ func explainOptions(f *factory.Factory, out io.Writer, opts []ExplainedOption) e
 	if len(opts) == 0 {
 		return nil
 	}
-	t := printers.NewTable(f.IOStreams.ColorEnabled(), "OPTION", "VALUE", "SOURCE", "POLICY", "TIER", "MODE", "VALUES", "RECOMMENDED")
+	t := tables.NewTable(f.IOStreams.ColorEnabled(), "OPTION", "VALUE", "SOURCE", "POLICY", "TIER", "MODE", "VALUES", "RECOMMENDED")
 	t.Width, t.Drop = f.IOStreams.Width(), []string{"TIER", "POLICY"}
 	for _, e := range opts {
 		rec := "-"
@@ -134,7 +134,7 @@ func explainOptions(f *factory.Factory, out io.Writer, opts []ExplainedOption) e
 		if e.Mode == v1alpha1.ModeDefault {
 			values = e.Default
 		}
-		t.Row(e.Option, printers.Dash(e.Value), sourceText(e.Source), printers.Dash(e.Policy), printers.Dash(e.Tier), printers.Dash(e.Mode), printers.Dash(values), rec)
+		t.Row(e.Option, tables.Dash(e.Value), sourceText(e.Source), tables.Dash(e.Policy), tables.Dash(e.Tier), tables.Dash(e.Mode), tables.Dash(values), rec)
 	}
 	if err := t.Render(out); err != nil {
 		return err

@@ -11,7 +11,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/nextstep"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -75,11 +74,11 @@ func deny(f *factory.Factory, p *plan, o *Options) error {
 }
 
 func printYAMLClean(w io.Writer, obj any) error {
-	m, err := printers.Clean(obj)
+	m, err := output.Clean(obj)
 	if err != nil {
 		return err
 	}
-	return printers.PrintYAML(w, m)
+	return output.PrintYAML(w, m)
 }
 
 func objects(p *plan) []runtime.Object {

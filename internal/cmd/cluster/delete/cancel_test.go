@@ -27,7 +27,7 @@ func TestDeclinedIsCancelledWithoutErrorLine(t *testing.T) {
 			return offline.Load([]string{dir}, nil, as, nil)
 		},
 	}
-	cmd := delete.NewCmd(f)
+	cmd := delete.NewCmd(f, nil)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true // as the binaries' roots are
 	code := root.Run(f, cmd, []string{"carol-sandbox-2", "--team", "payments"})
 	if code != 1 {

@@ -5,6 +5,8 @@ package delete
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -14,15 +16,18 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 // Options are the flags and arguments of cluster delete.
 type Options struct {
-	Name string
-	Team string
-	Yes  bool
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Name    string
+	Team    string
+	Yes     bool
 
 	Print *output.Flags
 }
@@ -31,8 +36,8 @@ type Options struct {
 // its kind.group/name (docs/output.md).
 var Spec = output.Spec{Objects: true, Name: true}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "delete NAME --team TEAM [--yes]",
@@ -58,7 +63,11 @@ name meanwhile is left alone. On manifests the cluster's document is removed fro
 			if o.Team == "" {
 				return cmdutil.UsageError("--team is required")
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -69,15 +78,18 @@ name meanwhile is left alone. On manifests the cluster's document is removed fro
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	w, ok := s.(store.ClusterWriter)
-	if !ok {
-		return fmt.Errorf("the %s store cannot delete clusters", s.Mode())
-	}
+	w := s
 	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
 	if err != nil {
 		return err
@@ -90,7 +102,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 	if !o.Yes {
-		pr := prompt.New(f.IOStreams)
+		pr := prompt.New(o.IO)
 		if !pr.CanPrompt() {
 			return cmdutil.UsageError("deleting tenant cluster %q needs confirmation: pass --yes (there is no terminal to ask on)", c.Name)
 		}
@@ -103,7 +115,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 	msg := "tenantcluster.butler.butlerlabs.dev/" + c.Name + " deleted"
-	return o.Print.Printer(f.IOStreams).Done(clusterview.WithTypeMeta(*c), msg, f.Where(res, s))
+	return o.Printer.Done(clusterview.WithTypeMeta(*c), msg, store.Where(res, s))
 }
 
 // confirm asks for the cluster's name.

@@ -56,7 +56,7 @@ func runDeleteAs(t *testing.T, as, dir, stdin string, args ...string) (string, s
 			return offline.Load([]string{dir}, nil, as, nil)
 		},
 	}
-	cmd := delete.NewCmd(f)
+	cmd := delete.NewCmd(f, nil)
 	cmd.SetArgs(args)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	err := cmd.ExecuteContext(context.Background())

@@ -5,8 +5,11 @@ package describe
 
 import (
 	"context"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -19,8 +22,13 @@ import (
 
 // Options are the flags and arguments of cluster describe.
 type Options struct {
-	Name string
-	Team string
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	Now   func() time.Time
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Name    string
+	Team    string
 
 	Print *output.Flags
 }
@@ -39,8 +47,8 @@ var TerminalWidth = func() int {
 	return w
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "describe NAME --team TEAM",
@@ -66,7 +74,11 @@ its width; piped, it is plain and whole. -o json|yaml print the same view as dat
 			if o.Team == "" {
 				return cmdutil.UsageError("--team is required")
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -74,8 +86,15 @@ its width; piped, it is plain and whole. -o json|yaml print the same view as dat
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Now = f.Now
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -91,13 +110,13 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	tty := f.IOStreams.IsStdoutTTY()
+	tty := o.IO.IsStdoutTTY()
 	width := 0
 	if tty {
 		width = TerminalWidth()
 	}
-	tr := &tree{color: f.IOStreams.ColorEnabled(), width: width, now: f.Now()}
-	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+	tr := &tree{color: o.IO.ColorEnabled(), width: width, now: o.Now()}
+	return o.Printer.Print(output.Doc{
 		One:   true,
 		View:  v,
 		Items: []output.Item{{View: v, Name: "tenantcluster.butler.butlerlabs.dev/" + c.Name}},

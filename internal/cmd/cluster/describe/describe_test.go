@@ -57,7 +57,7 @@ func run(t *testing.T, tty bool, output string, args ...string) string {
 		},
 	}
 	describe.TerminalWidth = func() int { return 80 }
-	cmd := describe.NewCmd(f)
+	cmd := describe.NewCmd(f, nil)
 	cmd.SetArgs(args)
 	cmd.SetOut(out)
 	cmd.SetErr(errOut)

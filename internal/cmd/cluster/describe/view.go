@@ -115,10 +115,7 @@ func build(ctx context.Context, s store.Store, team *v1alpha1.Team, c *v1alpha1.
 		v.Conditions = append(v.Conditions, Condition{Type: cond.Type, Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message, LastTransitionTime: &t})
 	}
 	v.ControlPlane = controlPlaneOf(ctx, s, c, v)
-	d, ok := s.(store.Describer)
-	if !ok {
-		return v, nil
-	}
+	d := s
 	addons, err := d.ListClusterAddons(ctx, c.Namespace, c.Name)
 	if err != nil {
 		v.unreadable("addons", err)
@@ -126,7 +123,7 @@ func build(ctx context.Context, s store.Store, team *v1alpha1.Team, c *v1alpha1.
 	for _, a := range addons {
 		v.Addons = append(v.Addons, Addon{Name: a.Name, Addon: a.Spec.Addon, Version: a.Spec.Version, Phase: a.Status.Phase})
 	}
-	if s.Mode() == "live" || hasEvents(ctx, d, c) {
+	if s.Kind() == store.Live || hasEvents(ctx, d, c) {
 		evs, err := d.ListEvents(ctx, c.Namespace, v1alpha1.KindTenantCluster, c.Name)
 		if err != nil {
 			v.unreadable("events", err)

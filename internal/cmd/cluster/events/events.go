@@ -5,7 +5,9 @@ package events
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,8 +22,13 @@ import (
 
 // Options are the flags and arguments of cluster events.
 type Options struct {
-	Name string
-	Team string
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	Now   func() time.Time
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Name    string
+	Team    string
 
 	Print *output.Flags
 }
@@ -29,8 +36,8 @@ type Options struct {
 // Spec: a table for people, the Events for programs.
 var Spec = output.Spec{Objects: true, List: true, Name: true}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "events NAME --team TEAM",
@@ -53,7 +60,11 @@ no events (exit 2).`, store.MaxEvents),
 			if f.Offline() {
 				return cmdutil.UsageError("cluster events needs a live cluster: manifests have no events")
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -61,15 +72,19 @@ no events (exit 2).`, store.MaxEvents),
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Now = f.Now
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	d, ok := s.(store.Describer)
-	if !ok {
-		return fmt.Errorf("the %s store cannot read events", s.Mode())
-	}
+	d := s
 	team, err := lookup.Team(ctx, s, o.Team)
 	if err != nil {
 		return err
@@ -86,7 +101,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		Header: []string{"LAST SEEN", "TYPE", "REASON", "COUNT", "MESSAGE"},
 		Empty:  fmt.Sprintf("No events found for tenant cluster %s/%s.", c.Namespace, c.Name),
 	}
-	now := f.Now()
+	now := o.Now()
 	for i := range evs {
 		e := &evs[i]
 		e.APIVersion, e.Kind = "v1", "Event"
@@ -94,5 +109,5 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		age := clusterview.HumanDuration(now.Sub(store.EventTime(e)))
 		doc.Items = append(doc.Items, output.Item{Object: e, Cells: []string{age, e.Type, e.Reason, strconv.Itoa(int(max(e.Count, 1))), e.Message}})
 	}
-	return o.Print.Printer(f.IOStreams).Print(doc)
+	return o.Printer.Print(doc)
 }

@@ -4,9 +4,12 @@ package freeze
 
 import (
 	"context"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
@@ -16,6 +19,10 @@ import (
 
 // Options are the flags and arguments of cluster freeze.
 type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer     *output.Printer
 	Name        string
 	Team        string
 	Print       *output.Flags
@@ -31,8 +38,8 @@ type Options struct {
 // blockFlags are the flags of a custom combination.
 var blockFlags = []string{"block-create", "block-update", "block-delete"}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "freeze NAME --team TEAM [--read-only | --quota-mode | --block-create --block-update --block-delete]",
@@ -67,10 +74,14 @@ Steward's TenantControlPlane API exits 1.`,
 			if err := o.complete(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
-	o.Print = output.Register(cmd, &f.Options.Output, controlplane.Spec)
+	o.Print = output.Register(cmd, &f.Options.Output, shared.Spec)
 	fl := cmd.Flags()
 	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
 	fl.BoolVar(&o.ReadOnly, "read-only", false, "Block creation, update and deletion (the default)")
@@ -117,8 +128,18 @@ func (o *Options) complete(cmd *cobra.Command) error {
 	return nil
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	return controlplane.Apply(ctx, f, controlplane.Change{
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return err
+	}
+	return shared.Apply(ctx, s, o.IO, shared.Change{
 		Verb:        "freeze",
 		Done:        "frozen",
 		Cluster:     o.Name,

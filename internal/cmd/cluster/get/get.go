@@ -10,9 +10,9 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -114,7 +114,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	one := []v1alpha1.TenantCluster{*c}
 	var writes map[string]string
 	if o.Print.Human() {
-		writes = controlplane.StatesForTable(ctx, f, s, one)
+		writes = shared.WriteStates(ctx, f.IOStreams.ErrOut, s, one)
 	}
 	d := clusterview.Doc(one, false, writes, !o.Print.IsWide(), f.Now())
 	d.One = true
@@ -136,7 +136,7 @@ func watch(ctx context.Context, f *factory.Factory, s store.Store, o *Options, c
 			return []v1alpha1.TenantCluster{*got}, nil
 		},
 	}
-	if w, ok := s.(store.ClusterServer); ok {
+	if w, err := s.Server(); err == nil {
 		src.Watch = func(ctx context.Context, rv string) (watchapi.Interface, error) {
 			return w.WatchCluster(ctx, ns, name, rv)
 		}

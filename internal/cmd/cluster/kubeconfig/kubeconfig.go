@@ -114,9 +114,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	cs, ok := s.(store.ClusterServer)
-	if !ok {
-		return cmdutil.UsageError("cluster kubeconfig needs a live management cluster (the %s store has no Secrets)", s.Mode())
+	cs, err := s.Server()
+	if err != nil {
+		return err
 	}
 	team, err := lookup.Team(ctx, s, o.Team)
 	if err != nil {

@@ -12,9 +12,9 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -116,7 +116,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return watch(ctx, f, s, o, ns)
 	}
 	var out []v1alpha1.TenantCluster
-	if pager, ok := s.(store.ClusterPager); ok {
+	if pager, perr := s.Server(); perr == nil {
 		if o.streams(f) {
 			return o.stream(ctx, f, pager, ns)
 		}
@@ -143,7 +143,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	})
 	var writes map[string]string
 	if o.Print.IsWide() && len(out) > 0 {
-		writes = controlplane.StatesForTable(ctx, f, s, out)
+		writes = shared.WriteStates(ctx, f.IOStreams.ErrOut, s, out)
 	}
 	return o.Print.Printer(f.IOStreams).Print(clusterview.Doc(out, ns == "", writes, false, f.Now()))
 }
@@ -230,7 +230,7 @@ func watch(ctx context.Context, f *factory.Factory, s store.Store, o *Options, n
 		List: func(ctx context.Context) ([]v1alpha1.TenantCluster, error) { return s.ListClusters(ctx, ns) },
 		Keep: o.keep,
 	}
-	if w, ok := s.(store.ClusterWatcher); ok {
+	if w, err := s.Server(); err == nil {
 		src.Watch = func(ctx context.Context, rv string) (watchapi.Interface, error) { return w.WatchClusters(ctx, ns, rv) }
 	}
 	return clusterview.Watch(ctx, o.Print, f.IOStreams, ns == "", f.Now, src)

@@ -9,16 +9,16 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/list"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 // pager serves the example's clusters one per page and notes, as each page is asked
 // for, what stdout held by then.
 type pager struct {
-	*teamedittest.Store
+	*storetest.Store
 	out      *bytes.Buffer
 	selector string
 	seen     []string
@@ -40,11 +40,18 @@ func (p *pager) PageClusters(_ context.Context, ns, selector string, fn func([]v
 
 var _ store.ClusterPager = (*pager)(nil)
 
+// newPager is the payments example with p as its live server's paged list.
+func newPager(t *testing.T, out *bytes.Buffer) *pager {
+	p := &pager{Store: storetest.Payments(t, "bob@example.com"), out: out}
+	p.Live = &storetest.Server{Page: p.PageClusters}
+	return p
+}
+
 func run(t *testing.T, tty bool, output string, args ...string) (*pager, string) {
 	t.Helper()
 	ios, _, out, _ := iostreams.Test()
 	ios.SetTTY(false, tty, false)
-	p := &pager{Store: teamedittest.Payments(t, "bob@example.com"), out: out}
+	p := newPager(t, out)
 	f := &factory.Factory{
 		IOStreams: ios,
 		Options:   &factory.GlobalOptions{Output: output},

@@ -94,10 +94,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	w, ok := s.(store.ClusterWriter)
-	if !ok {
-		return fmt.Errorf("the %s store cannot scale clusters", s.Mode())
-	}
+	w := s
 	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
 	if err != nil {
 		return err

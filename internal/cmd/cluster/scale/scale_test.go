@@ -114,14 +114,3 @@ func TestScaleGivesUpAfterAttempts(t *testing.T) {
 		t.Errorf("file changed:\n%s", b)
 	}
 }
-
-// A store that cannot scale is told apart from a refusal.
-type readOnly struct{ store.Store }
-
-func TestScaleNeedsAWriter(t *testing.T) {
-	_, _, err := runScale(t, payments(t), func(s *offline.Store) store.Store { return readOnly{s} },
-		"bob-checkout", "--team", "payments", "--workers", "5")
-	if err == nil || !strings.Contains(err.Error(), "cannot scale clusters") {
-		t.Fatalf("got %v", err)
-	}
-}

@@ -4,25 +4,31 @@ package thaw
 
 import (
 	"context"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 )
 
 // Options are the flags and arguments of cluster thaw.
 type Options struct {
-	Name  string
-	Team  string
-	Print *output.Flags
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Name    string
+	Team    string
+	Print   *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "thaw NAME --team TEAM",
@@ -44,16 +50,30 @@ TenantControlPlane yet exits 3.`,
 			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
-	o.Print = output.Register(cmd, &f.Options.Output, controlplane.Spec)
+	o.Print = output.Register(cmd, &f.Options.Output, shared.Spec)
 	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	return controlplane.Apply(ctx, f, controlplane.Change{
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return err
+	}
+	return shared.Apply(ctx, s, o.IO, shared.Change{
 		Verb:        "thaw",
 		Done:        "thawed",
 		Cluster:     o.Name,

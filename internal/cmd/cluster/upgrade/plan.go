@@ -7,12 +7,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/create"
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/internal/progress"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -119,23 +118,18 @@ func writePlan(w io.Writer, p *Plan) error {
 	return tw.Flush()
 }
 
-// deny prints the plan (people: on stdout; -o json|yaml: the plan view) and exits 4 with
-// the refusals on stderr. Nothing was sent.
-func deny(f *factory.Factory, o *Options, p *Plan) error {
-	out := f.IOStreams.Out
-	switch {
-	case o.Print.Human():
-		if err := writePlan(out, p); err != nil {
-			return err
-		}
-	case o.Print.Is(output.JSON), o.Print.Is(output.YAML):
-		format := output.JSON
-		if o.Print.Is(output.YAML) {
-			format = output.YAML
-		}
-		if err := printers.Print(out, format, p); err != nil {
-			return err
-		}
+// deny prints the refused plan through the output path (people: the plan as text; the
+// structured formats and -o jsonpath: the plan view; -o name: the cluster) and exits 4
+// with the refusals on stderr. Nothing was sent.
+func deny(pr *output.Printer, cur *v1alpha1.TenantCluster, p *Plan) error {
+	err := pr.Print(output.Doc{
+		One:      true,
+		ViewOnly: true,
+		Items:    []output.Item{{Object: cur, View: p}},
+		Text:     func(w io.Writer) error { return writePlan(w, p) },
+	})
+	if err != nil {
+		return err
 	}
 	return cmdutil.DeniedError(p.err())
 }
@@ -163,11 +157,11 @@ func printDryRun(f *factory.Factory, o *Options, cur *v1alpha1.TenantCluster, p 
 
 // upgradeGoal: Ready at the new version, as the controller reports it. A controller that
 // reports no observed version is taken at its observedGeneration.
-func upgradeGoal(version string) create.Goal {
-	return create.Goal{
+func upgradeGoal(version string) clusterwatch.Goal {
+	return clusterwatch.Goal{
 		What: "Ready at " + version,
 		Reached: func(c *v1alpha1.TenantCluster) bool {
-			if c.Status.Phase != create.PhaseReady {
+			if c.Status.Phase != clusterwatch.PhaseReady {
 				return false
 			}
 			if obs := c.Status.ObservedState; obs != nil && obs.KubernetesVersion != "" {
@@ -182,9 +176,9 @@ func upgradeGoal(version string) create.Goal {
 
 // wait follows the cluster until it is Ready at the new version, with progress on stderr.
 func wait(ctx context.Context, f *factory.Factory, s store.Store, c *v1alpha1.TenantCluster, o *Options) error {
-	cs, ok := s.(store.ClusterServer)
-	if !ok {
-		return errNoServer
+	cs, err := s.Server()
+	if err != nil {
+		return err
 	}
 	rep := progress.New(f.IOStreams, progress.ModeFor(f.IOStreams, o.Print.Structured()))
 	last := ""
@@ -200,7 +194,7 @@ func wait(ctx context.Context, f *factory.Factory, s store.Store, c *v1alpha1.Te
 			last = line
 		}
 	}
-	got, err := create.Wait(ctx, s, cs, c.Namespace, c.Name, o.Timeout, upgradeGoal(o.Version), report)
+	got, err := clusterwatch.Wait(ctx, clusterwatch.One{Get: s.GetCluster, Watch: cs.WatchCluster}, c.Namespace, c.Name, o.Timeout, upgradeGoal(o.Version), report)
 	rep.End(false)
 	if err != nil {
 		return err

@@ -4,20 +4,18 @@ package upgrade
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/create"
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -83,7 +81,7 @@ status.observedState.kubernetesVersion), with progress on stderr.`,
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Print the plan and send nothing")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Wait, "wait", false, "Live: wait until the cluster is Ready at the new version")
-	fl.DurationVar(&o.Timeout, "timeout", create.DefaultTimeout, "How long --wait waits")
+	fl.DurationVar(&o.Timeout, "timeout", clusterwatch.DefaultTimeout, "How long --wait waits")
 	fl.StringVar(&o.ResourceVersion, "resource-version", "", "Live: upgrade only if the cluster still has this resourceVersion (from an earlier read)")
 	return cmd
 }
@@ -118,10 +116,6 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	u, ok := s.(store.ClusterUpgrader)
-	if !ok {
-		return fmt.Errorf("the %s store cannot upgrade clusters", s.Mode())
-	}
 	if f.Offline() && (o.Wait || o.ResourceVersion != "") {
 		return cmdutil.UsageError("--wait and --resource-version need a live cluster (manifests have no status and no resourceVersion)")
 	}
@@ -142,7 +136,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	}
 	pr := o.Print.Printer(f.IOStreams)
 	if !pl.Allowed {
-		return deny(f, o, pl)
+		return deny(pr, cur, pl)
 	}
 	if pl.Kind == policy.UpgradeNone {
 		return pr.Done(cur, fmt.Sprintf("%s unchanged: already %s", resourceName(cur), cur.Spec.KubernetesVersion), "")
@@ -157,7 +151,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		cur = cur.DeepCopy()
 		cur.ResourceVersion = o.ResourceVersion
 	}
-	updated, res, err := u.UpgradeCluster(ctx, cur, o.Version)
+	updated, res, err := s.UpgradeCluster(ctx, cur, o.Version)
 	if apierrors.IsConflict(err) {
 		return cmdutil.WithCode(cmdutil.ExitFailure, fmt.Errorf("tenant cluster %q changed since it was read (resourceVersion %s), so nothing was upgraded: look at it again and run the upgrade again if it still applies: %w", cur.Name, cur.ResourceVersion, err))
 	}
@@ -198,6 +192,3 @@ func confirm(f *factory.Factory, o *Options, c *v1alpha1.TenantCluster, pl *Plan
 	return p.Confirm(fmt.Sprintf("Upgrade tenant cluster %s/%s from %s to %s? It cannot be undone.", c.Namespace, c.Name, pl.From, pl.To),
 		"upgrade cancelled: nothing was changed")
 }
-
-// errNoServer: --wait needs a live store; run checks it first, so this is a bug guard.
-var errNoServer = errors.New("this store cannot wait for a cluster")

@@ -5,6 +5,8 @@ package create
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -20,8 +22,12 @@ import (
 
 // Options are the flags and arguments of env create.
 type Options struct {
-	Name string
-	Team string
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Name    string
+	Team    string
 	teamedit.EnvFlags
 
 	Print *output.Flags
@@ -34,8 +40,8 @@ type Options struct {
 // picks it out).
 var Spec = output.Spec{Objects: true, Name: true}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "create NAME --team TEAM",
@@ -62,7 +68,11 @@ the team's file is edited in place.`,
 			if err := o.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -87,8 +97,14 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	return err
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -118,11 +134,11 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 
 	if len(old.Spec.Environments) == 0 {
 		if n := unlabelled(clusters); n > 0 {
-			f.Errorf("note: team %s had no environments: its clusters without an environment label (%d) keep working, but new clusters must name an environment\n", old.Name, n)
+			fmt.Fprintf(o.IO.ErrOut, "note: team %s had no environments: its clusters without an environment label (%d) keep working, but new clusters must name an environment\n", old.Name, n)
 		}
 	}
 	msg := fmt.Sprintf("environment %q created on team %s", env.Name, old.Name)
-	return o.Print.Printer(f.IOStreams).Done(teamview.Object(a.Updated), msg, f.Where(res, s))
+	return o.Printer.Done(teamview.Object(a.Updated), msg, store.Where(res, s))
 }
 
 // unlabelled counts the clusters without an environment label.

@@ -6,16 +6,26 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-func exec(t *testing.T, as string, args ...string) (*teamedittest.Store, teamedittest.Result) {
+func exec(t *testing.T, as string, args ...string) (*storetest.Store, cmdtest.Result) {
 	t.Helper()
-	s := teamedittest.Payments(t, as)
-	return s, teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, args...)
+	s := storetest.Payments(t, as)
+	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, args...)
+}
+
+// execLive is exec on a live store, where the server's RBAC (not the documents) decides
+// who may write the team at all, so the webhook's rules are what is left to refuse.
+func execLive(t *testing.T, as string, args ...string) (*storetest.Store, cmdtest.Result) {
+	t.Helper()
+	s := storetest.Payments(t, as)
+	s.Live = &storetest.Server{}
+	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, args...)
 }
 
 func i32(v int32) *int32 { return &v }
@@ -54,7 +64,7 @@ func TestCreateByTeamAdmin(t *testing.T) {
 }
 
 func TestZeroCapsOmitLimits(t *testing.T) {
-	s, r := exec(t, "bob@example.com", "qa", "--team", "payments", "--max-clusters", "0", "--max-clusters-per-member", "0")
+	s, r := execLive(t, "bob@example.com", "qa", "--team", "payments", "--max-clusters", "0", "--max-clusters-per-member", "0")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -141,9 +151,9 @@ func TestUnknownTeam(t *testing.T) {
 }
 
 func TestFirstEnvironmentNotesUnlabelledClusters(t *testing.T) {
-	s := teamedittest.Payments(t, "alice@example.com")
+	s := storetest.Payments(t, "alice@example.com")
 	s.Teams[0].Spec.Environments = nil
-	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "dev", "--team", "payments")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "dev", "--team", "payments")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -155,8 +165,8 @@ func TestFirstEnvironmentNotesUnlabelledClusters(t *testing.T) {
 // -o json prints the Team as written (the API object, docs/output.md), the new
 // environment in it; jsonpath picks the environment out.
 func TestJSONOutput(t *testing.T) {
-	s := teamedittest.Payments(t, "alice@example.com")
-	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{Output: "json"}, "", false, "qa", "--team", "payments", "--max-clusters", "2")
+	s := storetest.Payments(t, "alice@example.com")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{Output: "json"}, "", false, "qa", "--team", "payments", "--max-clusters", "2")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -172,8 +182,8 @@ func TestJSONOutput(t *testing.T) {
 		t.Errorf("environments %+v", envs)
 	}
 
-	s = teamedittest.Payments(t, "alice@example.com")
-	r = teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{Output: `jsonpath={.spec.environments[?(@.name=="qa")].limits.maxClusters}`}, "", false, "qa", "--team", "payments", "--max-clusters", "2")
+	s = storetest.Payments(t, "alice@example.com")
+	r = cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{Output: `jsonpath={.spec.environments[?(@.name=="qa")].limits.maxClusters}`}, "", false, "qa", "--team", "payments", "--max-clusters", "2")
 	if r.Code != 0 || r.Stdout != "2" {
 		t.Errorf("jsonpath: exit %d (%v), stdout %q", r.Code, r.Err, r.Stdout)
 	}
@@ -181,11 +191,11 @@ func TestJSONOutput(t *testing.T) {
 
 // Someone else adds an environment between the read and the write: both are kept.
 func TestConcurrentEditIsKept(t *testing.T) {
-	s := teamedittest.Payments(t, "alice@example.com")
+	s := storetest.Payments(t, "alice@example.com")
 	s.Interfere = func(team *v1alpha1.Team) {
 		team.Spec.Environments = append(team.Spec.Environments, v1alpha1.EnvironmentSpec{Name: "qa"})
 	}
-	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "staging", "--team", "payments")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "staging", "--team", "payments")
 	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 1 {
 		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
 	}
@@ -200,11 +210,11 @@ func TestConcurrentEditIsKept(t *testing.T) {
 
 // Someone else creates the same environment meanwhile: the retry sees it and refuses.
 func TestConcurrentSameNameRefused(t *testing.T) {
-	s := teamedittest.Payments(t, "alice@example.com")
+	s := storetest.Payments(t, "alice@example.com")
 	s.Interfere = func(team *v1alpha1.Team) {
 		team.Spec.Environments = append(team.Spec.Environments, v1alpha1.EnvironmentSpec{Name: "Staging"})
 	}
-	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "staging", "--team", "payments")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "staging", "--team", "payments")
 	if r.Code != cmdutil.ExitFailure || s.Writes() != 0 ||
 		r.Msg() != `environment "staging" already exists on team payments as "Staging" (environment names are compared case-insensitively)` {
 		t.Errorf("exit %d, %q, %d writes", r.Code, r.Msg(), s.Writes())

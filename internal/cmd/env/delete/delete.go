@@ -5,6 +5,8 @@ package delete
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -21,9 +23,13 @@ import (
 
 // Options are the flags and arguments of env delete.
 type Options struct {
-	Name string
-	Team string
-	Yes  bool
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Name    string
+	Team    string
+	Yes     bool
 
 	Print *output.Flags
 }
@@ -32,8 +38,8 @@ type Options struct {
 // without the environment.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "delete NAME --team TEAM [--yes]",
@@ -59,7 +65,11 @@ working on manifests, the team's file is edited in place.`,
 			if err := o.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -81,8 +91,14 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	return cmdutil.RequireFlag("team", o.Team)
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -102,12 +118,12 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 
-	pr := prompt.New(f.IOStreams)
+	pr := prompt.New(o.IO)
 	if !o.Yes && !pr.CanPrompt() {
 		return cmdutil.UsageError("deleting environment %q needs confirmation: pass --yes (there is no terminal to ask on)", name)
 	}
 	if n := labelled(clusters, name); n > 0 {
-		f.Errorf("%d cluster(s) still carry the label %s=%s: they keep working and still count toward team %s\n",
+		fmt.Fprintf(o.IO.ErrOut, "%d cluster(s) still carry the label %s=%s: they keep working and still count toward team %s\n",
 			n, v1alpha1.LabelEnvironment, name, old.Name)
 	}
 	if !o.Yes {
@@ -133,7 +149,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		written = a.Old // someone else deleted it: the team as it is
 	}
 	msg := fmt.Sprintf("environment %q deleted from team %s", name, old.Name)
-	return o.Print.Printer(f.IOStreams).Done(teamview.Object(written), msg, f.Where(a.Result, s))
+	return o.Printer.Done(teamview.Object(written), msg, store.Where(a.Result, s))
 }
 
 // withoutEnvironment is a copy of t without its environment i (no list when it was the

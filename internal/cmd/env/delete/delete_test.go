@@ -3,16 +3,17 @@ package delete
 import (
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-func exec(t *testing.T, as, stdin string, tty bool, args ...string) (*teamedittest.Store, teamedittest.Result) {
+func exec(t *testing.T, as, stdin string, tty bool, args ...string) (*storetest.Store, cmdtest.Result) {
 	t.Helper()
-	s := teamedittest.Payments(t, as)
-	return s, teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, stdin, tty, args...)
+	s := storetest.Payments(t, as)
+	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, stdin, tty, args...)
 }
 
 func TestDeleteWithYes(t *testing.T) {
@@ -33,10 +34,10 @@ func TestDeleteWithYes(t *testing.T) {
 }
 
 func TestDeleteLastRemovesEnvironments(t *testing.T) {
-	s := teamedittest.Payments(t, "alice@example.com")
+	s := storetest.Payments(t, "alice@example.com")
 	s.Teams[0].Spec.Environments = s.Teams[0].Spec.Environments[1:]
 	s.Clusters = nil
-	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "prod", "--team", "payments", "-y")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "prod", "--team", "payments", "-y")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -108,9 +109,10 @@ func TestOperatorDeletingCappedEnvDenied(t *testing.T) {
 }
 
 func TestOperatorDeletingUncappedEnv(t *testing.T) {
-	s := teamedittest.Payments(t, "bob@example.com")
+	s := storetest.Payments(t, "bob@example.com")
+	s.Live = &storetest.Server{} // live, the server's RBAC decides who may write the team
 	s.Teams[0].Spec.Environments = append(s.Teams[0].Spec.Environments, v1alpha1.EnvironmentSpec{Name: "scratch"})
-	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "scratch", "--team", "payments", "--force")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "scratch", "--team", "payments", "--force")
 	if r.Code != 0 || s.Writes() != 1 || len(s.Updated[0].Spec.Environments) != 2 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -134,9 +136,9 @@ func TestNotFoundAndBadName(t *testing.T) {
 // Someone else edits the team after the confirmation and before the write: the delete is
 // applied to a fresh read, without asking again, and their edit is kept.
 func TestConcurrentEditIsKept(t *testing.T) {
-	s := teamedittest.Payments(t, "alice@example.com")
+	s := storetest.Payments(t, "alice@example.com")
 	s.Interfere = func(team *v1alpha1.Team) { team.Environment("prod").Description = "edited meanwhile" }
-	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
 	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 1 {
 		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
 	}
@@ -148,9 +150,9 @@ func TestConcurrentEditIsKept(t *testing.T) {
 
 // Someone else deleted the same environment meanwhile: nothing is left to write.
 func TestConcurrentDeleteIsDone(t *testing.T) {
-	s := teamedittest.Payments(t, "alice@example.com")
+	s := storetest.Payments(t, "alice@example.com")
 	s.Interfere = func(team *v1alpha1.Team) { team.Spec.Environments = team.Spec.Environments[1:] } // prod only
-	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
 	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 0 {
 		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
 	}

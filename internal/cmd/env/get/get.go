@@ -4,6 +4,8 @@ package get
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"io"
 	"sort"
 	"strconv"
@@ -15,12 +17,12 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// Fields are the clusterDefaults field names, in the contract's order.
+// Fields are the clusterDefaults field names, in the CRD's order.
 var Fields = []string{"kubernetesVersion", "workerCount", "workerCPU", "workerMemoryGi", "workerDiskGi", "defaultAddons"}
 
 // Value is one effective default and where it came from.
@@ -53,13 +55,17 @@ var Spec = output.Spec{Wide: true}
 
 // Options are the flags and arguments of env get.
 type Options struct {
-	Name  string
-	Team  string
-	Print *output.Flags
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Name    string
+	Team    string
+	Print   *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "get ENV --team TEAM",
@@ -72,7 +78,11 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -106,8 +116,14 @@ func gi(b int64) any {
 	return b
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -127,8 +143,8 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	v := View{Name: e.Name, Team: t.Name, Description: e.Description, Defaults: Defaults(d),
 		Caps:   Caps{Clusters: u.Clusters, MaxClusters: u.MaxClusters, MaxClustersPerMember: u.MaxClustersPerMember, Members: u.Members},
 		Access: policy.AccessTable(t, o.Name)}
-	color, width := f.IOStreams.ColorEnabled(), f.IOStreams.Width()
-	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+	color, width := o.IO.ColorEnabled(), o.IO.Width()
+	return o.Printer.Print(output.Doc{
 		One:  true,
 		View: v,
 		Text: func(w io.Writer) error { return describe(w, v, d.Addons, color, width) },
@@ -143,36 +159,36 @@ func describe(out io.Writer, v View, addons []string, color bool, width int) err
 		fmt.Fprintf(out, "Description: %s\n", inert.Text(v.Description))
 	}
 	fmt.Fprintln(out)
-	dt := printers.NewTable(color, "FIELD", "VALUE", "SOURCE")
-	dt.Width = width // fit the terminal (printers.Table.fit)
+	dt := tables.NewTable(color, "FIELD", "VALUE", "SOURCE")
+	dt.Width = width // fit the terminal (tables.Table.fit)
 	for _, k := range Fields {
 		val := v.Defaults[k]
 		text := fmt.Sprint(val.Value)
 		if k == "defaultAddons" {
 			text = strings.Join(addons, ",")
 		}
-		dt.Row(k, printers.Dash(text), printers.Dash(string(val.Source)))
+		dt.Row(k, tables.Dash(text), tables.Dash(string(val.Source)))
 	}
 	if err := dt.Render(out); err != nil {
 		return err
 	}
 	fmt.Fprintln(out)
-	ct := printers.NewTable(color, "CAP", "USED", "LIMIT")
+	ct := tables.NewTable(color, "CAP", "USED", "LIMIT")
 	ct.Width = width
-	ct.Row("clusters", strconv.Itoa(v.Caps.Clusters), printers.Cap(v.Caps.MaxClusters))
+	ct.Row("clusters", strconv.Itoa(v.Caps.Clusters), tables.Cap(v.Caps.MaxClusters))
 	members := make([]string, 0, len(v.Caps.Members))
 	for m := range v.Caps.Members {
 		members = append(members, m)
 	}
 	sort.Strings(members)
 	for _, m := range members {
-		ct.Row("clusters of "+m, strconv.Itoa(v.Caps.Members[m]), printers.Cap(v.Caps.MaxClustersPerMember))
+		ct.Row("clusters of "+m, strconv.Itoa(v.Caps.Members[m]), tables.Cap(v.Caps.MaxClustersPerMember))
 	}
 	if err := ct.Render(out); err != nil {
 		return err
 	}
 	fmt.Fprintln(out)
-	at := printers.NewTable(color, "USER", "ROLE", "SOURCE", "WHY")
+	at := tables.NewTable(color, "USER", "ROLE", "SOURCE", "WHY")
 	at.Width = width
 	for _, a := range v.Access {
 		at.Row(a.User, a.Role, a.Source, a.Reason)

@@ -4,6 +4,8 @@ package list
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -12,7 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -35,12 +37,16 @@ var Spec = output.Spec{List: true, Wide: true, Name: true}
 
 // Options are the flags of env list.
 type Options struct {
-	Team  string
-	Print *output.Flags
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Team    string
+	Print   *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "list --team TEAM",
@@ -53,7 +59,11 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -61,8 +71,14 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -87,18 +103,18 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		r := Row{Name: e.Name, Description: e.Description, ClusterCount: u.Clusters, MaxClusters: u.MaxClusters, MaxClustersPerMember: u.MaxClustersPerMember,
 			Status: st.Status, Problems: st.Problems}
 		problems = append(problems, st.Problems...)
-		cells := []string{r.Name, strconv.Itoa(r.ClusterCount), printers.Cap(r.MaxClusters), printers.Cap(r.MaxClustersPerMember), r.Status}
+		cells := []string{r.Name, strconv.Itoa(r.ClusterCount), tables.Cap(r.MaxClusters), tables.Cap(r.MaxClustersPerMember), r.Status}
 		if idErr == nil {
 			r.Role = policy.EnvironmentRole(t, e.Name, actor.Identity, actor.PlatformAdmin).Role.String()
 			cells = append(cells, r.Role)
 		}
 		d.Items = append(d.Items, output.Item{View: r, Name: r.Name, Cells: cells, WideCells: []string{r.Description}})
 	}
-	if err := o.Print.Printer(f.IOStreams).Print(d); err != nil {
+	if err := o.Printer.Print(d); err != nil {
 		return err
 	}
 	for _, p := range problems {
-		f.Errorf("Warning: %s\n", p)
+		fmt.Fprintf(o.IO.ErrOut, "Warning: %s\n", p)
 	}
 	return nil
 }

@@ -104,10 +104,7 @@ func planFor(ctx context.Context, f *factory.Factory, o *Options) (*planned, err
 	if err != nil {
 		return nil, err
 	}
-	mig, ok := s.(store.Migrator)
-	if !ok {
-		return nil, fmt.Errorf("the %s store cannot migrate clusters", s.Mode())
-	}
+	mig := s
 	team, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
 	if err != nil {
 		return nil, err

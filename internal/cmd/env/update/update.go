@@ -5,6 +5,8 @@ package update
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -24,6 +26,10 @@ const NothingToUpdate = "nothing to update: pass --description, --max-clusters, 
 
 // Options are the flags and arguments of env update.
 type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer              *output.Printer
 	Name                 string
 	Team                 string
 	ClearLimits          bool
@@ -41,8 +47,8 @@ type Options struct {
 // picks it out).
 var Spec = output.Spec{Objects: true, Name: true}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "update NAME --team TEAM",
@@ -75,7 +81,11 @@ manifests, the team's file is edited in place.`,
 			if err := o.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -109,8 +119,14 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	return nil
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -148,5 +164,5 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if a.Updated != nil {
 		msg, written = fmt.Sprintf("environment %q updated on team %s", env.Name, a.Old.Name), a.Updated
 	}
-	return o.Print.Printer(f.IOStreams).Done(teamview.Object(written), msg, f.Where(a.Result, s))
+	return o.Printer.Done(teamview.Object(written), msg, store.Where(a.Result, s))
 }

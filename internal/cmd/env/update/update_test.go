@@ -5,22 +5,32 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-func exec(t *testing.T, as string, args ...string) (*teamedittest.Store, teamedittest.Result) {
+func exec(t *testing.T, as string, args ...string) (*storetest.Store, cmdtest.Result) {
 	t.Helper()
-	s := teamedittest.Payments(t, as)
-	return s, teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, args...)
+	s := storetest.Payments(t, as)
+	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, args...)
+}
+
+// execLive is exec on a live store, where the server's RBAC (not the documents) decides
+// who may write the team at all, so the webhook's rules are what is left to refuse.
+func execLive(t *testing.T, as string, args ...string) (*storetest.Store, cmdtest.Result) {
+	t.Helper()
+	s := storetest.Payments(t, as)
+	s.Live = &storetest.Server{}
+	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, args...)
 }
 
 func i32(v int32) *int32 { return &v }
 
 // env returns the environment name of the last written team.
-func env(t *testing.T, s *teamedittest.Store, name string) *v1alpha1.EnvironmentSpec {
+func env(t *testing.T, s *storetest.Store, name string) *v1alpha1.EnvironmentSpec {
 	t.Helper()
 	if len(s.Updated) != 1 {
 		t.Fatalf("%d updates", len(s.Updated))
@@ -46,7 +56,7 @@ func TestUpdateCapsByTeamAdmin(t *testing.T) {
 		t.Errorf("limits %+v", e.Limits)
 	}
 	// The rest of prod and the other environment are untouched.
-	before := teamedittest.Payments(t, "").Teams[0]
+	before := storetest.Payments(t, "").Teams[0]
 	if !reflect.DeepEqual(e.Access, before.Environment("prod").Access) || !reflect.DeepEqual(e.ClusterDefaults, before.Environment("prod").ClusterDefaults) ||
 		e.Description != before.Environment("prod").Description || !reflect.DeepEqual(*env(t, s, "dev"), *before.Environment("dev")) {
 		t.Error("update changed more than the limits")
@@ -111,7 +121,7 @@ func TestCaseInsensitiveName(t *testing.T) {
 
 func TestOperatorChangingCapsDenied(t *testing.T) {
 	// bob is admin of prod through its access, but only team admins may change caps.
-	s, r := exec(t, "bob@example.com", "prod", "--team", "payments", "--max-clusters", "10")
+	s, r := execLive(t, "bob@example.com", "prod", "--team", "payments", "--max-clusters", "10")
 	if r.Code != cmdutil.ExitDenied {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -122,7 +132,7 @@ func TestOperatorChangingCapsDenied(t *testing.T) {
 		t.Error("wrote")
 	}
 	// Without caps, an operator's change passes the Team rules.
-	s, r = exec(t, "bob@example.com", "prod", "--team", "payments", "--description", "Live")
+	s, r = execLive(t, "bob@example.com", "prod", "--team", "payments", "--description", "Live")
 	if r.Code != 0 || s.Writes() != 1 {
 		t.Errorf("exit %d: %v", r.Code, r.Err)
 	}
@@ -187,9 +197,9 @@ func TestUsageErrors(t *testing.T) {
 // Conflict, the command reads the team again and applies its change to that, so both
 // edits are kept.
 func TestConcurrentEditIsKept(t *testing.T) {
-	s := teamedittest.Payments(t, "alice@example.com")
+	s := storetest.Payments(t, "alice@example.com")
 	s.Interfere = func(team *v1alpha1.Team) { team.Environment("dev").Description = "edited meanwhile" }
-	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "prod", "--team", "payments", "--max-clusters", "8")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "prod", "--team", "payments", "--max-clusters", "8")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -207,9 +217,9 @@ func TestConcurrentEditIsKept(t *testing.T) {
 
 // The other edit removed the environment: the retry reports it missing.
 func TestConcurrentDeleteIsNotFound(t *testing.T) {
-	s := teamedittest.Payments(t, "alice@example.com")
+	s := storetest.Payments(t, "alice@example.com")
 	s.Interfere = func(team *v1alpha1.Team) { team.Spec.Environments = team.Spec.Environments[:1] } // dev only
-	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "prod", "--team", "payments", "--max-clusters", "8")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "prod", "--team", "payments", "--max-clusters", "8")
 	if r.Code != cmdutil.ExitNotFound || r.Msg() != `environment "prod" not found on team payments` || s.Writes() != 0 {
 		t.Errorf("exit %d, %q, %d writes", r.Code, r.Msg(), s.Writes())
 	}

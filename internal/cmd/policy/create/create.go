@@ -6,12 +6,13 @@ package create
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/policyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
@@ -24,13 +25,17 @@ var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags and arguments of policy create.
 type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer                              *output.Printer
 	Name, Scope, Team, Environment, File string
 	Providers, Rules                     []string
 	Print                                *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "create NAME (--scope platformWide|team|teamAndEnvironment [--team T] [--environment E] [--provider-type P]... --option OPTION=MODE:V1,V2... | -f FILE)",
@@ -45,7 +50,11 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	fl := cmd.Flags()
@@ -59,30 +68,33 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
 	p, err := o.policy()
 	if err != nil {
 		return err
 	}
-	s, err := f.Store(ctx)
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	if err := delete.Authorize(ctx, s, "create", p.Name); err != nil {
+	if err := policyutil.Authorize(ctx, s, "create", p.Name); err != nil {
 		return err
 	}
 	if err := policyutil.Admit(ctx, s, policy.Create, p); err != nil {
 		return err
 	}
-	w, err := policyutil.Writer(s)
-	if err != nil {
-		return err
-	}
+	w := s
 	res, err := w.CreateClusterCreationPolicy(ctx, p)
 	if err != nil {
 		return err
 	}
-	return o.Print.Printer(f.IOStreams).Done(p, fmt.Sprintf("clustercreationpolicy %q created", p.Name), f.Where(res, s))
+	return o.Printer.Done(p, fmt.Sprintf("clustercreationpolicy %q created", p.Name), store.Where(res, s))
 }
 
 // policy builds the object from -f FILE or the flags; a bad input is a usage error.

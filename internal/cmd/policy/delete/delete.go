@@ -5,14 +5,15 @@ package delete
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/policyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
 
 // Spec is what policy delete prints: a line for people; for programs the policy deleted.
@@ -20,12 +21,16 @@ var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags and arguments of policy delete.
 type Options struct {
-	Name  string
-	Print *output.Flags
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Name    string
+	Print   *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "delete NAME",
@@ -38,13 +43,23 @@ the policy's document is removed from its file.`,
 	}
 	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		return run(cmd.Context(), f, o)
+		o.Complete(f)
+		if runF != nil {
+			return runF(o)
+		}
+		return run(cmd.Context(), o)
 	})
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -52,33 +67,13 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if err := Authorize(ctx, s, "delete", p.Name); err != nil {
+	if err := policyutil.Authorize(ctx, s, "delete", p.Name); err != nil {
 		return err
 	}
-	w, ok := s.(store.CreationPolicies)
-	if !ok {
-		return fmt.Errorf("this store cannot write ClusterCreationPolicies")
-	}
-	res, err := w.DeleteClusterCreationPolicy(ctx, p.Name)
+	res, err := s.DeleteClusterCreationPolicy(ctx, p.Name)
 	if err != nil {
 		return err
 	}
 	msg := fmt.Sprintf("clustercreationpolicy %q deleted", p.Name)
-	return o.Print.Printer(f.IOStreams).Done(p, msg, f.Where(res, s))
-}
-
-// Authorize refuses a non platform admin offline, as the server does (live it decides).
-func Authorize(ctx context.Context, s store.Store, verb, name string) error {
-	if s.Mode() == "live" {
-		return nil
-	}
-	actor, err := lookup.WhoAmI(ctx, s)
-	if err != nil {
-		return err
-	}
-	if actor.PlatformAdmin {
-		return nil
-	}
-	return cmdutil.DeniedError(fmt.Errorf("user %q may not %s ClusterCreationPolicy %q: ClusterCreationPolicies are managed by platform admins",
-		actor.Identity.Username, verb, name))
+	return o.Printer.Done(p, msg, store.Where(res, s))
 }

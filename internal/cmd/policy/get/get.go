@@ -3,11 +3,13 @@ package get
 
 import (
 	"context"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/policyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 )
@@ -17,12 +19,16 @@ var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags and arguments of policy get.
 type Options struct {
-	Name  string
-	Print *output.Flags
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Name    string
+	Print   *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "get NAME",
@@ -32,13 +38,23 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 	}
 	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		return run(cmd.Context(), f, o)
+		o.Complete(f)
+		if runF != nil {
+			return runF(o)
+		}
+		return run(cmd.Context(), o)
 	})
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -46,9 +62,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+	return o.Printer.Print(output.Doc{
 		One:    true,
 		Header: []string{"NAME", "TIER", "TEAM", "ENVIRONMENT", "PROVIDERS", "OPTIONS"},
-		Items:  []output.Item{{Object: p, Cells: list.Cells(p)}},
+		Items:  []output.Item{{Object: p, Cells: policyutil.Cells(p)}},
 	})
 }

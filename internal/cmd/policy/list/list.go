@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/policyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -174,25 +175,9 @@ func runAll(ctx context.Context, f *factory.Factory, o *Options) error {
 		Empty:  "No ClusterCreationPolicies found.",
 	}
 	for i := range all {
-		d.Items = append(d.Items, output.Item{Object: &all[i], Cells: Cells(&all[i])})
+		d.Items = append(d.Items, output.Item{Object: &all[i], Cells: policyutil.Cells(&all[i])})
 	}
 	return o.Print.Printer(f.IOStreams).Print(d)
-}
-
-// Cells are a policy's row in butleradm policy list and get.
-func Cells(p *v1alpha1.ClusterCreationPolicy) []string {
-	team, env := p.Spec.Scope.Target()
-	var providers, options []string
-	for _, pt := range p.Spec.TargetProviders {
-		providers = append(providers, string(pt))
-	}
-	for _, opt := range v1alpha1.OptionTypes {
-		if r, ok := p.Spec.Options[opt]; ok {
-			options = append(options, opt+"="+r.Mode)
-		}
-	}
-	return []string{p.Name, p.Spec.Scope.Tier().String(), dash(team), dash(env),
-		dash(strings.Join(providers, ",")), dash(strings.Join(options, ","))}
 }
 
 func dash(s string) string {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
@@ -121,11 +122,41 @@ func Admit(ctx context.Context, s store.Store, op policy.Operation, p *v1alpha1.
 	return nil
 }
 
-// Writer is the store's policy writer.
-func Writer(s store.Store) (store.CreationPolicies, error) {
-	w, ok := s.(store.CreationPolicies)
-	if !ok {
-		return nil, fmt.Errorf("this store cannot write ClusterCreationPolicies")
+// Authorize refuses a non platform admin offline, as the server does (live it decides).
+func Authorize(ctx context.Context, s store.Store, verb, name string) error {
+	if s.Kind() == store.Live {
+		return nil
 	}
-	return w, nil
+	actor, err := lookup.WhoAmI(ctx, s)
+	if err != nil {
+		return err
+	}
+	if actor.PlatformAdmin {
+		return nil
+	}
+	return cmdutil.DeniedError(fmt.Errorf("user %q may not %s ClusterCreationPolicy %q: ClusterCreationPolicies are managed by platform admins",
+		actor.Identity.Username, verb, name))
+}
+
+// Cells are a policy's row in butleradm policy list and get.
+func Cells(p *v1alpha1.ClusterCreationPolicy) []string {
+	team, env := p.Spec.Scope.Target()
+	var providers, options []string
+	for _, pt := range p.Spec.TargetProviders {
+		providers = append(providers, string(pt))
+	}
+	for _, opt := range v1alpha1.OptionTypes {
+		if r, ok := p.Spec.Options[opt]; ok {
+			options = append(options, opt+"="+r.Mode)
+		}
+	}
+	return []string{p.Name, p.Spec.Scope.Tier().String(), dash(team), dash(env),
+		dash(strings.Join(providers, ",")), dash(strings.Join(options, ","))}
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

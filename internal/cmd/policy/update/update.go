@@ -6,12 +6,13 @@ package update
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	policydelete "github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/policyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -25,6 +26,10 @@ var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags and arguments of policy update.
 type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer                              *output.Printer
 	Name, Scope, Team, Environment, File string
 	Providers, Rules, Remove             []string
 	AllProviders                         bool
@@ -33,8 +38,8 @@ type Options struct {
 	edits int
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "update NAME ([--scope S] [--team T] [--environment E] [--provider-type P]... [--all-providers] [--option OPTION=MODE:V1,V2...]... [--remove-option OPTION]... | -f FILE)",
@@ -71,7 +76,11 @@ rewritten in place.`,
 		if err := o.Validate(cmd); err != nil {
 			return err
 		}
-		return run(cmd.Context(), f, o)
+		o.Complete(f)
+		if runF != nil {
+			return runF(o)
+		}
+		return run(cmd.Context(), o)
 	})
 	return cmd
 }
@@ -95,8 +104,14 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	return nil
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -104,29 +119,26 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if err := policydelete.Authorize(ctx, s, "update", cur.Name); err != nil {
+	if err := policyutil.Authorize(ctx, s, "update", cur.Name); err != nil {
 		return err
 	}
 	next, err := o.apply(cur)
 	if err != nil {
 		return err
 	}
-	p := o.Print.Printer(f.IOStreams)
+	p := o.Printer
 	if equality.Semantic.DeepEqual(cur.Spec, next.Spec) {
 		return p.Done(next, fmt.Sprintf("clustercreationpolicy %q unchanged", next.Name), "")
 	}
 	if err := policyutil.Admit(ctx, s, policy.Update, next); err != nil {
 		return err
 	}
-	w, err := policyutil.Writer(s)
-	if err != nil {
-		return err
-	}
+	w := s
 	res, err := w.UpdateClusterCreationPolicy(ctx, next)
 	if err != nil {
 		return err
 	}
-	return p.Done(next, fmt.Sprintf("clustercreationpolicy %q updated", next.Name), f.Where(res, s))
+	return p.Done(next, fmt.Sprintf("clustercreationpolicy %q updated", next.Name), store.Where(res, s))
 }
 
 // apply returns cur changed by the flags, or with the file's spec.

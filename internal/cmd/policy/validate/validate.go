@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -64,7 +63,7 @@ checked without it. Exit 0 when all is well, 2 when anything is wrong; -o json p
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	objs, probs := providerutil.ReadManifests(o.Files, f.IOStreams.In)
+	objs, probs := cmdutil.ReadManifests(o.Files, f.IOStreams.In)
 	v := View{Errors: []string{}}
 	for _, p := range probs {
 		v.Errors = append(v.Errors, p.Error())

@@ -151,7 +151,7 @@ func (o *Options) completeFile(cmd *cobra.Command, f *factory.Factory) error {
 	if o.File == manifest.Stdin && o.Creds.Stdin {
 		return cmdutil.UsageError("-f - and --credentials-stdin cannot both read standard input")
 	}
-	objs, probs := providerutil.ReadManifests([]string{o.File}, f.IOStreams.In)
+	objs, probs := cmdutil.ReadManifests([]string{o.File}, f.IOStreams.In)
 	if len(probs) > 0 {
 		return report(f, o.File, probs)
 	}

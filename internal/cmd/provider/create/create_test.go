@@ -16,17 +16,17 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 // fakeStore is the payments example in memory, with the provider writes recorded; it can
 // be told to refuse the ProviderConfig (as a webhook or RBAC would) and the Secret delete.
 type fakeStore struct {
-	*teamedittest.Store
+	*storetest.Store
 	mode      string
 	secrets   map[string]map[string][]byte
 	calls     []string
@@ -34,13 +34,13 @@ type fakeStore struct {
 	refuseDel error
 }
 
-var _ store.Providers = (*fakeStore)(nil)
+var _ store.Store = (*fakeStore)(nil)
 
 func newFake(t *testing.T, mode string) *fakeStore {
-	return &fakeStore{Store: teamedittest.Payments(t, "olivia@example.com"), mode: mode, secrets: map[string]map[string][]byte{}}
+	return &fakeStore{Store: storetest.Payments(t, "olivia@example.com"), mode: mode, secrets: map[string]map[string][]byte{}}
 }
 
-func (s *fakeStore) Mode() string { return s.mode }
+func (s *fakeStore) Kind() store.Kind { return store.Kind(s.mode) }
 
 func (s *fakeStore) CreateSecret(_ context.Context, sec *corev1.Secret) (store.Result, error) {
 	s.calls = append(s.calls, "CreateSecret "+sec.Namespace+"/"+sec.Name)

@@ -60,7 +60,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if secret != nil && s.Mode() != "live" {
+	if secret != nil && s.Kind() != store.Live {
 		f.Errorf("note: %s holds the credentials base64-encoded, not encrypted: seal or encrypt it (Sealed Secrets, SOPS) before committing it\n", secRes.Location)
 	}
 	if o.Print.Structured() {
@@ -103,10 +103,7 @@ func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (s
 	if err := providerutil.Authorize(ctx, s, pc, team, "create"); err != nil {
 		return nil, err
 	}
-	w, err := providerutil.Writer(s)
-	if err != nil {
-		return nil, err
-	}
+	w := s
 	if _, err := s.GetProviderConfig(ctx, pc.Namespace, pc.Name); err == nil {
 		return nil, apierrors.NewAlreadyExists(v1alpha1.Resource("providerconfigs"), pc.Name)
 	} else if !apierrors.IsNotFound(err) {
@@ -131,7 +128,7 @@ func checkSecret(ctx context.Context, f *factory.Factory, s store.Store, w store
 		if err := policy.ValidateCredentials(pc.Spec.Provider, keys); err != nil {
 			return cmdutil.UsageError("Secret %s/%s: %v", secNS, secName, err)
 		}
-	case s.Mode() == "live":
+	case s.Kind() == store.Live:
 		return cmdutil.NotFoundError("Secret %s/%s, the ProviderConfig's credentials, not found: pass --credentials-file, --credentials-env-file, --credentials-stdin or --credentials-from-file to create it", secNS, secName)
 	default:
 		f.Errorf("note: Secret %s/%s is not in the manifests; the provider is not usable until it exists with keys %s\n",

@@ -18,8 +18,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -137,7 +137,7 @@ func (d *describer) status(pc *v1alpha1.ProviderConfig) error {
 	d.line("Validated", providerutil.Validated(pc))
 	d.line("Last validation", timeOf(st.LastValidationTime))
 	d.line("Last probe", timeOf(st.LastProbeTime))
-	d.line("Provider version", printers.Dash(st.ProviderVersion))
+	d.line("Provider version", tables.Dash(st.ProviderVersion))
 	d.indent = ""
 	fmt.Fprintln(d.w, "Capacity:")
 	d.indent = "  "
@@ -153,23 +153,20 @@ func (d *describer) status(pc *v1alpha1.ProviderConfig) error {
 		return nil
 	}
 	fmt.Fprintln(d.w, "Conditions:")
-	t := printers.NewTable(false, "  TYPE", "STATUS", "REASON", "MESSAGE")
+	t := tables.NewTable(false, "  TYPE", "STATUS", "REASON", "MESSAGE")
 	for _, c := range st.Conditions {
-		t.Row("  "+c.Type, string(c.Status), printers.Dash(c.Reason), printers.Dash(c.Message))
+		t.Row("  "+c.Type, string(c.Status), tables.Dash(c.Reason), tables.Dash(c.Message))
 	}
 	return t.Render(d.w)
 }
 
 // credentialKeys describes the Secret's keys, checked against the provider's key sets.
 func credentialKeys(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) string {
-	w, ok := s.(store.Providers)
-	if !ok {
-		return ""
-	}
+	w := s
 	ns, name := providerutil.SecretRef(pc)
 	keys, err := w.SecretKeys(ctx, ns, name)
 	switch {
-	case apierrors.IsNotFound(err) && s.Mode() == "live":
+	case apierrors.IsNotFound(err) && s.Kind() == store.Live:
 		return "(not found: the provider cannot work)"
 	case apierrors.IsNotFound(err):
 		return "(not in the manifests)"

@@ -1,9 +1,8 @@
 package providerutil
 
 import (
-	"errors"
 	"fmt"
-	"io"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"sort"
 	"strings"
 
@@ -36,7 +35,7 @@ func Problems(o manifest.Object) []*manifest.DecodeError {
 		out = append(out, at(o, e.Field, e.ErrorBody()))
 		seen[e.Field] = true
 	}
-	for _, de := range DecodeErrors(manifest.Validate(o)) {
+	for _, de := range cmdutil.DecodeErrors(manifest.Validate(o)) {
 		if !seen[de.Field] {
 			out = append(out, de)
 		}
@@ -53,26 +52,6 @@ func at(o manifest.Object, field, msg string) *manifest.DecodeError {
 		File: o.Source.File, Doc: o.Source.Doc, Item: o.Source.Item, Line: o.Line(field),
 		Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Field: field, Msg: msg,
 	}
-}
-
-// DecodeErrors flattens an error from the manifest package into its *DecodeError values;
-// anything else becomes a problem with only a message.
-func DecodeErrors(err error) []*manifest.DecodeError {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []*manifest.DecodeError
-		for _, e := range j.Unwrap() {
-			out = append(out, DecodeErrors(e)...)
-		}
-		return out
-	}
-	var de *manifest.DecodeError
-	if errors.As(err, &de) {
-		return []*manifest.DecodeError{de}
-	}
-	return []*manifest.DecodeError{{Msg: err.Error()}}
 }
 
 // FieldError renders a problem in the server's field-error form, "<field>: <Type>: <detail>".
@@ -99,25 +78,6 @@ func Aggregate(problems []*manifest.DecodeError) string {
 		return msgs[0]
 	}
 	return "[" + strings.Join(msgs, ", ") + "]"
-}
-
-// ReadManifests decodes files, directories (their .yaml, .yml and .json files, hidden
-// ones skipped) and "-" (stdin), strictly as --manifests does, but keeps going past bad
-// documents so that every problem is found. It returns the objects that decoded and the
-// problems of those that did not.
-func ReadManifests(paths []string, stdin io.Reader) ([]manifest.Object, []*manifest.DecodeError) {
-	var objs []manifest.Object
-	var probs []*manifest.DecodeError
-	read := func(name string, data []byte) {
-		o, err := manifest.Decode(name, data)
-		objs = append(objs, o...)
-		probs = append(probs, DecodeErrors(err)...)
-	}
-	// The loader's reader: bounded, and refusing a FIFO or a device instead of waiting.
-	for _, err := range manifest.ReadFiles(paths, stdin, manifest.Options{}, read) {
-		probs = append(probs, &manifest.DecodeError{Msg: err.Error()})
-	}
-	return objs, probs
 }
 
 // CheckManifests checks every ProviderConfig among objs (Problems), refuses two of the

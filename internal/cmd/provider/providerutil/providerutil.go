@@ -27,15 +27,6 @@ func ResourceName(name string) string { return "providerconfig.butler.butlerlabs
 // SecretResourceName is the kubectl-style name of a Secret.
 func SecretResourceName(name string) string { return "secret/" + name }
 
-// Writer returns the store's provider writes, or an error for a store without them.
-func Writer(s store.Store) (store.Providers, error) {
-	p, ok := s.(store.Providers)
-	if !ok {
-		return nil, fmt.Errorf("the %s store cannot write ProviderConfigs or Secrets", s.Mode())
-	}
-	return p, nil
-}
-
 // Find finds a ProviderConfig by name: in -n NAMESPACE exactly when given; with --team, in
 // the team's namespace, then in butler-system (platform providers are every team's); else
 // in butler-system, then in any namespace when the name is unique there.
@@ -114,7 +105,7 @@ func Home(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (stri
 // Live, the server's RBAC decides and nothing is checked here. verb is "create",
 // "delete", ...; team is the scope's team (nil for platform scope).
 func Authorize(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig, team *v1alpha1.Team, verb string) error {
-	if s.Mode() == "live" {
+	if s.Kind() == store.Live {
 		return nil
 	}
 	actor, err := lookup.WhoAmI(ctx, s)

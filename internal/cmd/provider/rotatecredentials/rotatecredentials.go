@@ -109,7 +109,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if removed := minus(old, creds.Keys()); len(removed) > 0 {
 		msg += fmt.Sprintf("; removed keys: %s", strings.Join(removed, ", "))
 	}
-	if s.Mode() != "live" {
+	if s.Kind() != store.Live {
 		f.Errorf("note: %s holds the credentials base64-encoded, not encrypted: seal or encrypt it (Sealed Secrets, SOPS) before committing it\n", res.Location)
 	}
 	return p.Done(secret, msg, f.Where(res, s))
@@ -128,15 +128,12 @@ func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (s
 	if err := providerutil.Authorize(ctx, s, pc, team, "rotate the credentials of"); err != nil {
 		return nil, nil, err
 	}
-	w, err := providerutil.Writer(s)
-	if err != nil {
-		return nil, nil, err
-	}
+	w := s
 	secNS, secName := providerutil.SecretRef(pc)
 	old, err := w.SecretKeys(ctx, secNS, secName)
 	if apierrors.IsNotFound(err) {
 		where := "on the cluster"
-		if s.Mode() != "live" {
+		if s.Kind() != store.Live {
 			where = "in the manifests"
 		}
 		return nil, nil, cmdutil.NotFoundError("Secret %s/%s, the credentials of ProviderConfig %q, not found %s: nothing to rotate (provider create makes it)", secNS, secName, pc.Name, where)

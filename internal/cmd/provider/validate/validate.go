@@ -100,7 +100,7 @@ type Report struct {
 }
 
 func run(f *factory.Factory, o *Options) error {
-	objs, probs := providerutil.ReadManifests(o.Files, f.IOStreams.In)
+	objs, probs := cmdutil.ReadManifests(o.Files, f.IOStreams.In)
 	pcs, more, bad := providerutil.CheckManifests(objs)
 	probs = append(probs, more...)
 	providerutil.SortProblems(probs)

@@ -4,6 +4,9 @@ package create
 
 import (
 	"context"
+	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -23,6 +26,10 @@ import (
 
 // Options are the flags and arguments of team create.
 type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer      *output.Printer
 	Name         string
 	DisplayName  string
 	Description  string
@@ -38,8 +45,8 @@ type Options struct {
 	groups     []teamedit.GroupGrant
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "create NAME",
@@ -64,7 +71,11 @@ Working on manifests, the team is written to a new file teams/NAME.yaml under th
 			if err := o.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -126,8 +137,14 @@ func (o *Options) build() *v1alpha1.Team {
 	return t
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -137,7 +154,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 	if o.Provider != "" {
-		warnMissingProvider(ctx, f, s, team)
+		warnMissingProvider(ctx, o.IO.ErrOut, s, team)
 	}
 
 	var res store.Result
@@ -154,22 +171,22 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 	}
 
-	where := f.Where(res, s)
+	where := store.Where(res, s)
 	if o.DryRun {
 		where = "dry run"
 	}
-	return o.Print.Printer(f.IOStreams).Done(teamview.Object(team), teamedit.ResourceName(team.Name)+" created", where)
+	return o.Printer.Done(teamview.Object(team), teamedit.ResourceName(team.Name)+" created", where)
 }
 
 // warnMissingProvider warns when the named ProviderConfig is neither in butler-system nor
 // in the team's namespace: the team may be created first, but its clusters need it.
-func warnMissingProvider(ctx context.Context, f *factory.Factory, s store.Store, team *v1alpha1.Team) {
+func warnMissingProvider(ctx context.Context, errOut io.Writer, s store.Store, team *v1alpha1.Team) {
 	name := team.Spec.ProviderConfigRef.Name
 	for _, ns := range []string{v1alpha1.PlatformNamespace, team.TeamNamespace()} {
 		if _, err := s.GetProviderConfig(ctx, ns, name); err == nil || !apierrors.IsNotFound(err) {
 			return
 		}
 	}
-	f.Errorf("warning: ProviderConfig %q not found in %s or %s; the team's clusters cannot use it until it exists\n",
+	fmt.Fprintf(errOut, "warning: ProviderConfig %q not found in %s or %s; the team's clusters cannot use it until it exists\n",
 		name, v1alpha1.PlatformNamespace, team.TeamNamespace())
 }

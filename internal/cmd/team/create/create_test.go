@@ -4,16 +4,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-func exec(t *testing.T, as string, opts factory.GlobalOptions, args ...string) (*teamedittest.Store, teamedittest.Result) {
+func exec(t *testing.T, as string, opts factory.GlobalOptions, args ...string) (*storetest.Store, cmdtest.Result) {
 	t.Helper()
-	s := teamedittest.Payments(t, as)
-	return s, teamedittest.Run(t, s, NewCmd, opts, "", false, args...)
+	s := storetest.Payments(t, as)
+	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), opts, "", false, args...)
 }
 
 func TestCreateByPlatformAdmin(t *testing.T) {

@@ -5,6 +5,8 @@ package delete
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -13,7 +15,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -21,17 +22,21 @@ import (
 
 // Options are the flags and arguments of team delete.
 type Options struct {
-	Team  string
-	Yes   bool
-	Print *output.Flags
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Team    string
+	Yes     bool
+	Print   *output.Flags
 }
 
 // Spec: the structured formats print the Team as it was before the delete, -o name its
 // kind.group/name.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "delete TEAM [--yes]",
@@ -53,7 +58,11 @@ team's document is removed from its file (and the file, once nothing else is lef
 			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -61,15 +70,18 @@ team's document is removed from its file (and the file, once nothing else is lef
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	d, ok := s.(store.TeamDeleter)
-	if !ok {
-		return fmt.Errorf("the %s store cannot delete teams", s.Mode())
-	}
+	d := s
 	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
 	if err != nil {
 		return err
@@ -87,7 +99,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return cmdutil.DeniedError(den)
 	}
 	if !o.Yes {
-		pr := prompt.New(f.IOStreams)
+		pr := prompt.New(o.IO)
 		if !pr.CanPrompt() {
 			return cmdutil.UsageError("deleting team %q needs confirmation: pass --yes (there is no terminal to ask on)", team.Name)
 		}
@@ -100,7 +112,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 	msg := "team.butler.butlerlabs.dev/" + team.Name + " deleted"
-	return o.Print.Printer(f.IOStreams).Done(teamview.Object(team), msg, f.Where(res, s))
+	return o.Printer.Done(teamview.Object(team), msg, store.Where(res, s))
 }
 
 func confirm(pr *prompt.Prompter, t *v1alpha1.Team) error {

@@ -4,6 +4,8 @@ package get
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"io"
 	"strconv"
 
@@ -12,7 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/printers"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
@@ -47,12 +49,16 @@ var Spec = output.Spec{Objects: true, View: true, Wide: true, Name: true}
 
 // Options are the flags and arguments of team get.
 type Options struct {
-	Name  string
-	Print *output.Flags
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Name    string
+	Print   *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "get TEAM",
@@ -62,7 +68,11 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 	}
 	o.Print = f.NamedCommand(cmd, "a TEAM name", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		return run(cmd.Context(), f, o)
+		o.Complete(f)
+		if runF != nil {
+			return runF(o)
+		}
+		return run(cmd.Context(), o)
 	})
 	return cmd
 }
@@ -78,8 +88,14 @@ func Summaries(t *v1alpha1.Team, clusters []v1alpha1.TenantCluster) []Environmen
 	return out
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -93,12 +109,12 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	defer func() {
 		for _, env := range v.Environments {
 			for _, p := range env.Problems {
-				f.Errorf("Warning: %s\n", p)
+				fmt.Fprintf(o.IO.ErrOut, "Warning: %s\n", p)
 			}
 		}
 	}()
-	color, width := f.IOStreams.ColorEnabled(), f.IOStreams.Width()
-	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+	color, width := o.IO.ColorEnabled(), o.IO.Width()
+	return o.Printer.Print(output.Doc{
 		One:   true,
 		Items: []output.Item{{Object: teamview.Object(t), View: v}},
 		Text:  func(w io.Writer) error { return describe(w, v, color, width) },
@@ -107,7 +123,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 
 // describe is the human output: the team, its quota lines, then its environments.
 func describe(out io.Writer, v View, color bool, width int) error {
-	st := printers.NewStyles(color)
+	st := tables.NewStyles(color)
 	fmt.Fprintf(out, "Team:         %s\n", inert.Text(v.Name))
 	if v.DisplayName != "" {
 		fmt.Fprintf(out, "Display name: %s\n", inert.Text(v.DisplayName))
@@ -117,14 +133,14 @@ func describe(out io.Writer, v View, color bool, width int) error {
 	}
 	fmt.Fprintf(out, "Namespace:    %s\n", inert.Text(v.Namespace))
 	fmt.Fprintf(out, "Quota:        %s\n\n", st.Status(v.Status))
-	q := printers.NewTable(color, "RESOURCE", "USED", "LIMIT", "UTILISATION", "STATUS")
-	q.Width = width // fit the terminal (printers.Table.fit)
+	q := tables.NewTable(color, "RESOURCE", "USED", "LIMIT", "UTILISATION", "STATUS")
+	q.Width = width // fit the terminal (tables.Table.fit)
 	for _, l := range v.Quota.Lines {
 		pct := "-"
 		if l.Utilization != nil {
 			pct = strconv.Itoa(*l.Utilization) + "%"
 		}
-		q.Row(l.Resource, l.Used, printers.Dash(l.Limit), pct, st.Status(printers.Dash(l.Status)))
+		q.Row(l.Resource, l.Used, tables.Dash(l.Limit), pct, st.Status(tables.Dash(l.Status)))
 	}
 	if err := q.Render(out); err != nil {
 		return err
@@ -133,10 +149,10 @@ func describe(out io.Writer, v View, color bool, width int) error {
 		return nil
 	}
 	fmt.Fprintln(out)
-	e := printers.NewTable(color, "ENVIRONMENT", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER", "STATUS", "DESCRIPTION")
+	e := tables.NewTable(color, "ENVIRONMENT", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER", "STATUS", "DESCRIPTION")
 	e.Width = width
 	for _, env := range v.Environments {
-		e.Row(env.Name, strconv.Itoa(env.Clusters), printers.Cap(env.MaxClusters), printers.Cap(env.MaxClustersPerMember), st.Status(env.Status), env.Description)
+		e.Row(env.Name, strconv.Itoa(env.Clusters), tables.Cap(env.MaxClusters), tables.Cap(env.MaxClustersPerMember), st.Status(env.Status), env.Description)
 	}
 	return e.Render(out)
 }

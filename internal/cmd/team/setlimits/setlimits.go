@@ -4,6 +4,8 @@ package setlimits
 
 import (
 	"context"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,8 +23,12 @@ import (
 
 // Options are the flags and arguments of team set-limits.
 type Options struct {
-	Team  string
-	Clear bool
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Team    string
+	Clear   bool
 
 	Print *output.Flags
 
@@ -33,8 +39,8 @@ type Options struct {
 // Spec is what set-limits prints: a line for people, the Team as written for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "set-limits TEAM [--max-clusters N] [--max-nodes-per-cluster N] [--max-total-nodes N] [--max-cpu Q] [--max-memory Q] [--max-storage Q] | --clear",
@@ -56,7 +62,11 @@ the team's file is edited in place, keeping its comments and layout.`,
 			if err := o.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -93,8 +103,14 @@ func changed(cmd *cobra.Command) []string {
 	return names
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -131,5 +147,5 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	} else {
 		updated = a.Old
 	}
-	return o.Print.Printer(f.IOStreams).Done(teamview.Object(updated), what+" "+verb, f.Where(res, s))
+	return o.Printer.Done(teamview.Object(updated), what+" "+verb, store.Where(res, s))
 }

@@ -6,16 +6,17 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit/teamedittest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-func exec(t *testing.T, as string, args ...string) (*teamedittest.Store, teamedittest.Result) {
+func exec(t *testing.T, as string, args ...string) (*storetest.Store, cmdtest.Result) {
 	t.Helper()
-	s := teamedittest.Payments(t, as)
-	return s, teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, args...)
+	s := storetest.Payments(t, as)
+	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, args...)
 }
 
 func TestSetLimitsAsPlatformAdmin(t *testing.T) {
@@ -36,7 +37,7 @@ func TestSetLimitsAsPlatformAdmin(t *testing.T) {
 		t.Errorf("limits %+v", rl)
 	}
 	// Nothing else of the team changed.
-	before := teamedittest.Payments(t, "").Teams[0]
+	before := storetest.Payments(t, "").Teams[0]
 	after := s.Updated[0]
 	after.Spec.ResourceLimits = before.Spec.ResourceLimits
 	if !equalTeams(before, after) {
@@ -63,7 +64,7 @@ func TestClear(t *testing.T) {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
 	// Clearing twice: nothing to write.
-	r = teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "payments", "--clear")
+	r = cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "payments", "--clear")
 	if r.Code != 0 || len(s.Updated) != 1 || r.Stdout != "team.butler.butlerlabs.dev/payments unchanged\n" {
 		t.Errorf("second clear: exit %d, %q, %d updates", r.Code, r.Stdout, len(s.Updated))
 	}
@@ -110,7 +111,7 @@ func equalTeams(a, b v1alpha1.Team) bool { return equality.Semantic.DeepEqual(a,
 // Someone else changes another limit between the read and the write: the command applies
 // its own to a fresh read, so both are kept.
 func TestConcurrentEditIsKept(t *testing.T) {
-	s := teamedittest.Payments(t, "olivia@example.com")
+	s := storetest.Payments(t, "olivia@example.com")
 	s.Interfere = func(team *v1alpha1.Team) {
 		if team.Spec.ResourceLimits == nil {
 			team.Spec.ResourceLimits = &v1alpha1.TeamResourceLimits{}
@@ -118,7 +119,7 @@ func TestConcurrentEditIsKept(t *testing.T) {
 		n := int32(42)
 		team.Spec.ResourceLimits.MaxTotalNodes = &n
 	}
-	r := teamedittest.Run(t, s, NewCmd, factory.GlobalOptions{}, "", false, "payments", "--max-nodes-per-cluster", "5")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "payments", "--max-nodes-per-cluster", "5")
 	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 1 {
 		t.Fatalf("exit %d (%v), %d conflicts, %d updates", r.Code, r.Err, s.Conflicts, len(s.Updated))
 	}

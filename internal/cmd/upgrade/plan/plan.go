@@ -5,6 +5,8 @@ package plan
 import (
 	"context"
 	"fmt"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,6 +21,10 @@ import (
 
 // Options are the flags of upgrade plan.
 type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer     *output.Printer
 	Team        string
 	Environment string
 
@@ -38,8 +44,8 @@ type Row struct {
 	Reason string `json:"reason"`
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "plan [--team TEAM] [--environment ENV]",
@@ -60,7 +66,11 @@ an empty list says so on stderr and exits 0.`,
 			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			o.Complete(f)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -69,8 +79,14 @@ an empty list says so on stderr and exits 0.`,
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store = f.IOStreams, f.Store
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -104,7 +120,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			}
 		}
 	}
-	return o.Print.Printer(f.IOStreams).Print(doc)
+	return o.Printer.Print(doc)
 }
 
 // review is the cluster's row, ok when it needs attention. A version that cannot be read

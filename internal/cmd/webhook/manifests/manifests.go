@@ -16,7 +16,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	tables "github.com/butlerdotdev/butler-toolkit/internal/printers"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
@@ -127,7 +126,7 @@ func ObjectsDoc(objs []runtime.Object) (output.Doc, error) {
 	var d output.Doc
 	var docs []runtime.Object
 	for _, ro := range objs {
-		clean, err := tables.Clean(ro)
+		clean, err := output.Clean(ro)
 		if err != nil {
 			return d, err
 		}

@@ -61,7 +61,7 @@ The RBAC it needs is printed by 'butleradm webhook manifests'.
 
 Paths: /validate-butler-butlerlabs-dev-v1alpha1-tenantcluster, -team and -providerconfig
 (admission.k8s.io/v1 AdmissionReviews), /healthz and /readyz (ready while serving with
-synced caches, not while shutting down). A refusal is a 403 carrying the contract's
+synced caches, not while shutting down). A refusal is a 403 carrying the rule's
 message; a failed read refuses the request with the error (fail closed); a malformed
 review gets HTTP 400. Every review is answered before the API server's timeout (its
 ?timeout=, less a tenth), with the reason when no decision could be made by then. Request

@@ -1,10 +1,8 @@
-package create
+package clusterwatch_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"github.com/butlerdotdev/butler-toolkit/internal/progress"
 	"strings"
 	"sync"
 	"testing"
@@ -14,16 +12,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 // fakeServer serves one TenantCluster: GetCluster returns the next of states (the last
 // one again and again), WatchCluster hands out fake watchers (or fails with watchErr).
 type fakeServer struct {
-	store.Store // nil: only GetCluster is used
-
 	mu       sync.Mutex
 	states   []*v1alpha1.TenantCluster
 	getErr   error
@@ -66,12 +61,8 @@ func (f *fakeServer) WatchCluster(_ context.Context, _, _, _ string) (watch.Inte
 	return w, nil
 }
 
-func (f *fakeServer) DryRunCreateCluster(context.Context, *v1alpha1.TenantCluster, []v1alpha1.TenantAddon) (*v1alpha1.TenantCluster, []v1alpha1.TenantAddon, error) {
-	return nil, nil, errors.New("not in this fake")
-}
-
-func (f *fakeServer) SecretValue(context.Context, string, string, ...string) (string, []byte, error) {
-	return "", nil, errors.New("not in this fake")
+func (f *fakeServer) one() clusterwatch.One {
+	return clusterwatch.One{Get: f.GetCluster, Watch: f.WatchCluster}
 }
 
 func (f *fakeServer) counts() (gets, watches int) {
@@ -80,19 +71,22 @@ func (f *fakeServer) counts() (gets, watches int) {
 	return f.gets, f.watches
 }
 
-func tc(phase, rv string) *v1alpha1.TenantCluster {
+// watchFailures is clusterwatch's count of failed watches in a row before it polls.
+const watchFailures = 3
+
+func web(phase, rv string) *v1alpha1.TenantCluster {
 	return &v1alpha1.TenantCluster{
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "payments", ResourceVersion: rv},
 		Status:     v1alpha1.TenantClusterStatus{Phase: phase},
 	}
 }
 
-// fast shortens the wait's intervals for one test.
-func fast(t *testing.T) {
+// fastWait shortens the wait's intervals for one test.
+func fastWait(t *testing.T) {
 	t.Helper()
-	poll, prog, spin := PollInterval, ProgressInterval, SpinnerInterval
-	PollInterval, ProgressInterval, SpinnerInterval = 10*time.Millisecond, 20*time.Millisecond, 5*time.Millisecond
-	t.Cleanup(func() { PollInterval, ProgressInterval, SpinnerInterval = poll, prog, spin })
+	poll, backoff := clusterwatch.PollInterval, clusterwatch.Backoff
+	clusterwatch.PollInterval, clusterwatch.Backoff = 10*time.Millisecond, 2*time.Millisecond
+	t.Cleanup(func() { clusterwatch.PollInterval, clusterwatch.Backoff = poll, backoff })
 }
 
 func phases(seen []*v1alpha1.TenantCluster) string {
@@ -114,16 +108,16 @@ func collect() (*[]*v1alpha1.TenantCluster, func(*v1alpha1.TenantCluster)) {
 }
 
 func TestWaitFollowsTheWatch(t *testing.T) {
-	fast(t)
-	f := newFake(tc("", "1"))
+	fastWait(t)
+	f := newFake(web("", "1"))
 	go func() {
 		w := <-f.watchers
-		w.Modify(tc("Provisioning", "2"))
-		w.Add(tc("Installing", "3")) // Added after a re-list counts as well
-		w.Modify(tc("Ready", "4"))
+		w.Modify(web("Provisioning", "2"))
+		w.Add(web("Installing", "3")) // Added after a re-list counts as well
+		w.Modify(web("Ready", "4"))
 	}()
 	seen, report := collect()
-	got, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, ReadyGoal, report)
+	got, err := clusterwatch.Wait(context.Background(), f.one(), "payments", "web", time.Minute, clusterwatch.ReadyGoal, report)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,9 +130,9 @@ func TestWaitFollowsTheWatch(t *testing.T) {
 }
 
 func TestWaitAlreadyReady(t *testing.T) {
-	f := newFake(tc("Ready", "7"))
+	f := newFake(web("Ready", "7"))
 	_, report := collect()
-	if _, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, ReadyGoal, report); err != nil {
+	if _, err := clusterwatch.Wait(context.Background(), f.one(), "payments", "web", time.Minute, clusterwatch.ReadyGoal, report); err != nil {
 		t.Fatal(err)
 	}
 	if _, watches := f.counts(); watches != 0 {
@@ -146,20 +140,21 @@ func TestWaitAlreadyReady(t *testing.T) {
 	}
 }
 
-// A user who may read but not watch: the wait polls.
+// A user who may read but not watch: the wait polls, and reports each state once (a
+// read that finds the same resourceVersion shows nothing new).
 func TestWaitPollsWhenWatchIsRefused(t *testing.T) {
-	fast(t)
-	f := newFake(tc("", "1"), tc("Provisioning", "2"), tc("Provisioning", "2"), tc("Ready", "3"))
+	fastWait(t)
+	f := newFake(web("", "1"), web("Provisioning", "2"), web("Provisioning", "2"), web("Ready", "3"))
 	f.watchErr = apierrors.NewForbidden(v1alpha1.Resource("tenantclusters"), "", errors.New("no watch"))
 	seen, report := collect()
-	if _, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, ReadyGoal, report); err != nil {
+	if _, err := clusterwatch.Wait(context.Background(), f.one(), "payments", "web", time.Minute, clusterwatch.ReadyGoal, report); err != nil {
 		t.Fatal(err)
 	}
 	gets, watches := f.counts()
 	if gets != 4 || watches != 1 {
 		t.Errorf("%d reads, %d watches; want 4 reads after 1 refused watch", gets, watches)
 	}
-	if phases(*seen) != ",Provisioning,Provisioning,Ready" {
+	if phases(*seen) != ",Provisioning,Ready" {
 		t.Errorf("saw %q", phases(*seen))
 	}
 }
@@ -167,8 +162,8 @@ func TestWaitPollsWhenWatchIsRefused(t *testing.T) {
 // Watches that end at once, again and again (a proxy dropping them), end up in polling;
 // one that ends after a 410 Gone is followed by a fresh read and a new watch.
 func TestWaitRewatchesThenPolls(t *testing.T) {
-	fast(t)
-	f := newFake(tc("", "1"), tc("", "5"), tc("", "5"), tc("", "5"), tc("", "5"), tc("Ready", "9"))
+	fastWait(t)
+	f := newFake(web("", "1"), web("", "5"), web("", "5"), web("", "5"), web("", "5"), web("Ready", "9"))
 	go func() {
 		w := <-f.watchers
 		w.Error(&apierrors.NewResourceExpired("too old").ErrStatus)
@@ -178,7 +173,7 @@ func TestWaitRewatchesThenPolls(t *testing.T) {
 		}
 	}()
 	_, report := collect()
-	got, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, ReadyGoal, report)
+	got, err := clusterwatch.Wait(context.Background(), f.one(), "payments", "web", time.Minute, clusterwatch.ReadyGoal, report)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,22 +184,22 @@ func TestWaitRewatchesThenPolls(t *testing.T) {
 }
 
 func TestWaitTimesOut(t *testing.T) {
-	fast(t)
-	f := newFake(tc("Provisioning", "1"))
+	fastWait(t)
+	f := newFake(web("Provisioning", "1"))
 	f.watchErr = errors.New("connection refused")
 	_, report := collect()
-	_, err := Wait(context.Background(), f, f, "payments", "web", 60*time.Millisecond, ReadyGoal, report)
+	_, err := clusterwatch.Wait(context.Background(), f.one(), "payments", "web", 60*time.Millisecond, clusterwatch.ReadyGoal, report)
 	want := "timed out after 60ms waiting for TenantCluster payments/web to be Ready (phase Provisioning); the cluster was created and is still there"
-	if err == nil || err.Error() != want || cmdutil.CodeOf(err) != cmdutil.ExitFailure {
-		t.Fatalf("got %v (exit %d), want %q (exit 1)", err, cmdutil.CodeOf(err), want)
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q", err, want)
 	}
 }
 
 func TestWaitEndsOnFailureAndDeletion(t *testing.T) {
-	fast(t)
-	failed := tc("Failed", "2")
+	fastWait(t)
+	failed := web("Failed", "2")
 	failed.Status.Conditions = []metav1.Condition{{Type: "Ready", Status: metav1.ConditionFalse, Reason: "ProvisioningFailed", Message: "no capacity"}}
-	deleting := tc("Deleting", "3")
+	deleting := web("Deleting", "3")
 	now := metav1.Now()
 	deleting.DeletionTimestamp = &now
 
@@ -214,11 +209,11 @@ func TestWaitEndsOnFailureAndDeletion(t *testing.T) {
 		event func(*watch.FakeWatcher)
 		want  string
 	}{
-		{"failed", newFake(tc("", "1")), func(w *watch.FakeWatcher) { w.Modify(failed) },
+		{"failed", newFake(web("", "1")), func(w *watch.FakeWatcher) { w.Modify(failed) },
 			"TenantCluster payments/web failed: phase Failed (ProvisioningFailed: no capacity)"},
-		{"deleted", newFake(tc("", "1")), func(w *watch.FakeWatcher) { w.Delete(tc("", "2")) },
+		{"deleted", newFake(web("", "1")), func(w *watch.FakeWatcher) { w.Delete(web("", "2")) },
 			"TenantCluster payments/web was deleted while waiting for it to be Ready"},
-		{"being deleted", newFake(tc("", "1")), func(w *watch.FakeWatcher) { w.Modify(deleting) },
+		{"being deleted", newFake(web("", "1")), func(w *watch.FakeWatcher) { w.Modify(deleting) },
 			"TenantCluster payments/web is being deleted: it will not become Ready"},
 		{"gone before the watch", newFake(nil), nil,
 			"TenantCluster payments/web was deleted while waiting for it to be Ready"},
@@ -228,9 +223,9 @@ func TestWaitEndsOnFailureAndDeletion(t *testing.T) {
 				go func() { tt.event(<-tt.f.watchers) }()
 			}
 			_, report := collect()
-			_, err := Wait(context.Background(), tt.f, tt.f, "payments", "web", time.Minute, ReadyGoal, report)
-			if err == nil || err.Error() != tt.want || cmdutil.CodeOf(err) != cmdutil.ExitFailure {
-				t.Fatalf("got %v, want %q (exit 1)", err, tt.want)
+			_, err := clusterwatch.Wait(context.Background(), tt.f.one(), "payments", "web", time.Minute, clusterwatch.ReadyGoal, report)
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("got %v, want %q", err, tt.want)
 			}
 		})
 	}
@@ -238,67 +233,11 @@ func TestWaitEndsOnFailureAndDeletion(t *testing.T) {
 
 // A refusal to read is the server's answer (exit 4), not something to wait out.
 func TestWaitReadRefused(t *testing.T) {
-	f := newFake(tc("", "1"))
+	f := newFake(web("", "1"))
 	f.getErr = apierrors.NewForbidden(v1alpha1.Resource("tenantclusters"), "web", errors.New("no"))
 	_, report := collect()
-	_, err := Wait(context.Background(), f, f, "payments", "web", time.Minute, ReadyGoal, report)
+	_, err := clusterwatch.Wait(context.Background(), f.one(), "payments", "web", time.Minute, clusterwatch.ReadyGoal, report)
 	if !apierrors.IsForbidden(err) {
 		t.Fatalf("got %v", err)
-	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the progress goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func TestProgressPlainLines(t *testing.T) {
-	fast(t)
-	var out syncBuffer
-	p := newProgress(progress.NewWriter(&out, progress.Lines), "TenantCluster payments/web", time.Minute, time.Now)
-	p.update(tc("", "1"))
-	c := tc("Provisioning", "2")
-	c.Status.WorkerNodesDesired, c.Status.WorkerNodesReady = 3, 1
-	p.update(c)
-	p.update(c) // unchanged: no line
-	time.Sleep(3 * ProgressInterval)
-	p.update(tc("Ready", "3")) // the caller says Ready itself
-	p.stop()
-	got := out.String()
-	lines := strings.Split(strings.TrimSpace(got), "\n")
-	if lines[0] != "Waiting for TenantCluster payments/web to be Ready (timeout 1m0s)" ||
-		!strings.HasPrefix(lines[1], "TenantCluster payments/web: no phase yet (") ||
-		!strings.HasPrefix(lines[2], "TenantCluster payments/web: phase Provisioning, 1/3 workers ready (") ||
-		!strings.Contains(got, "TenantCluster payments/web: still phase Provisioning, 1/3 workers ready (") ||
-		strings.Contains(got, "phase Ready") || strings.Contains(got, "\r") {
-		t.Fatalf("plain progress:\n%s", got)
-	}
-}
-
-func TestProgressSpinnerOnATerminal(t *testing.T) {
-	fast(t)
-	var out syncBuffer
-	p := newProgress(progress.NewWriter(&out, progress.Redraw), "TenantCluster payments/web", time.Minute, time.Now)
-	p.update(tc("Provisioning", "2"))
-	time.Sleep(10 * SpinnerInterval)
-	p.stop()
-	p.stop() // twice is fine
-	got := out.String()
-	if !strings.Contains(got, "\r\x1b[K") || !strings.Contains(got, " Waiting for TenantCluster payments/web to be Ready: phase Provisioning (") ||
-		!strings.HasSuffix(got, "\r\x1b[K") || strings.Contains(got, "\n") {
-		t.Fatalf("terminal progress: %q", got)
 	}
 }

@@ -1,9 +1,8 @@
-// Package printers renders command results: kubectl-style tables (colour only on a
-// terminal), JSON, YAML and names.
-package printers
+// Package tables renders kubectl-style tables for people: columns three spaces apart,
+// narrowed to the terminal, colour only on a terminal; and the cells they share.
+package tables
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,38 +12,9 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
-	"sigs.k8s.io/yaml"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
-
-// PrintJSON writes v as JSON indented by two spaces.
-func PrintJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
-}
-
-// PrintYAML writes v as YAML (through its JSON form, so JSON names and omitempty hold).
-func PrintYAML(w io.Writer, v any) error {
-	b, err := yaml.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
-}
-
-// Print writes v as JSON or YAML per format.
-func Print(w io.Writer, format string, v any) error {
-	if format == "yaml" {
-		return PrintYAML(w, v)
-	}
-	return PrintJSON(w, v)
-}
 
 // Table collects rows and renders them without borders, columns three spaces apart, like
 // kubectl. Trailing spaces are trimmed so piped output is stable.
@@ -162,56 +132,6 @@ func (s Styles) Status(status string) string {
 		return s.Bad(status)
 	}
 	return status
-}
-
-// Clean returns obj's JSON form without the noise an unsent object carries
-// (creationTimestamp: null, empty status), for printing.
-func Clean(obj any) (map[string]any, error) {
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	if md, ok := m["metadata"].(map[string]any); ok {
-		if md["creationTimestamp"] == nil {
-			delete(md, "creationTimestamp")
-		}
-	}
-	if st, ok := m["status"].(map[string]any); ok && isZero(st) {
-		delete(m, "status")
-	}
-	return m, nil
-}
-
-// isZero is true for a map holding only zero values, recursively.
-func isZero(m map[string]any) bool {
-	for _, v := range m {
-		switch x := v.(type) {
-		case nil:
-		case map[string]any:
-			if !isZero(x) {
-				return false
-			}
-		case float64:
-			if x != 0 {
-				return false
-			}
-		case string:
-			if x != "" {
-				return false
-			}
-		case bool:
-			if x {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // Dash prints an empty cell as "-".

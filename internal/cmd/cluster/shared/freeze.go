@@ -1,4 +1,7 @@
-package controlplane
+// Package shared is the command logic several cluster commands share, as gh keeps it
+// beside the commands of one noun: freezing and thawing a control plane, the WRITES
+// column of the tables, the question of --environment, and waiting for a cluster.
+package shared
 
 import (
 	"context"
@@ -7,8 +10,9 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -39,7 +43,7 @@ type Result struct {
 	Cluster          string           `json:"cluster"`
 	Namespace        string           `json:"namespace"`
 	Team             string           `json:"team"`
-	ControlPlane     Ref              `json:"controlPlane"`
+	ControlPlane     controlplane.Ref `json:"controlPlane"`
 	WritePermissions WritePermissions `json:"writePermissions"`
 	Mode             string           `json:"mode"`
 	// Status is the control plane's status as the write left it; Steward changes it to
@@ -62,15 +66,7 @@ type WritePermissions struct {
 // it, checked before anything is read of the control plane. Live the server's RBAC on
 // tenantcontrolplanes has the last word (exit 4 with its message). Nothing is written
 // when the control plane is already in the wanted state.
-func Apply(ctx context.Context, f *factory.Factory, ch Change) error {
-	s, err := f.Store(ctx)
-	if err != nil {
-		return err
-	}
-	cps, err := Store(s)
-	if err != nil {
-		return err
-	}
+func Apply(ctx context.Context, s store.Store, ios *iostreams.IOStreams, ch Change) error {
 	team, err := lookup.Team(ctx, s, ch.Team)
 	if err != nil {
 		return err
@@ -90,15 +86,15 @@ func Apply(ctx context.Context, f *factory.Factory, ch Change) error {
 	if err := Authorize(team, actor, ch.Verb, c.Name); err != nil {
 		return err
 	}
-	tcp, err := Get(ctx, s, c)
+	tcp, err := controlplane.Get(ctx, s, c)
 	if err != nil {
 		return err
 	}
-	ref, _ := RefOf(c)
+	ref, _ := controlplane.RefOf(c)
 	res := store.Result{}
 	changed := tcp.Spec.WritePermissions != ch.Permissions
 	if changed {
-		if tcp, res, err = cps.SetWritePermissions(ctx, ref.Namespace, ref.Name, ch.Permissions); err != nil {
+		if tcp, res, err = s.SetWritePermissions(ctx, ref.Namespace, ref.Name, ch.Permissions); err != nil {
 			return err
 		}
 	}
@@ -109,11 +105,11 @@ func Apply(ctx context.Context, f *factory.Factory, ch Change) error {
 		Team:             team.Name,
 		ControlPlane:     ref,
 		WritePermissions: WritePermissions{BlockCreation: p.BlockCreate, BlockUpdate: p.BlockUpdate, BlockDeletion: p.BlockDelete},
-		Mode:             Mode(p),
-		Status:           Status(tcp),
+		Mode:             controlplane.Mode(p),
+		Status:           controlplane.Status(tcp),
 		Changed:          changed,
 	}
-	return report(f, ch, r, res)
+	return report(ios, ch, r, res)
 }
 
 // Authorize refuses (exit 4) anyone who is neither a team admin of team (the team role,
@@ -133,9 +129,9 @@ func Authorize(team *v1alpha1.Team, actor lookup.Actor, verb, cluster string) er
 		actor.Identity.Username, verb, cluster, team.Name, has))
 }
 
-func report(f *factory.Factory, ch Change, r Result, res store.Result) error {
+func report(ios *iostreams.IOStreams, ch Change, r Result, res store.Result) error {
 	name := "tenantcluster.butler.butlerlabs.dev/" + r.Cluster
-	return ch.Print.Printer(f.IOStreams).Print(output.Doc{
+	return ch.Print.Printer(ios).Print(output.Doc{
 		One:   true,
 		Items: []output.Item{{View: r, Name: name}},
 		Text:  func(w io.Writer) error { return text(w, name, ch, r, res) },
@@ -144,7 +140,7 @@ func report(f *factory.Factory, ch Change, r Result, res store.Result) error {
 
 // text is the human report: what happened, then what the control plane blocks.
 func text(w io.Writer, name string, ch Change, r Result, res store.Result) error {
-	thaw := r.Mode == None
+	thaw := r.Mode == controlplane.None
 	switch {
 	case thaw && !r.Changed:
 		fmt.Fprintf(w, "%s unchanged: not frozen\n", name)
@@ -156,10 +152,20 @@ func text(w io.Writer, name string, ch Change, r Result, res store.Result) error
 		fmt.Fprintln(w, output.DoneLine(name+" "+ch.Done+": "+r.Mode, res.Location))
 	}
 	p := stewardv1alpha1.Permissions{BlockCreate: r.WritePermissions.BlockCreation, BlockUpdate: r.WritePermissions.BlockUpdate, BlockDelete: r.WritePermissions.BlockDeletion}
-	line := fmt.Sprintf("tenantcontrolplane %s blocks %s", r.ControlPlane, Blocked(p))
+	line := fmt.Sprintf("tenantcontrolplane %s blocks %s", r.ControlPlane, controlplane.Blocked(p))
 	if r.Status != "" {
 		line += "; status " + r.Status
 	}
 	_, err := fmt.Fprintln(w, line)
 	return err
+}
+
+// WriteStates is controlplane.States for a table: its error is a warning on errOut, the
+// listing itself never fails for it.
+func WriteStates(ctx context.Context, errOut io.Writer, s store.Store, clusters []v1alpha1.TenantCluster) map[string]string {
+	states, err := controlplane.States(ctx, s, clusters)
+	if err != nil {
+		fmt.Fprintf(errOut, "Warning: cannot read the write state of every control plane (WRITES shows %s): %v\n", controlplane.Unknown, err)
+	}
+	return states
 }

@@ -1,9 +1,10 @@
-// Package teamedittest helps test the commands that change teams: an in-memory store that
-// records writes, loaded from the worked example, and a runner that returns the exit code.
-package teamedittest
+// Package storetest is an in-memory store.Store for the unit tests of commands: loaded
+// from the worked example (Payments) or filled by the test, with its writes recorded. It
+// behaves like the offline store where the commands can tell (NotFound, AlreadyExists,
+// resourceVersion conflicts) and has no server unless the test gives it one.
+package storetest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -12,17 +13,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/yaml"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -43,6 +42,18 @@ type Store struct {
 	Interfere func(t *v1alpha1.Team)
 	// Conflicts counts the updates answered 409 Conflict.
 	Conflicts int
+
+	// The objects of the rest of store.Store.
+	Addons        []v1alpha1.TenantAddon
+	Policies      []v1alpha1.ClusterCreationPolicy
+	ControlPlanes []stewardv1alpha1.TenantControlPlane
+	Events        []corev1.Event
+	// Secrets holds Secret data by "namespace/name".
+	Secrets map[string]map[string][]byte
+	// Deleted records deletes as "kind namespace/name".
+	Deleted []string
+	// Live, when set, makes the store a live one with this server.
+	Live store.Server
 }
 
 var _ store.Store = (*Store)(nil)
@@ -50,13 +61,26 @@ var _ store.Store = (*Store)(nil)
 // Writes is the number of writes.
 func (s *Store) Writes() int { return len(s.Created) + len(s.Updated) }
 
-// Mode implements store.Store.
-func (s *Store) Mode() string { return "memory" }
+// Kind implements store.Store: the store's Live field, else Manifests.
+func (s *Store) Kind() store.Kind {
+	if s.Live != nil {
+		return store.Live
+	}
+	return store.Manifests
+}
+
+// Server implements store.Store: the Live field, else ErrNoServer as offline.
+func (s *Store) Server() (store.Server, error) {
+	if s.Live != nil {
+		return s.Live, nil
+	}
+	return nil, store.ErrNoServer
+}
 
 // Identity implements store.Store like the offline store: --as is required.
 func (s *Store) Identity(context.Context) (policy.Identity, error) {
 	if s.ID.Username == "" {
-		return policy.Identity{}, cmdutil.UsageError("pass --as EMAIL")
+		return policy.Identity{}, storeerr.Missing(storeerr.NeedIdentity, "working on manifests, there is no server to say who you are")
 	}
 	return s.ID, nil
 }
@@ -130,13 +154,18 @@ func (s *Store) ListIdentityProviders(context.Context) ([]v1alpha1.IdentityProvi
 	return nil, nil
 }
 
-// ListClusterCreationPolicies implements store.Store: the fake holds none.
+// ListClusterCreationPolicies implements store.Store.
 func (s *Store) ListClusterCreationPolicies(context.Context) ([]v1alpha1.ClusterCreationPolicy, error) {
-	return nil, nil
+	return s.Policies, nil
 }
 
 // GetClusterCreationPolicy implements store.Store.
 func (s *Store) GetClusterCreationPolicy(_ context.Context, name string) (*v1alpha1.ClusterCreationPolicy, error) {
+	for i := range s.Policies {
+		if s.Policies[i].Name == name {
+			return s.Policies[i].DeepCopy(), nil
+		}
+	}
 	return nil, apierrors.NewNotFound(v1alpha1.Resource("clustercreationpolicies"), name)
 }
 
@@ -156,6 +185,9 @@ func (s *Store) CreateTeam(ctx context.Context, t *v1alpha1.Team) (store.Result,
 	return store.Result{Location: "teams/" + t.Name + ".yaml"}, nil
 }
 
+// errModified is the API server's message for a stale resourceVersion.
+var errModified = errors.New("the object has been modified; please apply your changes to the latest version and try again")
+
 // bump is the next resourceVersion.
 func bump(rv string) string {
 	n, _ := strconv.Atoi(rv)
@@ -174,7 +206,7 @@ func (s *Store) UpdateTeam(_ context.Context, old, updated *v1alpha1.Team) (stor
 			}
 			if old.ResourceVersion != s.Teams[i].ResourceVersion {
 				s.Conflicts++
-				return store.Result{}, apierrors.NewConflict(v1alpha1.Resource("teams"), old.Name, errors.New("the object has been modified; please apply your changes to the latest version and try again"))
+				return store.Result{}, apierrors.NewConflict(v1alpha1.Resource("teams"), old.Name, errModified)
 			}
 			s.Teams[i] = *updated.DeepCopy()
 			s.Teams[i].ResourceVersion = bump(old.ResourceVersion)
@@ -189,7 +221,7 @@ func (s *Store) UpdateTeam(_ context.Context, old, updated *v1alpha1.Team) (stor
 func Payments(t testing.TB, as string) *Store {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "examples", "payments")
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "examples", "payments")
 	s := &Store{ID: policy.Identity{Username: as}}
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
@@ -231,51 +263,4 @@ func Payments(t testing.TB, as string) *Store {
 		t.Fatal(err)
 	}
 	return s
-}
-
-// Result is what a command run produced.
-type Result struct {
-	Code   int
-	Err    error
-	Stdout string
-	Stderr string
-}
-
-// Run builds a command with newCmd over s and runs it with args; output is "table"
-// unless -o is set through opts. stdin feeds prompts; tty makes the streams terminals.
-func Run(t testing.TB, s *Store, newCmd func(*factory.Factory) *cobra.Command, opts factory.GlobalOptions, stdin string, tty bool, args ...string) Result {
-	t.Helper()
-	ios, in, out, errOut := iostreams.Test()
-	in.WriteString(stdin)
-	ios.SetTTY(tty, tty, tty)
-	if opts.Output == "" {
-		opts.Output = "table"
-	}
-	f := &factory.Factory{
-		IOStreams: ios,
-		Options:   &opts,
-		Now:       func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
-		NewStore:  func(context.Context, *factory.Factory) (store.Store, error) { return s, nil },
-	}
-	cmd := newCmd(f)
-	cmd.SetArgs(args)
-	cmd.SetIn(in)
-	cmd.SetOut(&bytes.Buffer{})
-	cmd.SetErr(&bytes.Buffer{})
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
-	err := cmdutil.Explain(cmd.ExecuteContext(context.Background()))
-	code := cmdutil.CodeOf(err)
-	if code == cmdutil.ExitFailure && err != nil {
-		code = cmdutil.CodeOfAPI(err)
-	}
-	return Result{Code: code, Err: err, Stdout: out.String(), Stderr: errOut.String()}
-}
-
-// Msg is the error message, "" without an error.
-func (r Result) Msg() string {
-	if r.Err == nil {
-		return ""
-	}
-	return r.Err.Error()
 }

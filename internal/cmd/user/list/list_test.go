@@ -1,0 +1,81 @@
+package list
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// What the command parsed and completed, through runF: run is not called.
+func TestNewCmdParsesAdmins(t *testing.T) {
+	var got *Options
+	r := cmdtest.Run(t, storetest.Payments(t, "olivia@example.com"), func(f *factory.Factory) *cobra.Command {
+		return NewCmd(f, func(o *Options) error { got = o; return nil })
+	}, factory.GlobalOptions{Output: "name"}, "", false, "--admins")
+	if r.Code != 0 || got == nil {
+		t.Fatalf("exit %d: %v", r.Code, r.Err)
+	}
+	if !got.Admins || !got.Print.Is(output.Name) || got.Printer == nil || got.Store == nil || got.IO == nil {
+		t.Errorf("parsed and completed %+v", got)
+	}
+	if r.Stdout != "" {
+		t.Errorf("runF only, yet printed %q", r.Stdout)
+	}
+}
+
+// Arguments are a usage error (exit 2), before anything is read.
+func TestNewCmdTakesNoArguments(t *testing.T) {
+	r := cmdtest.Run(t, storetest.Payments(t, "olivia@example.com"), func(f *factory.Factory) *cobra.Command {
+		return NewCmd(f, func(*Options) error { t.Error("ran"); return nil })
+	}, factory.GlobalOptions{}, "", false, "olivia")
+	if r.Code != 2 {
+		t.Errorf("exit %d: %v", r.Code, r.Err)
+	}
+}
+
+func runOver(t *testing.T, s store.Store, format string, admins bool) string {
+	t.Helper()
+	ios, _, out, _ := iostreams.Test()
+	o := &Options{IO: ios, Admins: admins, Store: func(context.Context) (store.Store, error) { return s, nil }}
+	o.Print = output.Register(&cobra.Command{}, &format, Spec)
+	o.Printer = o.Print.Printer(ios)
+	if err := run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// run over the worked example: every user, sorted; --admins keeps olivia alone.
+func TestRun(t *testing.T) {
+	s := storetest.Payments(t, "olivia@example.com")
+	got := runOver(t, s, output.Table, false)
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	if len(lines) != 1+len(s.Users) || !strings.HasPrefix(lines[0], "NAME ") || !strings.Contains(got, "olivia@example.com   admin") {
+		t.Errorf("table:\n%s", got)
+	}
+	if got := runOver(t, s, output.Name, true); got != "user.butler.butlerlabs.dev/olivia\n" {
+		t.Errorf("--admins -o name: %q", got)
+	}
+}
+
+// The deprecated isPlatformAdmin still makes an admin; authType defaults to internal.
+func TestRowOf(t *testing.T) {
+	u := &v1alpha1.User{Spec: v1alpha1.UserSpec{Email: "x@example.com", IsPlatformAdmin: true}}
+	if r := RowOf(u); r.PlatformRole != "admin" || r.Auth != "internal" {
+		t.Errorf("%+v", r)
+	}
+	u.Spec.PlatformRole, u.Spec.AuthType = "viewer", "sso"
+	if r := RowOf(u); r.PlatformRole != "viewer" || r.Auth != "sso" {
+		t.Errorf("%+v", r)
+	}
+}

@@ -1,0 +1,187 @@
+package structure
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The command layer's rules (CONTRIBUTING.md, "Layers"):
+//   - a command package imports no other command (its own subcommands aside): logic two
+//     commands share lives in a library beside them, internal/cmd/NOUN/shared (or the
+//     older NOUNutil), or, for several nouns, internal/cmd/teamedit, as gh keeps it;
+//   - nothing outside the command layer imports it;
+//   - commands assert no optional store interfaces: store.Store is whole, and what only a
+//     server does is store.Store.Server;
+//   - the Factory stops at NewCmd and Complete (a ceiling that only comes down).
+
+// cmdLibraries are the packages under internal/cmd that hold no command, by directory.
+// Libraries of one noun are found by name (shared, NOUNutil); these serve several nouns.
+var cmdLibraries = map[string]bool{
+	"internal/cmd/root":     true,
+	"internal/cmd/factory":  true,
+	"internal/cmd/cmdtest":  true,
+	"internal/cmd/teamedit": true,
+}
+
+// assembly are the packages that put the commands together into the binaries.
+var assembly = []string{"internal/cmd/root", "internal/cli", "internal/completion", "internal/docgen"}
+
+// isLibrary reports whether dir, under internal/cmd, holds shared logic, not a command.
+func isLibrary(dir string) bool {
+	if cmdLibraries[dir] {
+		return true
+	}
+	base := dir[strings.LastIndex(dir, "/")+1:]
+	return base == "shared" || strings.HasSuffix(base, "util")
+}
+
+// commandImportOffenders are the imports of a command package by the rules above, by
+// "package dir -> import path" (test files included).
+func commandImportOffenders(t *testing.T, files []goFile) map[string]string {
+	t.Helper()
+	offenders := map[string]string{}
+	for _, f := range files {
+		dir := pathDir(f.rel)
+		for _, imp := range f.ast.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				t.Fatalf("%s: import %s: %v", f.rel, imp.Path.Value, err)
+			}
+			q := strings.TrimPrefix(p, module+"/")
+			if q == p || !within(q, "internal/cmd") || withinAny(dir, assembly) {
+				continue
+			}
+			switch {
+			case !within(dir, "internal/cmd"):
+				offenders[dir+" -> "+q] = "only the binaries' assembly imports the command layer; " + f.rel
+			case within(q, dir), isLibrary(q):
+			default:
+				offenders[dir+" -> "+q] = "a command imports no other command: move what both need to a shared package of the noun; " + f.rel
+			}
+		}
+	}
+	return offenders
+}
+
+// commandImports are today's exceptions, each with its reason.
+var commandImports = map[string]string{
+	"internal/webhook -> internal/cmd/provider/providerutil":         "the parity test holds the webhook's decisions against the commands' checks",
+	"internal/webhook -> internal/cmd/teamedit":                      "the parity test holds the webhook's decisions against the commands' checks",
+	"internal/cmd/webhook/install -> internal/cmd/webhook/manifests": "webhook install applies the objects webhook manifests prints; the webhook commands are being reworked in their own branch",
+}
+
+// TestCommandImports: no sideways imports between commands, and nothing outside the
+// command layer imports it.
+func TestCommandImports(t *testing.T) {
+	checkAllowed(t, "forbidden imports of commands", commandImportOffenders(t, goFiles(t, repoRoot(t))), commandImports)
+}
+
+// storeAssertions are the type assertions onto interfaces of internal/store in the
+// command layer and its completion, by "file:line".
+func storeAssertions(files []goFile) []string {
+	var found []string
+	for _, f := range files {
+		if !withinAny(pathDir(f.rel), []string{"internal/cmd", "internal/completion"}) || f.test {
+			continue
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			ta, ok := n.(*ast.TypeAssertExpr)
+			if !ok || ta.Type == nil {
+				return true
+			}
+			if sel, ok := ta.Type.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "store" {
+					found = append(found, fmt.Sprintf("%s:%d", f.rel, f.fset.Position(ta.Pos()).Line))
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// TestNoStoreAssertions: commands use store.Store whole and store.Store.Server for what
+// only a server does; they assert no optional interfaces.
+func TestNoStoreAssertions(t *testing.T) {
+	if found := storeAssertions(goFiles(t, repoRoot(t))); len(found) > 0 {
+		t.Errorf("%d type assertions onto store interfaces in internal/cmd; use store.Store, or Server() for what only a live cluster does:\n  %s",
+			len(found), strings.Join(found, "\n  "))
+	}
+}
+
+// maxFactoryFuncs is how many functions below NewCmd and Complete still take the
+// Factory. Lower it as commands move to run(opts) over their Options; it never rises.
+const maxFactoryFuncs = 74
+
+// factoryFuncs are the non-test functions, other than NewCmd, New...Cmd and Complete,
+// with a *factory.Factory parameter, outside the assembly of the binaries.
+func factoryFuncs(files []goFile) []string {
+	var found []string
+	for _, f := range files {
+		if f.test || withinAny(pathDir(f.rel), assembly) || within(pathDir(f.rel), "internal/cmd/factory") {
+			continue
+		}
+		for _, d := range f.ast.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Name.Name == "NewCmd" || fn.Name.Name == "Complete" ||
+				(strings.HasPrefix(fn.Name.Name, "New") && strings.HasSuffix(fn.Name.Name, "Cmd")) {
+				continue
+			}
+			for _, p := range fn.Type.Params.List {
+				if star, ok := p.Type.(*ast.StarExpr); ok {
+					if sel, ok := star.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Factory" {
+						found = append(found, f.rel+":"+funcName(fn))
+					}
+				}
+			}
+		}
+	}
+	return found
+}
+
+// TestFactoryStopsAtComplete: the count of functions below NewCmd and Complete that take
+// the Factory is at most maxFactoryFuncs, and equal to it, so the ceiling follows it down.
+func TestFactoryStopsAtComplete(t *testing.T) {
+	found := factoryFuncs(goFiles(t, repoRoot(t)))
+	switch {
+	case len(found) > maxFactoryFuncs:
+		t.Errorf("%d functions below NewCmd/Complete take the Factory, more than %d: resolve what run needs into its Options in Complete:\n  %s",
+			len(found), maxFactoryFuncs, strings.Join(found, "\n  "))
+	case len(found) < maxFactoryFuncs:
+		t.Errorf("only %d functions below NewCmd/Complete take the Factory now: lower maxFactoryFuncs to %d", len(found), len(found))
+	}
+}
+
+// flagWord matches a command-line flag in a message: "--name" at the start or after a
+// space or parenthesis.
+var flagWord = regexp.MustCompile(`(^|[\s(])--[a-z][a-z0-9-]+`)
+
+// flagWordOffenders are the string literals of non-test files of pkg/policy and
+// pkg/manifest that name a flag, by "path:line".
+func flagWordOffenders(files []goFile) map[string]string {
+	offenders := map[string]string{}
+	for _, f := range files {
+		if f.test || !withinAny(pathDir(f.rel), []string{"pkg/policy", "pkg/manifest"}) {
+			continue
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if ok && lit.Kind == token.STRING && flagWord.MatchString(lit.Value) {
+				offenders[fmt.Sprintf("%s:%d", f.rel, f.fset.Position(lit.Pos()).Line)] = lit.Value
+			}
+			return true
+		})
+	}
+	return offenders
+}
+
+// TestNoFlagsInLibraries: pkg/policy and pkg/manifest report what is needed; only the
+// command layer names flags.
+func TestNoFlagsInLibraries(t *testing.T) {
+	checkAllowed(t, "messages naming flags", flagWordOffenders(goFiles(t, repoRoot(t))), flagWords)
+}
