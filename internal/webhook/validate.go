@@ -8,7 +8,6 @@ import (
 	admissionv1 "k8s.io/api/admission/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -183,21 +182,17 @@ func (h *Handler) team(ctx context.Context, req *admissionv1.AdmissionRequest) v
 	return allow()
 }
 
-// platformAdmin is docs/rules.md §2.3 as the live CLI applies it: a User object (platformRole
-// admin or isPlatformAdmin) or an IdentityProvider platformRoleGroups entry with role
-// admin; failing both, a SubjectAccessReview for update on teams.butler.butlerlabs.dev
-// with the request's user and groups.
+// platformAdmin is the server's test (docs/rules.md §2.3): the first User whose spec.email
+// matches the username decides by its isPlatformAdmin alone; only when none matches, a
+// SubjectAccessReview for update on teams.butler.butlerlabs.dev with the request's user and
+// groups.
 func (h *Handler) platformAdmin(ctx context.Context, u User) (bool, error) {
 	users, err := h.reader.ListUsers(ctx)
 	if err != nil {
 		return false, fmt.Errorf("list users: %w", err)
 	}
-	idps, err := h.reader.ListIdentityProviders(ctx)
-	if err != nil && !apierrors.IsNotFound(err) && !meta.IsNoMatchError(err) {
-		return false, fmt.Errorf("list identityproviders: %w", err)
-	}
-	if ok, _ := policy.PlatformAdmin(u.identity(), users, idps); ok {
-		return true, nil
+	if ok, decided, _ := policy.PlatformAdmin(u.identity(), users); decided {
+		return ok, nil
 	}
 	ok, err := h.reader.CanUpdateTeams(ctx, u)
 	if err != nil {

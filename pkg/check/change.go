@@ -21,7 +21,7 @@ func Change(base, head *manifest.Set, author policy.Identity) *Report {
 	b, h := newTree(base), newTree(head)
 	r := &Report{Mode: "change", Objects: h.objects()}
 	c := &change{base: b, head: h, author: author}
-	c.admin, _ = policy.PlatformAdmin(author, derefs(base.Users()), derefs(base.IdentityProviders()))
+	c.admin, _ = policy.OfflinePlatformAdmin(author, derefs(base.Users()))
 
 	added, changed, deleted := c.diffClusters()
 	// Aggregates on head: the clusters head keeps from base are replayed; the ones the

@@ -302,9 +302,8 @@ func acOracleEnv(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster, t
 		if other.Name == tc.Name {
 			continue
 		}
-		// The toolkit's addition: siblings count by policy.SameEnvironment (ASCII case folded),
-		// so a cluster labelled "Dev" counts against dev's caps.
-		if other.Labels == nil || !policy.SameEnvironment(other.Labels[v1alpha1.LabelEnvironment], envLabel) {
+		// The server's comparison: the label equals the environment exactly (case-sensitive).
+		if other.Labels == nil || other.Labels[v1alpha1.LabelEnvironment] != envLabel {
 			continue
 		}
 		sameEnvCount++
@@ -342,7 +341,7 @@ func acOracleEnv(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster, t
 				if other.Name == tc.Name {
 					continue
 				}
-				if other.Labels == nil || !policy.SameEnvironment(other.Labels[v1alpha1.LabelEnvironment], envLabel) {
+				if other.Labels == nil || other.Labels[v1alpha1.LabelEnvironment] != envLabel {
 					continue
 				}
 				otherOwner := ""

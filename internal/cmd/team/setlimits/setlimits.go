@@ -4,10 +4,10 @@ package setlimits
 
 import (
 	"context"
+	"reflect"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
@@ -112,7 +112,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			}
 			o.limits.ApplyTo(updated.Spec.ResourceLimits)
 		}
-		if equality.Semantic.DeepEqualWithNilDifferentFromEmpty(old.Spec.ResourceLimits, updated.Spec.ResourceLimits) {
+		// Compared as the server compares them (reflect.DeepEqual): a re-spelled quantity
+		// (1024Mi written as 1Gi) is a change.
+		if reflect.DeepEqual(old.Spec.ResourceLimits, updated.Spec.ResourceLimits) {
 			// Nothing to write; the rules are still checked, as the command always did.
 			if _, err := teamedit.Admit(ctx, s, policy.Update, old, updated); err != nil {
 				return nil, err

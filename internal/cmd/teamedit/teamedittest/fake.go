@@ -63,7 +63,7 @@ func (s *Store) Identity(context.Context) (policy.Identity, error) {
 
 // PlatformAdmin implements store.Store.
 func (s *Store) PlatformAdmin(_ context.Context, id policy.Identity) (bool, string, error) {
-	ok, why := policy.PlatformAdmin(id, s.Users, nil)
+	ok, why := policy.OfflinePlatformAdmin(id, s.Users)
 	return ok, why, nil
 }
 
