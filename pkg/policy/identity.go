@@ -119,7 +119,8 @@ func idpAllows(entryIdP, idIdP string) bool {
 // PlatformAdmin is the Team webhook's platform-admin test on the User objects (docs/rules.md
 // §2.3): the first User, in the order given, whose spec.email equals id.Username
 // (EmailsEqual) decides by its spec.isPlatformAdmin alone; platformRole and IdentityProvider
-// platformRoleGroups are not read. decided is false when no User matches: the server then
+// platformRoleGroups are not read. why says what made an admin ("" for none). decided is
+// false when no User matches: the server then
 // asks the API server (a SubjectAccessReview for update on teams.butler.butlerlabs.dev),
 // which is the caller's business (see MastersGroup for the offline answer).
 func PlatformAdmin(id Identity, users []v1alpha1.User) (admin, decided bool, why string) {
@@ -131,7 +132,7 @@ func PlatformAdmin(id Identity, users []v1alpha1.User) (admin, decided bool, why
 		if u.Spec.IsPlatformAdmin {
 			return true, true, fmt.Sprintf("User %q has isPlatformAdmin true", u.Name)
 		}
-		return false, true, fmt.Sprintf("User %q matches and has isPlatformAdmin false", u.Name)
+		return false, true, ""
 	}
 	return false, false, ""
 }
@@ -150,7 +151,7 @@ func OfflinePlatformAdmin(id Identity, users []v1alpha1.User) (bool, string) {
 	if InMastersGroup(id) {
 		return true, fmt.Sprintf("no User matches and group %q may do anything on the API server", MastersGroup)
 	}
-	return false, "no User matches, and there is no API server to ask"
+	return false, ""
 }
 
 // InMastersGroup reports whether id belongs to MastersGroup.
