@@ -55,6 +55,7 @@ type Handler struct {
 	decoder runtime.Decoder
 	mode    atomic.Int32
 	routes  map[string]route
+	off     rulesOff // rules beyond Butler's switched off (beyond.go)
 }
 
 type route struct {

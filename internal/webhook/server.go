@@ -39,6 +39,9 @@ type Options struct {
 	Audit bool
 	// ShutdownTimeout bounds the wait for in-flight reviews on shutdown (default 10s).
 	ShutdownTimeout time.Duration
+	// RulesOff switches off rules by which this webhook goes beyond Butler ("all": every
+	// one, so that it answers as Butler does).
+	RulesOff []string
 }
 
 // Server is the webhook's HTTPS server: the four webhook paths, /healthz and /readyz.
@@ -65,6 +68,9 @@ func New(o Options) (*Server, error) {
 	}
 	h, err := NewHandler(o.Reader, log)
 	if err != nil {
+		return nil, err
+	}
+	if err := h.SetRulesOff(o.RulesOff); err != nil {
 		return nil, err
 	}
 	if o.Audit {

@@ -116,7 +116,8 @@ func acOracleServer(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster
 				q[i] = fmt.Sprintf("%q", p)
 			}
 			allErrs = append(allErrs, field.Forbidden(field.NewPath("spec", "providerConfigRef"),
-				fmt.Sprintf("provider %q is not allowed for team %q; allowed: %s", pc.Spec.Provider, team.Name, strings.Join(q, ", "))))
+				fmt.Sprintf("provider %q is not allowed for team %q; allowed: %s", pc.Spec.Provider, team.Name, strings.Join(q, ", "))+
+					"; this is butler-toolkit's policy, not Butler's (rule provider-allowed)"))
 		}
 	}
 	tcList := req.Siblings
@@ -373,7 +374,9 @@ func acOracleRestrictions(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantC
 	lim := team.Spec.ResourceLimits
 	v := tc.Spec.KubernetesVersion
 	if len(lim.AllowedKubernetesVersions) > 0 && (oldTC == nil || oldTC.Spec.KubernetesVersion != v) && !policy.VersionAllowed(v, lim.AllowedKubernetesVersions) {
-		errs = append(errs, field.NotSupported(field.NewPath("spec", "kubernetesVersion"), v, lim.AllowedKubernetesVersions))
+		e := field.NotSupported(field.NewPath("spec", "kubernetesVersion"), v, lim.AllowedKubernetesVersions)
+		e.Detail += "; this is butler-toolkit's policy, not Butler's (rule team-allowed-versions)"
+		errs = append(errs, e)
 	}
 	if len(lim.AllowedAddons) > 0 || len(lim.DeniedAddons) > 0 {
 		for _, a := range req.Addons {
@@ -381,7 +384,7 @@ func acOracleRestrictions(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantC
 			name = strings.TrimSpace(name)
 			if name != "" && !policy.AddonAllowed(name, lim.AllowedAddons, lim.DeniedAddons) {
 				// duplicates collapse in ToAggregate, as AdmitCluster reports each name once
-				errs = append(errs, field.Forbidden(field.NewPath("spec", "addons"), fmt.Sprintf("addon %q is not allowed for team %q", name, team.Name)))
+				errs = append(errs, field.Forbidden(field.NewPath("spec", "addons"), fmt.Sprintf("addon %q is not allowed for team %q", name, team.Name)+"; this is butler-toolkit's policy, not Butler's (rule team-addons)"))
 			}
 		}
 	}

@@ -152,6 +152,15 @@ func producedMessages(t *testing.T) []string {
 		}
 	}
 	msgs = append(msgs, producedPoolMessages()...)
+	{ // this project's own Team rule: authority judged on the Team as it was
+		old := acPayments()
+		grab := old.DeepCopy()
+		grab.Spec.Access.Users = append(grab.Spec.Access.Users, v1alpha1.TeamUser{Name: "zed@example.com", Role: v1alpha1.RoleAdmin})
+		grab.Spec.Environments[0].Limits = &v1alpha1.EnvironmentLimits{MaxClusters: acI32(9)}
+		if d := policy.TeamAuthorityAsWas(old, grab, policy.Identity{Username: "zed@example.com"}, false); d != nil {
+			msgs = append(msgs, d.Message)
+		}
+	}
 	return append(msgs, producedPolicyMessages()...)
 }
 
