@@ -233,3 +233,18 @@ type ClusterServer interface {
 	// the caller only: it is in no error and no log.
 	SecretValue(ctx context.Context, namespace, name string, keys ...string) (string, []byte, error)
 }
+
+// Networks is a store that reads NetworkPools and their IPAllocations and deletes pools
+// (butleradm network). Kept out of Store, like Providers: both stores implement it, and the
+// commands that need it assert it.
+type Networks interface {
+	// ListNetworkPools lists the pools of a namespace, "" for every namespace.
+	ListNetworkPools(ctx context.Context, namespace string) ([]v1alpha1.NetworkPool, error)
+	// GetNetworkPool reads one pool; NotFound when there is none.
+	GetNetworkPool(ctx context.Context, namespace, name string) (*v1alpha1.NetworkPool, error)
+	// ListIPAllocations lists the IPAllocations labelled with the pool's name
+	// (v1alpha1.LabelNetworkPool), in every namespace.
+	ListIPAllocations(ctx context.Context, pool string) ([]v1alpha1.IPAllocation, error)
+	// DeleteNetworkPool deletes a pool. It does not check its allocations: the caller does.
+	DeleteNetworkPool(ctx context.Context, namespace, name string) (Result, error)
+}
