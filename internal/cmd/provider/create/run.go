@@ -118,6 +118,9 @@ func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (s
 // checkSecret checks the credentials Secret: new credentials need a free name; without
 // them the Secret must exist with the keys (offline a note says it is missing).
 func checkSecret(ctx context.Context, f *factory.Factory, s store.Store, w store.Providers, pc *v1alpha1.ProviderConfig, newCreds bool) error {
+	if pc.Spec.Provider == v1alpha1.ProviderLocal && pc.Spec.CredentialsRef.Name == "" && !newCreds {
+		return nil // the local provider needs no credentials
+	}
 	secNS, secName := providerutil.SecretRef(pc)
 	keys, err := w.SecretKeys(ctx, secNS, secName)
 	switch {
@@ -173,7 +176,7 @@ func placeIn(pc *v1alpha1.ProviderConfig, home string, team *v1alpha1.Team) erro
 	}
 	pc.Namespace = home
 	ref := &pc.Spec.CredentialsRef
-	if ref.Namespace == "" {
+	if ref.Namespace == "" && ref.Name != "" { // a local provider may name none
 		ref.Namespace = home
 	}
 	if team != nil && ref.Namespace != home {
