@@ -48,6 +48,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := checkSecret(ctx, f, s, w, pc, creds != nil); err != nil {
 		return err
 	}
+	warnTrustBundle(ctx, f, w, pc, creds)
 	var secret *corev1.Secret
 	if creds != nil {
 		secret = providerutil.NewSecret(pc, creds)
@@ -215,4 +216,25 @@ func keySets(provider string) string {
 		alts = append(alts, strings.Join(set, ", "))
 	}
 	return strings.Join(alts, " or ")
+}
+
+// warnTrustBundle warns, on stderr, about a Nutanix provider that would trust Prism
+// without its CA (policy.NutanixTrustBundleWarning); the key names come from the new
+// credentials or the existing Secret, never its values.
+func warnTrustBundle(ctx context.Context, f *factory.Factory, w store.Providers, pc *v1alpha1.ProviderConfig, creds *providerutil.Credentials) {
+	if pc.Spec.Provider != v1alpha1.ProviderNutanix {
+		return
+	}
+	ns, name := providerutil.SecretRef(pc)
+	var keys []string
+	if creds != nil {
+		keys = creds.Keys()
+	} else if k, err := w.SecretKeys(ctx, ns, name); err == nil {
+		keys = k
+	} else {
+		return // no Secret to judge (a note says so already)
+	}
+	if msg := policy.NutanixTrustBundleWarning(pc, ns, name, keys); msg != "" {
+		f.Errorf("Warning: %s\n", msg)
+	}
 }
