@@ -52,6 +52,7 @@ type Store interface {
 	TeamDeleter
 	Addons
 	ClusterUpgrader
+	Networks
 }
 
 // ErrNoServer is what Store.Server returns offline: the manifests have no server. It is a
@@ -303,4 +304,17 @@ type ClusterPager interface {
 	// restart true means the server's snapshot expired mid-list and the list began again:
 	// the page is the whole list, and the pages before it are to be dropped.
 	PageClusters(ctx context.Context, namespace, selector string, fn func(page []v1alpha1.TenantCluster, restart bool) error) error
+}
+
+// Networks reads NetworkPools and their IPAllocations and deletes pools (butleradm network).
+type Networks interface {
+	// ListNetworkPools lists the pools of a namespace, "" for every namespace.
+	ListNetworkPools(ctx context.Context, namespace string) ([]v1alpha1.NetworkPool, error)
+	// GetNetworkPool reads one pool; NotFound when there is none.
+	GetNetworkPool(ctx context.Context, namespace, name string) (*v1alpha1.NetworkPool, error)
+	// ListIPAllocations lists the IPAllocations labelled with the pool's name
+	// (v1alpha1.LabelNetworkPool), in every namespace.
+	ListIPAllocations(ctx context.Context, pool string) ([]v1alpha1.IPAllocation, error)
+	// DeleteNetworkPool deletes a pool. It does not check its allocations: the caller does.
+	DeleteNetworkPool(ctx context.Context, namespace, name string) (Result, error)
 }

@@ -75,7 +75,7 @@ const (
 // sees (the CN of each client certificate).
 const (
 	// Olivia is a platform admin: bound to cluster-admin (and a User object with
-	// platformRole admin in the payments example).
+	// isPlatformAdmin in the payments example).
 	Olivia = "olivia@example.com"
 	// Alice is the payments team admin (team access); RBAC: butler-edit in payments.
 	Alice = "alice@example.com"

@@ -47,7 +47,7 @@ const maxBodyBytes = 8 << 20
 // sends ?timeout=, the webhook's timeoutSeconds).
 const defaultTimeout = 10 * time.Second
 
-// Handler answers AdmissionReviews (admission.k8s.io/v1) at the four paths with the
+// Handler answers AdmissionReviews (admission.k8s.io/v1) at the five paths with the
 // policy library's decisions. It is an http.Handler; Server adds TLS, health and shutdown.
 type Handler struct {
 	reader  Reader
@@ -58,6 +58,7 @@ type Handler struct {
 
 	bodies   atomic.Int64 // bytes of request bodies held (bodyBudget)
 	inflight atomic.Int32 // reviews being read or decided (maxInFlight)
+	off     rulesOff // rules beyond Butler's switched off (beyond.go)
 }
 
 type route struct {
@@ -84,6 +85,7 @@ func NewHandler(r Reader, log *slog.Logger) (*Handler, error) {
 		PathTeam:           {NameTeam, v1alpha1.KindTeam, h.team},
 		PathProviderConfig: {NameProviderConfig, v1alpha1.KindProviderConfig, h.providerConfig},
 		PathCreationPolicy: {NameCreationPolicy, v1alpha1.KindClusterCreationPolicy, h.creationPolicy},
+		PathNetworkPool:    {NameNetworkPool, v1alpha1.KindNetworkPool, h.networkPool},
 	}
 	return h, nil
 }
@@ -142,6 +144,8 @@ type verdict struct {
 	code    int32  // the Status code of a refusal: 403 denied, 400 bad object, 500 internal
 	message string // the refusal's message, exactly as the contract words it
 	rules   []string
+	// warnings go back with the answer, allowed or not (the API server shows them).
+	warnings []string
 }
 
 func allow() verdict { return verdict{allowed: true} }
@@ -331,7 +335,7 @@ func writeBadRequest(w http.ResponseWriter, bad *badRequest) {
 }
 
 func writeReview(w http.ResponseWriter, uid types.UID, v verdict) {
-	resp := &admissionv1.AdmissionResponse{UID: uid, Allowed: v.allowed}
+	resp := &admissionv1.AdmissionResponse{UID: uid, Allowed: v.allowed, Warnings: v.warnings}
 	if v.allowed {
 		resp.Result = &metav1.Status{Code: http.StatusOK}
 	} else {

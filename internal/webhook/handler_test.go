@@ -483,12 +483,12 @@ func TestTeam(t *testing.T) {
 	const operatorMsg = `spec.environments[].limits may only be modified by team admins of "payments" or platform admins; user "bob@example.com" is neither`
 
 	// An operator changing env limits: not a team admin; the platform-admin question is
-	// asked (User objects, IdentityProviders, then the review) and says no.
+	// asked, and bob's User object answers it (isPlatformAdmin false): no review.
 	_, resp := post(t, h, PathTeam, reviewBody(t, admissionv1.Update, "Team", withDevCap(3), old, "bob@example.com", "system:authenticated"))
 	if resp.Allowed || resp.Result.Code != 403 || resp.Result.Message != operatorMsg {
 		t.Fatalf("%+v", resp.Result)
 	}
-	if r.count("ListUsers") != 1 || r.count("CanUpdateTeams") != 1 {
+	if r.count("ListUsers") != 1 || r.count("CanUpdateTeams") != 0 || r.count("ListIdentityProviders") != 0 {
 		t.Errorf("calls %v", r.calls)
 	}
 	// A change that needs no platform admin asks nothing.
@@ -501,13 +501,17 @@ func TestTeam(t *testing.T) {
 	if len(r.calls) != 0 {
 		t.Errorf("reads for a description change: %v", r.calls)
 	}
-	// The review says yes: a platform admin.
+	// The review decides only for someone no User matches: yes for dave, and bob's
+	// User still says no although the review would say yes.
 	r.sar = true
-	if _, resp := post(t, h, PathTeam, reviewBody(t, admissionv1.Update, "Team", withDevCap(3), old, "bob@example.com")); !resp.Allowed {
+	if _, resp := post(t, h, PathTeam, reviewBody(t, admissionv1.Update, "Team", withDevCap(3), old, "dave@example.com")); !resp.Allowed {
 		t.Fatalf("%+v", resp.Result)
 	}
+	if _, resp := post(t, h, PathTeam, reviewBody(t, admissionv1.Update, "Team", withDevCap(3), old, "bob@example.com")); resp.Allowed {
+		t.Fatal("the review overrode bob's User object")
+	}
 	r.sar = false
-	// olivia's User object says admin: no review needed.
+	// olivia's User object says admin (isPlatformAdmin): no review needed.
 	r.calls = nil
 	if _, resp := post(t, h, PathTeam, reviewBody(t, admissionv1.Update, "Team", withDevCap(3), old, "olivia@example.com")); !resp.Allowed {
 		t.Fatalf("%+v", resp.Result)
@@ -515,11 +519,11 @@ func TestTeam(t *testing.T) {
 	if r.count("CanUpdateTeams") != 0 {
 		t.Errorf("review asked although the User object decides")
 	}
-	// A group with role admin in an IdentityProvider.
+	// A group with role admin in an IdentityProvider is not read by the server's test.
 	r.idps = []v1alpha1.IdentityProvider{{ObjectMeta: metav1.ObjectMeta{Name: "corp"}, Spec: v1alpha1.IdentityProviderSpec{
 		PlatformRoleGroups: []v1alpha1.PlatformRoleGroup{{Name: "platform", Role: "admin"}}}}}
-	if _, resp := post(t, h, PathTeam, reviewBody(t, admissionv1.Update, "Team", withDevCap(3), old, "bob@example.com", "platform")); !resp.Allowed {
-		t.Fatalf("%+v", resp.Result)
+	if _, resp := post(t, h, PathTeam, reviewBody(t, admissionv1.Update, "Team", withDevCap(3), old, "bob@example.com", "platform")); resp.Allowed {
+		t.Fatal("an IdentityProvider group made a platform admin")
 	}
 	// Resolution failing fails closed.
 	r.fail = map[string]error{"ListUsers": errors.New("etcd is away")}

@@ -81,7 +81,7 @@ func ServiceAccountUsername(in Install) string {
 }
 
 // ClusterRole is what the server reads (get, list and watch: Teams, TenantClusters,
-// ProviderConfigs, Users, IdentityProviders, ClusterCreationPolicies) and the SubjectAccessReviews it creates to ask
+// ProviderConfigs, Users, IdentityProviders, ClusterCreationPolicies, IPAllocations) and the SubjectAccessReviews it creates to ask
 // whether a requester may update Teams.
 func ClusterRole(in Install) *rbacv1.ClusterRole {
 	return &rbacv1.ClusterRole{
@@ -90,7 +90,7 @@ func ClusterRole(in Install) *rbacv1.ClusterRole {
 		Rules: []rbacv1.PolicyRule{
 			{
 				APIGroups: []string{v1alpha1.GroupVersion.Group},
-				Resources: []string{"teams", "tenantclusters", "providerconfigs", "users", "identityproviders", "clustercreationpolicies"},
+				Resources: []string{"teams", "tenantclusters", "providerconfigs", "users", "identityproviders", "clustercreationpolicies", "ipallocations"},
 				Verbs:     []string{"get", "list", "watch"},
 			},
 			{
@@ -112,7 +112,7 @@ func ClusterRoleBinding(in Install) *rbacv1.ClusterRoleBinding {
 	}
 }
 
-// Configuration is the ValidatingWebhookConfiguration: the four webhooks under Butler's
+// Configuration is the ValidatingWebhookConfiguration: the five webhooks under Butler's
 // names and paths, failurePolicy Fail, sideEffects None, admission.k8s.io/v1 reviews,
 // cluster-wide like Butler's own (ADR12).
 func Configuration(in Install) *admissionregistrationv1.ValidatingWebhookConfiguration {
@@ -152,6 +152,7 @@ func Configuration(in Install) *admissionregistrationv1.ValidatingWebhookConfigu
 			hook(NameTeam, PathTeam, "teams", admissionregistrationv1.Create, admissionregistrationv1.Update),
 			hook(NameProviderConfig, PathProviderConfig, "providerconfigs", admissionregistrationv1.Create, admissionregistrationv1.Update, admissionregistrationv1.Delete),
 			hook(NameCreationPolicy, PathCreationPolicy, "clustercreationpolicies", admissionregistrationv1.Create, admissionregistrationv1.Update),
+			hook(NameNetworkPool, PathNetworkPool, "networkpools", admissionregistrationv1.Create, admissionregistrationv1.Update, admissionregistrationv1.Delete),
 		},
 	}
 }

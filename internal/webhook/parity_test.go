@@ -192,7 +192,7 @@ func TestParityPreflightAndServer(t *testing.T) {
 		{name: "ProviderConfig limits", prep: "provider-limits", user: carol, op: policy.Create, obj: cluster("one", "prod", carol, 1, 2, "2Gi"),
 			want: `spec: Forbidden: team namespace "payments" already has 4 cluster(s); ProviderConfig "harvester-prod" limits to 4`},
 		{name: "team allowedProviders", prep: "team-restrictions", user: carol, op: policy.Create, obj: cluster("p", "prod", carol, 1, 2, "2Gi", "v1.30.2"),
-			want: `spec.providerConfigRef: Forbidden: provider "harvester" is not allowed for team "payments"; allowed: "nutanix", "proxmox"`},
+			want: `spec.providerConfigRef: Forbidden: provider "harvester" is not allowed for team "payments"; allowed: "nutanix", "proxmox"; this is butler-toolkit's policy, not Butler's (rule provider-allowed)`},
 
 		// §4, team limits and restrictions.
 		{name: "team maxClusters", prep: "team-max-clusters", user: alice, op: policy.Create, obj: dev("a", alice),
@@ -210,7 +210,7 @@ func TestParityPreflightAndServer(t *testing.T) {
 		{name: "team CPU, memory and storage on a scale up", prep: "team-compute", user: carol, op: policy.Update, obj: tcKey("carol-sandbox-1"), mutate: scale(4)},
 		{name: "team compute quotas do not block a scale up within them", prep: "team-compute", user: carol, op: policy.Update, obj: tcKey("carol-sandbox-1"), mutate: scale(3)},
 		{name: "team allowedKubernetesVersions and denied default addon", prep: "team-restrictions", user: alice, op: policy.Create, obj: withProvider(dev("a", alice), ""),
-			want: `[spec.kubernetesVersion: Unsupported value: "v1.31.0": supported values: "1.30.x", spec.addons: Forbidden: addon "cilium" is not allowed for team "payments"]`},
+			want: `[spec.kubernetesVersion: Unsupported value: "v1.31.0": supported values: "1.30.x"; this is butler-toolkit's policy, not Butler's (rule team-allowed-versions), spec.addons: Forbidden: addon "cilium" is not allowed for team "payments"; this is butler-toolkit's policy, not Butler's (rule team-addons)]`},
 
 		// ClusterCreationPolicies applied to TenantClusters.
 		{name: "team allow-list replaces the platform's", prep: "policies", user: bob, op: policy.Create, obj: withImage(dev("img", bob), "ubuntu-22"),

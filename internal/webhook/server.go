@@ -43,6 +43,9 @@ type Options struct {
 	ShutdownTimeout time.Duration
 	// Ready, when set, must also hold for /readyz to answer ok (the leader's lease).
 	Ready func() bool
+	// RulesOff switches off rules by which this webhook goes beyond Butler ("all": every
+	// one, so that it answers as Butler does).
+	RulesOff []string
 }
 
 // caching is a Reader with caches of its own (CachedReader): Serve runs them, and the
@@ -78,6 +81,9 @@ func New(o Options) (*Server, error) {
 	}
 	h, err := NewHandler(o.Reader, log)
 	if err != nil {
+		return nil, err
+	}
+	if err := h.SetRulesOff(o.RulesOff); err != nil {
 		return nil, err
 	}
 	if o.Audit {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"reflect"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -49,7 +49,7 @@ func (h *Handler) tenantCluster(ctx context.Context, req *admissionv1.AdmissionR
 			return errored(http.StatusBadRequest, err)
 		}
 	}
-	if op == policy.Update && unchangedCluster(old, tc) {
+	if op == policy.Update && h.on(policy.RuleUnchangedUpdate) && unchangedCluster(old, tc) {
 		return allow()
 	}
 	creq := policy.ClusterRequest{Operation: op, Cluster: tc, Old: old, Username: req.UserInfo.Username}
@@ -108,7 +108,7 @@ func (h *Handler) tenantCluster(ctx context.Context, req *admissionv1.AdmissionR
 	if cached {
 		return h.decideCached(dec, req, creq)
 	}
-	return decisionVerdict(policy.AdmitCluster(creq))
+	return decisionVerdict(policy.AdmitCluster(creq).Without(h.off))
 }
 
 // clusterDecider is a Reader that keeps the namespace's figures itself (CachedReader).
@@ -132,7 +132,7 @@ func (h *Handler) decideCached(dec clusterDecider, req *admissionv1.AdmissionReq
 	var d policy.Decision
 	err := dec.DecideClusters(creq.Cluster.Namespace, reserve, func(x *policy.SiblingIndex) bool {
 		creq.SiblingIndex = x
-		d = policy.AdmitCluster(creq)
+		d = policy.AdmitCluster(creq).Without(h.off)
 		return d.Allowed()
 	})
 	if err != nil {
@@ -197,8 +197,8 @@ func (h *Handler) team(ctx context.Context, req *admissionv1.AdmissionRequest) v
 			return errored(http.StatusBadRequest, err)
 		}
 	}
-	if op == policy.Update && equality.Semantic.DeepEqual(old.Spec, team.Spec) {
-		return allow() // see unchangedCluster
+	if op == policy.Update && h.on(policy.RuleUnchangedUpdate) && reflect.DeepEqual(old.Spec, team.Spec) {
+		return allow() // see unchangedCluster; compared as the server compares limits
 	}
 	user := userOf(req)
 	id := user.identity()
@@ -212,27 +212,36 @@ func (h *Handler) team(ctx context.Context, req *admissionv1.AdmissionRequest) v
 			d = policy.AdmitTeam(op, old, team, id, true)
 		}
 	}
+	if d == nil && op == policy.Update && h.on(policy.RuleTeamAuthorityAsWas) {
+		// Judged on the Team as it was: only asked when the new Team alone makes the
+		// requester a team admin, and then only a platform admin passes.
+		if dd := policy.TeamAuthorityAsWas(old, team, id, false); dd != nil {
+			admin, err := h.platformAdmin(ctx, user)
+			if err != nil {
+				return errored(http.StatusInternalServerError, fmt.Errorf("resolve platform admin: %w", err))
+			}
+			if !admin {
+				d = dd
+			}
+		}
+	}
 	if d != nil {
 		return denied(d.Message, d.Rule)
 	}
 	return allow()
 }
 
-// platformAdmin is docs/rules.md §2.3 as the live CLI applies it: a User object (platformRole
-// admin or isPlatformAdmin) or an IdentityProvider platformRoleGroups entry with role
-// admin; failing both, a SubjectAccessReview for update on teams.butler.butlerlabs.dev
-// with the request's user and groups.
+// platformAdmin is the server's test (docs/rules.md §2.3): the first User whose spec.email
+// matches the username decides by its isPlatformAdmin alone; only when none matches, a
+// SubjectAccessReview for update on teams.butler.butlerlabs.dev with the request's user and
+// groups.
 func (h *Handler) platformAdmin(ctx context.Context, u User) (bool, error) {
 	users, err := h.reader.ListUsers(ctx)
 	if err != nil {
 		return false, fmt.Errorf("list users: %w", err)
 	}
-	idps, err := h.reader.ListIdentityProviders(ctx)
-	if err != nil && !apierrors.IsNotFound(err) && !meta.IsNoMatchError(err) {
-		return false, fmt.Errorf("list identityproviders: %w", err)
-	}
-	if ok, _ := policy.PlatformAdmin(u.identity(), users, idps); ok {
-		return true, nil
+	if ok, decided, _ := policy.PlatformAdmin(u.identity(), users); decided {
+		return ok, nil
 	}
 	ok, err := h.reader.CanUpdateTeams(ctx, u)
 	if err != nil {
@@ -261,7 +270,7 @@ func (h *Handler) providerConfig(ctx context.Context, req *admissionv1.Admission
 			if err := h.decodeInto(req.OldObject, old, "oldObject"); err != nil {
 				return errored(http.StatusBadRequest, err)
 			}
-			if equality.Semantic.DeepEqual(old.Spec, pc.Spec) {
+			if h.on(policy.RuleUnchangedUpdate) && equality.Semantic.DeepEqual(old.Spec, pc.Spec) {
 				return allow()
 			}
 		}

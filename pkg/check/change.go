@@ -54,7 +54,7 @@ func Change(base, head *manifest.Set, o Options) *Report {
 	b, h := newTree(base, o.Complete), newTree(head, o.Complete)
 	r := &Report{Mode: "change", Objects: h.objects()}
 	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier()}
-	c.admin, _ = policy.PlatformAdmin(o.Author, derefs(base.Users()), derefs(base.IdentityProviders()))
+	c.admin, _ = policy.OfflinePlatformAdmin(o.Author, derefs(base.Users()))
 	c.applierAdmin = c.admin
 	if o.gitOps() {
 		// The controller applies Teams, so RBAC lets it update them; the Team webhook's

@@ -2,7 +2,6 @@ package check
 
 import (
 	"math"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
@@ -46,13 +45,14 @@ func (t *tree) replay(order []*cluster, full bool) []Finding {
 // tally is what the caps count in one namespace so far.
 type tally struct {
 	clusters, nodes, cpuMilli, memory, storage int64
-	env                                        map[string]int64 // by folded environment label
-	owner                                      map[string]int64 // by folded label and owner e-mail
+	env                                        map[string]int64 // by environment label, exact as the server counts
+	owner                                      map[string]int64 // by label and owner e-mail (policy.EmailKey)
 }
 
-func fold(env string) string { return strings.ToLower(env) }
+// fold is the key of an environment label: the label itself, as the server matches it.
+func fold(env string) string { return env }
 
-func ownerKey(env, email string) string { return fold(env) + "\x00" + policy.NormalizeEmail(email) }
+func ownerKey(env, email string) string { return fold(env) + "\x00" + policy.EmailKey(email) }
 
 func (ta *tally) add(c *v1alpha1.TenantCluster) {
 	w := c.Spec.Workers

@@ -44,6 +44,8 @@ var knownKinds = func() map[schema.GroupVersionKind]*kindInfo {
 	add(&v1alpha1.IdentityProvider{}, b, v1alpha1.KindIdentityProvider, true, false, "identityproviders")
 	add(&v1alpha1.TenantAddon{}, b, v1alpha1.KindTenantAddon, true, true, "tenantaddons")
 	add(&v1alpha1.ClusterCreationPolicy{}, b, v1alpha1.KindClusterCreationPolicy, true, false, "clustercreationpolicies")
+	add(&v1alpha1.NetworkPool{}, b, v1alpha1.KindNetworkPool, true, true, "networkpools")
+	add(&v1alpha1.IPAllocation{}, b, v1alpha1.KindIPAllocation, true, true, "ipallocations")
 	// Only part of TenantControlPlane is typed and its CRD keeps unknown fields, so unknown
 	// fields are allowed (and kept on write); types are still checked.
 	add(&stewardv1alpha1.TenantControlPlane{}, stewardv1alpha1.GroupVersion, "TenantControlPlane", false, true, "tenantcontrolplanes")

@@ -2,7 +2,7 @@
 //
 // Reading is strict: every document must carry apiVersion and kind, and the kinds the
 // toolkit knows (Team, TenantCluster, ProviderConfig, User, IdentityProvider, TenantAddon,
-// Steward's TenantControlPlane) are decoded into their Go types refusing unknown fields,
+// ClusterCreationPolicy, NetworkPool, IPAllocation, Steward's TenantControlPlane) are decoded into their Go types refusing unknown fields,
 // duplicate fields and wrong types. Other kinds are kept as unstructured objects without
 // checks. Errors are *DecodeError values (joined with errors.Join when there are several)
 // that name the file, the line, the document, the object and the field.

@@ -19,8 +19,8 @@ const (
 // kind in those groups is a mistake (docs/ci-on-manifests.md).
 var looseKinds = map[string][]string{
 	ButlerGroup: {"AddonDefinition", "ButlerConfig", "ClusterBootstrap", "ClusterCreationPolicy",
-		"IPAllocation", "ImageSync", "LoadBalancerRequest", "MachineRequest", "ManagementAddon",
-		"NetworkPool", "Workspace", "WorkspaceTemplate"},
+		"ImageSync", "LoadBalancerRequest", "MachineRequest", "ManagementAddon",
+		"Workspace", "WorkspaceTemplate"},
 	StewardGroup: {"DataStore", "KubeconfigGenerator"},
 }
 

@@ -188,6 +188,12 @@ func (s *Set) IdentityProviders() []*v1alpha1.IdentityProvider {
 // TenantAddons returns every TenantAddon.
 func (s *Set) TenantAddons() []*v1alpha1.TenantAddon { return typed[*v1alpha1.TenantAddon](s) }
 
+// NetworkPools returns every NetworkPool.
+func (s *Set) NetworkPools() []*v1alpha1.NetworkPool { return typed[*v1alpha1.NetworkPool](s) }
+
+// IPAllocations returns every IPAllocation.
+func (s *Set) IPAllocations() []*v1alpha1.IPAllocation { return typed[*v1alpha1.IPAllocation](s) }
+
 // TenantControlPlanes returns every TenantControlPlane.
 func (s *Set) TenantControlPlanes() []*stewardv1alpha1.TenantControlPlane {
 	return typed[*stewardv1alpha1.TenantControlPlane](s)

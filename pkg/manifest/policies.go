@@ -20,6 +20,11 @@ func (s *Set) ClusterCreationPolicy(name string) *v1alpha1.ClusterCreationPolicy
 // celRules are the CRDs' x-kubernetes-validations (CEL), which the schema walk does not
 // evaluate, written out in Go with the API server's message.
 func celRules(obj runtime.Object) field.ErrorList {
+	if pc, ok := obj.(*v1alpha1.ProviderConfig); ok {
+		if err := pc.Spec.ValidateCredentialsRef(field.NewPath("spec")); err != nil {
+			return field.ErrorList{err}
+		}
+	}
 	if p, ok := obj.(*v1alpha1.ClusterCreationPolicy); ok {
 		if err := p.Spec.Scope.Validate(field.NewPath("spec", "scope")); err != nil {
 			return field.ErrorList{err}

@@ -20,7 +20,7 @@ func AdmitAddon(team *v1alpha1.Team, addon string) error {
 	if AddonAllowed(addon, lim.AllowedAddons, lim.DeniedAddons) {
 		return nil
 	}
-	return field.Forbidden(pathAddons, fmt.Sprintf("addon %q is not allowed for team %q", addonName(addon), team.Name))
+	return field.Forbidden(pathAddons, fmt.Sprintf("addon %q is not allowed for team %q", addonName(addon), team.Name)+beyondNote(RuleTeamAddons))
 }
 
 // ParseAddonRef reads NAME@VERSION: both parts required (a TenantAddon's version is), the

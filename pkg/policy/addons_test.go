@@ -16,8 +16,8 @@ func TestAdmitAddon(t *testing.T) {
 	for addon, want := range map[string]string{
 		"velero":     "",
 		"VELERO":     "",
-		"istio":      `spec.addons: Forbidden: addon "istio" is not allowed for team "payments"`,
-		"argocd@2.1": `spec.addons: Forbidden: addon "argocd" is not allowed for team "payments"`,
+		"istio":      `spec.addons: Forbidden: addon "istio" is not allowed for team "payments"; this is butler-toolkit's policy, not Butler's (rule team-addons)`,
+		"argocd@2.1": `spec.addons: Forbidden: addon "argocd" is not allowed for team "payments"; this is butler-toolkit's policy, not Butler's (rule team-addons)`,
 	} {
 		err := policy.AdmitAddon(team, addon)
 		got := ""

@@ -230,8 +230,12 @@ func (a *clusterAdmission) check(c Check) {
 	a.d.Checks = append(a.d.Checks, c)
 }
 
-// deny records a violated rule and its field error.
+// deny records a violated rule and its field error; a rule of this project's own says so
+// in its message.
 func (a *clusterAdmission) deny(c Check, err *field.Error) {
+	if BeyondButler(c.Rule) {
+		err.Detail += beyondNote(c.Rule)
+	}
 	c.Allowed = false
 	c.Message = err.Error()
 	a.d.Checks = append(a.d.Checks, c)

@@ -78,8 +78,9 @@ func (r *acBytes) optI32(limit int) *int32 {
 
 var (
 	acFuzzEnvs   = []string{"", "dev", "prod", "staging", "Dev"}
-	acFuzzPeople = []string{"", "alice@example.com", "bob@example.com", "carol@example.com", "Carol@Example.com", "dave@example.com"}
-	acFuzzNames  = []string{"new", "c1", "c2", "c3", "c4", "c5"}
+	acFuzzPeople = []string{"", "alice@example.com", "bob@example.com", "carol@example.com", "Carol@Example.com", "dave@example.com",
+		" carol@example.com", "bob@example.com ", "kate@example.com", "\u212aate@example.com"} // untrimmed and Unicode-folded spellings, as the server compares them
+	acFuzzNames = []string{"new", "c1", "c2", "c3", "c4", "c5"}
 )
 
 // acFuzzCluster builds a cluster; raw allows any replicas/cpu (no oracle comparison then).

@@ -116,7 +116,8 @@ func acOracleServer(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster
 				q[i] = fmt.Sprintf("%q", p)
 			}
 			allErrs = append(allErrs, field.Forbidden(field.NewPath("spec", "providerConfigRef"),
-				fmt.Sprintf("provider %q is not allowed for team %q; allowed: %s", pc.Spec.Provider, team.Name, strings.Join(q, ", "))))
+				fmt.Sprintf("provider %q is not allowed for team %q; allowed: %s", pc.Spec.Provider, team.Name, strings.Join(q, ", "))+
+					"; this is butler-toolkit's policy, not Butler's (rule provider-allowed)"))
 		}
 	}
 	tcList := req.Siblings
@@ -302,9 +303,8 @@ func acOracleEnv(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster, t
 		if other.Name == tc.Name {
 			continue
 		}
-		// The toolkit's addition: siblings count by policy.SameEnvironment (ASCII case folded),
-		// so a cluster labelled "Dev" counts against dev's caps.
-		if other.Labels == nil || !policy.SameEnvironment(other.Labels[v1alpha1.LabelEnvironment], envLabel) {
+		// The server's comparison: the label equals the environment exactly (case-sensitive).
+		if other.Labels == nil || other.Labels[v1alpha1.LabelEnvironment] != envLabel {
 			continue
 		}
 		sameEnvCount++
@@ -342,7 +342,7 @@ func acOracleEnv(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantCluster, t
 				if other.Name == tc.Name {
 					continue
 				}
-				if other.Labels == nil || !policy.SameEnvironment(other.Labels[v1alpha1.LabelEnvironment], envLabel) {
+				if other.Labels == nil || other.Labels[v1alpha1.LabelEnvironment] != envLabel {
 					continue
 				}
 				otherOwner := ""
@@ -374,7 +374,9 @@ func acOracleRestrictions(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantC
 	lim := team.Spec.ResourceLimits
 	v := tc.Spec.KubernetesVersion
 	if len(lim.AllowedKubernetesVersions) > 0 && (oldTC == nil || oldTC.Spec.KubernetesVersion != v) && !policy.VersionAllowed(v, lim.AllowedKubernetesVersions) {
-		errs = append(errs, field.NotSupported(field.NewPath("spec", "kubernetesVersion"), v, lim.AllowedKubernetesVersions))
+		e := field.NotSupported(field.NewPath("spec", "kubernetesVersion"), v, lim.AllowedKubernetesVersions)
+		e.Detail += "; this is butler-toolkit's policy, not Butler's (rule team-allowed-versions)"
+		errs = append(errs, e)
 	}
 	if len(lim.AllowedAddons) > 0 || len(lim.DeniedAddons) > 0 {
 		for _, a := range req.Addons {
@@ -382,7 +384,7 @@ func acOracleRestrictions(req policy.ClusterRequest, tc, oldTC *v1alpha1.TenantC
 			name = strings.TrimSpace(name)
 			if name != "" && !policy.AddonAllowed(name, lim.AllowedAddons, lim.DeniedAddons) {
 				// duplicates collapse in ToAggregate, as AdmitCluster reports each name once
-				errs = append(errs, field.Forbidden(field.NewPath("spec", "addons"), fmt.Sprintf("addon %q is not allowed for team %q", name, team.Name)))
+				errs = append(errs, field.Forbidden(field.NewPath("spec", "addons"), fmt.Sprintf("addon %q is not allowed for team %q", name, team.Name)+"; this is butler-toolkit's policy, not Butler's (rule team-addons)"))
 			}
 		}
 	}

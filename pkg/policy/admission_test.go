@@ -518,7 +518,7 @@ func TestProviderChecks(t *testing.T) {
 }
 
 func TestProviderAllowedRestriction(t *testing.T) {
-	const msg = `spec.providerConfigRef: Forbidden: provider "harvester" is not allowed for team "payments"; allowed: "nutanix", "proxmox"`
+	const msg = `spec.providerConfigRef: Forbidden: provider "harvester" is not allowed for team "payments"; allowed: "nutanix", "proxmox"; this is butler-toolkit's policy, not Butler's (rule provider-allowed)`
 	req := acCreate(acAlice, "dev", nil)
 	req.Team.Spec.ResourceLimits.AllowedProviders = []string{"nutanix", "proxmox"}
 	d := acExpect(t, req, msg)
@@ -543,7 +543,7 @@ func TestProviderAllowedRestriction(t *testing.T) {
 	cur.Spec.ProviderConfigRef = &v1alpha1.ProviderReference{Name: "harvester-prod", Namespace: "other"}
 	req = acUpdate(old, cur, acAlice, nil)
 	req.Team.Spec.ResourceLimits.AllowedProviders = []string{"nutanix"}
-	acExpect(t, req, `spec.providerConfigRef: Forbidden: provider "harvester" is not allowed for team "payments"; allowed: "nutanix"`)
+	acExpect(t, req, `spec.providerConfigRef: Forbidden: provider "harvester" is not allowed for team "payments"; allowed: "nutanix"; this is butler-toolkit's policy, not Butler's (rule provider-allowed)`)
 }
 
 func TestProviderLimits(t *testing.T) {
@@ -760,7 +760,7 @@ func TestTeamComputeQuotas(t *testing.T) {
 // Client-side feature restrictions.
 
 func TestVersionRestriction(t *testing.T) {
-	const msg = `spec.kubernetesVersion: Unsupported value: "%s": supported values: "1.29.x", "1.30.4"`
+	const msg = `spec.kubernetesVersion: Unsupported value: "%s": supported values: "1.29.x", "1.30.4"; this is butler-toolkit's policy, not Butler's (rule team-allowed-versions)`
 	req := acCreate(acAlice, "dev", nil)
 	req.Team.Spec.ResourceLimits.AllowedKubernetesVersions = []string{"1.29.x", "1.30.4"}
 	d := acExpect(t, req, fmt.Sprintf(msg, "v1.31.0"))
@@ -792,7 +792,7 @@ func TestVersionRestriction(t *testing.T) {
 }
 
 func TestAddonRestriction(t *testing.T) {
-	const msg = `spec.addons: Forbidden: addon "%s" is not allowed for team "payments"`
+	const msg = `spec.addons: Forbidden: addon "%s" is not allowed for team "payments"; this is butler-toolkit's policy, not Butler's (rule team-addons)`
 	req := acCreate(acAlice, "dev", nil)
 	req.Team.Spec.ResourceLimits.AllowedAddons = []string{"cilium", "istio", "cert-manager"}
 	req.Team.Spec.ResourceLimits.DeniedAddons = []string{"istio"}
@@ -844,7 +844,7 @@ func TestAggregateOrder(t *testing.T) {
 	want := []string{
 		fmt.Sprintf(acMsgEnvCap, "prod", 6, 6),
 		fmt.Sprintf(acMsgOwns, acCarol, 6, "prod", 1),
-		`spec.providerConfigRef: Forbidden: provider "harvester" is not allowed for team "payments"; allowed: "proxmox"`,
+		`spec.providerConfigRef: Forbidden: provider "harvester" is not allowed for team "payments"; allowed: "proxmox"; this is butler-toolkit's policy, not Butler's (rule provider-allowed)`,
 		`spec: Forbidden: team namespace "payments" already has 6 cluster(s); ProviderConfig "harvester-prod" limits to 1`,
 		`spec.workers.replicas: Forbidden: total worker replicas (21) would exceed ProviderConfig "harvester-prod" per-team node limit (2)`,
 		fmt.Sprintf(acMsgTeamCap, 6, 1),
@@ -853,8 +853,8 @@ func TestAggregateOrder(t *testing.T) {
 		`spec.workers: Forbidden: total CPU (84) would exceed team "payments" CPU quota (4)`,
 		`spec.workers: Forbidden: total memory (168Gi) would exceed team "payments" memory quota (4Gi)`,
 		`spec.workers: Forbidden: total storage (2100Gi) would exceed team "payments" storage quota (100Gi)`,
-		`spec.kubernetesVersion: Unsupported value: "v1.31.0": supported values: "1.30.x"`,
-		`spec.addons: Forbidden: addon "istio" is not allowed for team "payments"`,
+		`spec.kubernetesVersion: Unsupported value: "v1.31.0": supported values: "1.30.x"; this is butler-toolkit's policy, not Butler's (rule team-allowed-versions)`,
+		`spec.addons: Forbidden: addon "istio" is not allowed for team "payments"; this is butler-toolkit's policy, not Butler's (rule team-addons)`,
 	}
 	d := acExpect(t, req, "["+strings.Join(want, ", ")+"]")
 	if len(d.Violations) != len(want) || d.Violations[0].Rule != policy.RuleEnvMaxClusters || d.Violations[len(want)-1].Rule != policy.RuleTeamAddons {

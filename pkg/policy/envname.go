@@ -8,12 +8,11 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// SameEnvironment reports whether two environment names name one environment. Names are
-// label values (ASCII only), and "dev" and "DEV" in one Team would let clusters labelled
-// with one escape the caps of the other, so names compare ASCII case-insensitively. It is
-// the one comparison of environment names in the toolkit (docs/environments-and-migration.md).
-// Non-ASCII bytes compare exactly: Unicode case folding would make the Kelvin sign equal
-// to "k".
+// SameEnvironment reports whether two environment names differ at most in ASCII case. The
+// server matches environment labels exactly, so "dev" and "DEV" are two environments there,
+// each with its own caps; a Team holding both is therefore refused by the tools
+// (DuplicateEnvironments), and commands use SameEnvironment only to suggest the name meant.
+// Non-ASCII bytes compare exactly.
 func SameEnvironment(a, b string) bool {
 	if len(a) != len(b) {
 		return false
@@ -33,26 +32,19 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-// EnvironmentOf returns the environment of team that env names (SameEnvironment), or nil.
-// The exact name wins, should a team (refused by DuplicateEnvironments) hold two.
+// EnvironmentOf returns the environment of team named exactly env, or nil: the server finds
+// a cluster's environment by the exact label value.
 func EnvironmentOf(team *v1alpha1.Team, env string) *v1alpha1.EnvironmentSpec {
 	if team == nil || env == "" {
 		return nil
 	}
-	if e := team.Environment(env); e != nil {
-		return e
-	}
-	for i := range team.Spec.Environments {
-		if SameEnvironment(team.Spec.Environments[i].Name, env) {
-			return &team.Spec.Environments[i]
-		}
-	}
-	return nil
+	return team.Environment(env)
 }
 
-// InEnvironment reports whether a cluster's environment label names env.
+// InEnvironment reports whether a cluster's environment label is env, exactly
+// (case-sensitive), as the server counts an environment's clusters.
 func InEnvironment(c *v1alpha1.TenantCluster, env string) bool {
-	return SameEnvironment(c.Labels[v1alpha1.LabelEnvironment], env)
+	return c.Labels[v1alpha1.LabelEnvironment] == env
 }
 
 // DuplicateEnvironments reports environments of a Team whose names differ from an earlier
@@ -64,7 +56,7 @@ func DuplicateEnvironments(team *v1alpha1.Team) field.ErrorList {
 		for j := 0; j < i; j++ {
 			if envs[i].Name != envs[j].Name && SameEnvironment(envs[i].Name, envs[j].Name) {
 				errs = append(errs, field.Invalid(field.NewPath("spec", "environments").Index(i).Child("name"), envs[i].Name,
-					fmt.Sprintf("the same environment as %q (environment names compare case-insensitively)", envs[j].Name)))
+					fmt.Sprintf("differs from %q only in case: the server counts them as two environments, each with its own caps", envs[j].Name)))
 				break
 			}
 		}

@@ -30,7 +30,7 @@ func TestSameEnvironment(t *testing.T) {
 func TestDuplicateEnvironments(t *testing.T) {
 	team := &v1alpha1.Team{Spec: v1alpha1.TeamSpec{Environments: []v1alpha1.EnvironmentSpec{{Name: "dev"}, {Name: "prod"}, {Name: "DEV"}}}}
 	errs := DuplicateEnvironments(team)
-	if len(errs) != 1 || errs[0].Error() != `spec.environments[2].name: Invalid value: "DEV": the same environment as "dev" (environment names compare case-insensitively)` {
+	if len(errs) != 1 || errs[0].Error() != `spec.environments[2].name: Invalid value: "DEV": differs from "dev" only in case: the server counts them as two environments, each with its own caps` {
 		t.Fatalf("got %v", errs)
 	}
 	if errs := DuplicateEnvironments(&v1alpha1.Team{Spec: v1alpha1.TeamSpec{Environments: []v1alpha1.EnvironmentSpec{{Name: "dev"}, {Name: "prod"}}}}); len(errs) != 0 {
@@ -38,8 +38,9 @@ func TestDuplicateEnvironments(t *testing.T) {
 	}
 }
 
-// A cluster labelled DEV counts against dev's caps: it is the same environment.
-func TestEnvironmentCountsFoldCase(t *testing.T) {
+// A cluster labelled DEV does not count against dev's caps: the server's validateEnvironment
+// (tenantcluster_webhook.go) counts siblings whose label equals the environment exactly.
+func TestEnvironmentCountsAreExact(t *testing.T) {
 	max := int32(1)
 	team := &v1alpha1.Team{Spec: v1alpha1.TeamSpec{Environments: []v1alpha1.EnvironmentSpec{
 		{Name: "dev", Limits: &v1alpha1.EnvironmentLimits{MaxClusters: &max}},
@@ -47,14 +48,24 @@ func TestEnvironmentCountsFoldCase(t *testing.T) {
 	clusters := []v1alpha1.TenantCluster{{ObjectMeta: metav1.ObjectMeta{Name: "a",
 		Labels:      map[string]string{v1alpha1.LabelEnvironment: "DEV"},
 		Annotations: map[string]string{v1alpha1.AnnotationCreatorEmail: "carol@example.com"}}}}
-	if n := EnvironmentCount(clusters, "dev", ""); n != 1 {
-		t.Errorf("EnvironmentCount = %d, want 1", n)
+	if n := EnvironmentCount(clusters, "dev", ""); n != 0 {
+		t.Errorf("EnvironmentCount = %d, want 0", n)
 	}
-	if n := MemberCount(clusters, "dev", "carol@example.com", ""); n != 1 {
-		t.Errorf("MemberCount = %d, want 1", n)
+	if n := EnvironmentCount(clusters, "DEV", ""); n != 1 {
+		t.Errorf("EnvironmentCount(DEV) = %d, want 1", n)
+	}
+	if n := MemberCount(clusters, "dev", "carol@example.com", ""); n != 0 {
+		t.Errorf("MemberCount = %d, want 0", n)
 	}
 	eu := EnvironmentUsageOf(team, "DEV", clusters)
-	if eu.Clusters != 1 || eu.MaxClusters != 1 {
-		t.Errorf("EnvironmentUsageOf(DEV) = %+v, want 1 cluster against dev's cap of 1", eu)
+	if eu.Clusters != 1 || eu.MaxClusters != 0 {
+		t.Errorf("EnvironmentUsageOf(DEV) = %+v, want 1 cluster and no cap (dev's cap is not DEV's)", eu)
+	}
+	d := AdmitCluster(ClusterRequest{Operation: Create, Username: "carol@example.com", Team: team, Siblings: clusters,
+		Cluster: &v1alpha1.TenantCluster{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "payments",
+			Labels: map[string]string{v1alpha1.LabelEnvironment: "dev"}},
+			Spec: v1alpha1.TenantClusterSpec{TeamRef: &v1alpha1.LocalObjectReference{Name: "payments"}}}})
+	if !d.Allowed() {
+		t.Errorf("a dev create refused by a DEV cluster: %v", d.Err())
 	}
 }

@@ -8,12 +8,9 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// NormalizeEmail is the canonical form of an e-mail, the one normalisation every e-mail
-// comparison goes through (offline, live and in the webhook): surrounding white space
-// trimmed and ASCII letters lower-cased, as RFC 5321 practice treats the address. Nothing
-// else is folded: Unicode case folding (strings.EqualFold, strings.ToLower) would make
-// look-alikes such as the Kelvin sign U+212A equal to "k", so one identity could take
-// another's place; CheckEmail rejects such names where a person types them.
+// NormalizeEmail is the form of an e-mail the tools write (the creator-email of a cluster they
+// create) and show: surrounding white space trimmed and ASCII letters lower-cased. It is not
+// how the webhook compares e-mails: that is EmailsEqual.
 func NormalizeEmail(s string) string {
 	s = strings.TrimSpace(s)
 	for i := 0; i < len(s); i++ {
@@ -30,8 +27,27 @@ func NormalizeEmail(s string) string {
 	return s
 }
 
-// EmailsEqual reports whether a and b are the same e-mail after NormalizeEmail.
-func EmailsEqual(a, b string) bool { return NormalizeEmail(a) == NormalizeEmail(b) }
+// EmailsEqual is the webhook's comparison of two e-mails (a creator-email with the
+// requesting user, an owner with a creator, a User's spec.email with the requesting user):
+// Unicode simple case folding (strings.EqualFold), without trimming. So " bob@example.com"
+// is not "bob@example.com", and the Kelvin sign U+212A equals "k", as the server has it.
+func EmailsEqual(a, b string) bool { return strings.EqualFold(a, b) }
+
+// EmailKey is a key under which e-mails that EmailsEqual calls equal are one: each rune
+// replaced by the smallest rune of its simple case-folding orbit, which is exactly the
+// relation strings.EqualFold tests. For grouping, not for printing.
+func EmailKey(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		b.WriteRune(m)
+	}
+	return b.String()
+}
 
 // CheckEmail says why s cannot name a person: a non-ASCII character (a look-alike such as
 // U+212A KELVIN SIGN for "K" would pass for another address), or white space or a control
@@ -100,37 +116,52 @@ func idpAllows(entryIdP, idIdP string) bool {
 	return entryIdP == "" || idIdP == "" || strings.EqualFold(entryIdP, idIdP)
 }
 
-// PlatformAdmin reports whether id is a platform admin by its User object or by an
-// IdentityProvider platformRoleGroups entry with role admin, with a short reason.
-// The live SelfSubjectAccessReview fallback is the caller's business.
-func PlatformAdmin(id Identity, users []v1alpha1.User, idps []v1alpha1.IdentityProvider) (bool, string) {
-	email := NormalizeEmail(id.Username)
-	if email != "" {
-		for i := range users {
-			u := &users[i]
-			if NormalizeEmail(u.Spec.Email) != email {
-				continue
-			}
-			if u.Spec.PlatformRole == "admin" {
-				return true, fmt.Sprintf("User %q has platformRole admin", u.Name)
-			}
-			if u.Spec.IsPlatformAdmin {
-				return true, fmt.Sprintf("User %q has isPlatformAdmin true", u.Name)
-			}
+// PlatformAdmin is the Team webhook's platform-admin test on the User objects (docs/rules.md
+// §2.3): the first User, in the order given, whose spec.email equals id.Username
+// (EmailsEqual) decides by its spec.isPlatformAdmin alone; platformRole and IdentityProvider
+// platformRoleGroups are not read. why says what made an admin ("" for none). decided is
+// false when no User matches: the server then
+// asks the API server (a SubjectAccessReview for update on teams.butler.butlerlabs.dev),
+// which is the caller's business (see MastersGroup for the offline answer).
+func PlatformAdmin(id Identity, users []v1alpha1.User) (admin, decided bool, why string) {
+	for i := range users {
+		u := &users[i]
+		if !EmailsEqual(u.Spec.Email, id.Username) {
+			continue
 		}
-	}
-	if len(id.Groups) == 0 {
-		return false, ""
-	}
-	set := newGroupSet(id.Groups)
-	for i := range idps {
-		for _, g := range idps[i].Spec.PlatformRoleGroups {
-			if strings.EqualFold(strings.TrimSpace(g.Role), "admin") && set.matches(g.Name) {
-				return true, fmt.Sprintf("group %q has role admin in IdentityProvider %q", g.Name, idps[i].Name)
-			}
+		if u.Spec.IsPlatformAdmin {
+			return true, true, fmt.Sprintf("User %q has isPlatformAdmin true", u.Name)
 		}
+		return false, true, ""
+	}
+	return false, false, ""
+}
+
+// MastersGroup is the group the API server's authorizer allows everything: where no User
+// decides and there is no server to ask (offline), an identity in it is a platform admin,
+// because the SubjectAccessReview the server would make allows it on every cluster.
+const MastersGroup = "system:masters"
+
+// OfflinePlatformAdmin is PlatformAdmin where there is no API server to ask (manifests, a
+// repository's base): when no User decides, only a member of MastersGroup is an admin.
+func OfflinePlatformAdmin(id Identity, users []v1alpha1.User) (bool, string) {
+	if admin, decided, why := PlatformAdmin(id, users); decided {
+		return admin, why
+	}
+	if InMastersGroup(id) {
+		return true, fmt.Sprintf("no User matches and group %q may do anything on the API server", MastersGroup)
 	}
 	return false, ""
+}
+
+// InMastersGroup reports whether id belongs to MastersGroup.
+func InMastersGroup(id Identity) bool {
+	for _, g := range id.Groups {
+		if g == MastersGroup {
+			return true
+		}
+	}
+	return false
 }
 
 // Grant is one access entry that applies to an identity.
@@ -302,8 +333,8 @@ func IsTeamAdmin(team *v1alpha1.Team, id Identity, platformAdmin bool) bool {
 		return false
 	}
 	for _, u := range team.Spec.Access.Users {
-		// The webhook's EqualFold does not trim: neither does this; it folds ASCII only.
-		if untrimmed(u.Name, id.Username) && EmailsEqual(u.Name, id.Username) && u.Role == v1alpha1.RoleAdmin {
+		// The webhook's strings.EqualFold, untrimmed (EmailsEqual).
+		if EmailsEqual(u.Name, id.Username) && u.Role == v1alpha1.RoleAdmin {
 			return true
 		}
 	}
@@ -318,14 +349,4 @@ func IsTeamAdmin(team *v1alpha1.Team, id Identity, platformAdmin bool) bool {
 		}
 	}
 	return false
-}
-
-// untrimmed reports whether no string has surrounding white space.
-func untrimmed(ss ...string) bool {
-	for _, s := range ss {
-		if strings.TrimSpace(s) != s {
-			return false
-		}
-	}
-	return true
 }

@@ -27,20 +27,45 @@ func TestNormalizeEmailFoldsASCIIOnly(t *testing.T) {
 	}
 }
 
-func TestEmailsEqualRejectsUnicodeLookAlikes(t *testing.T) {
+// TestEmailsEqualIsTheServers holds EmailsEqual to the webhook's strings.EqualFold, without
+// trimming (tenantcluster_webhook.go validateEnvironment: creator-email vs the requester,
+// owner vs creator): Unicode case pairs match, surrounding white space does not.
+func TestEmailsEqualIsTheServers(t *testing.T) {
 	cases := []struct {
 		a, b string
 		want bool
 	}{
-		{"carol@example.com", " Carol@EXAMPLE.com ", true},
-		{"kate@example.com", kelvin + "ate@example.com", false},
-		{"bob@kube.example", "bob@" + kelvin + "ube.example", false},
-		{"ſam@example.com", "sam@example.com", false}, // U+017F LONG S folds to "s"
+		{"carol@example.com", "Carol@EXAMPLE.com", true},
+		{"carol@example.com", " carol@example.com", false}, // leading space: not trimmed
+		{"carol@example.com", "carol@example.com ", false}, // trailing space
+		{"kate@example.com", kelvin + "ate@example.com", true},
+		{"ſam@example.com", "sam@example.com", true}, // U+017F LONG S folds to "s"
+		{"jörg@example.com", "JÖRG@example.com", true},
 		{"", "", true},
 	}
 	for _, c := range cases {
 		if got := policy.EmailsEqual(c.a, c.b); got != c.want {
 			t.Errorf("EmailsEqual(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+		if got := strings.EqualFold(c.a, c.b); got != c.want {
+			t.Errorf("the case is wrong: strings.EqualFold(%q, %q) = %v", c.a, c.b, got)
+		}
+		if got := policy.EmailKey(c.a) == policy.EmailKey(c.b); got != c.want {
+			t.Errorf("EmailKey(%q) == EmailKey(%q) is %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// EmailKey groups exactly what strings.EqualFold equates, over every pair of runes of the
+// case-folding orbits that are easy to get wrong.
+func TestEmailKeyIsEqualFold(t *testing.T) {
+	runes := []rune{'k', 'K', '\u212a', 's', 'S', '\u017f', 'i', 'I', '\u0130', '\u0131', 'σ', 'ς', 'Σ', 'ß', 'ẞ', 'µ', 'μ', 'Μ', '\ufffd'}
+	for _, a := range runes {
+		for _, b := range runes {
+			sa, sb := string(a), string(b)
+			if got, want := policy.EmailKey(sa) == policy.EmailKey(sb), strings.EqualFold(sa, sb); got != want {
+				t.Errorf("%q %q: EmailKey equal %v, EqualFold %v", sa, sb, got, want)
+			}
 		}
 	}
 }
@@ -63,30 +88,35 @@ func TestCheckEmail(t *testing.T) {
 	}
 }
 
-// A look-alike identity neither gets the team role of the address it imitates nor counts
-// its clusters, in the library the webhook uses too.
-func TestLookAlikeIdentityGetsNothing(t *testing.T) {
+// The server folds Unicode case (strings.EqualFold) where it matches people for its own
+// rules, so a look-alike is the person it imitates there: team admin (team_webhook.go) and
+// owner of their clusters (tenantcluster_webhook.go). The butler-server role of a member
+// (TeamRole) is the tools' own comparison and stays ASCII-only.
+func TestLookAlikeIdentityIsWhomTheServerSays(t *testing.T) {
 	team := &v1alpha1.Team{ObjectMeta: metav1.ObjectMeta{Name: "payments"}}
 	team.Spec.Access.Users = []v1alpha1.TeamUser{{Name: "kate@example.com", Role: v1alpha1.RoleAdmin}}
 	fake := policy.Identity{Username: kelvin + "ate@example.com"}
 	if r := policy.TeamRole(team, fake, false); r.Role != policy.RoleNone {
 		t.Errorf("look-alike has team role %s, want none", r.Role)
 	}
-	if policy.IsTeamAdmin(team, fake, false) {
-		t.Error("look-alike is team admin")
+	if !policy.IsTeamAdmin(team, fake, false) {
+		t.Error("look-alike is not team admin, which strings.EqualFold makes it")
 	}
 	users := []v1alpha1.User{{ObjectMeta: metav1.ObjectMeta{Name: "kate"}}}
-	users[0].Spec.Email, users[0].Spec.PlatformRole = "kate@example.com", "admin"
-	if ok, _ := policy.PlatformAdmin(fake, users, nil); ok {
-		t.Error("look-alike is platform admin")
+	users[0].Spec.Email, users[0].Spec.IsPlatformAdmin = "kate@example.com", true
+	if ok, decided, _ := policy.PlatformAdmin(fake, users); !ok || !decided {
+		t.Error("look-alike is not platform admin, which the Team webhook makes it")
 	}
 	c := v1alpha1.TenantCluster{ObjectMeta: metav1.ObjectMeta{Name: "a",
 		Labels:      map[string]string{v1alpha1.LabelEnvironment: "dev"},
 		Annotations: map[string]string{v1alpha1.AnnotationOwner: "kate@example.com"}}}
-	if n := policy.MemberCount([]v1alpha1.TenantCluster{c}, "dev", fake.Username, ""); n != 0 {
-		t.Errorf("look-alike owns %d of kate's clusters, want 0", n)
+	if n := policy.MemberCount([]v1alpha1.TenantCluster{c}, "dev", fake.Username, ""); n != 1 {
+		t.Errorf("look-alike owns %d of kate's clusters, want 1", n)
 	}
-	if n := policy.MemberCount([]v1alpha1.TenantCluster{c}, "dev", " KATE@example.com", ""); n != 1 {
-		t.Errorf("kate herself (other case, spaces) owns %d, want 1", n)
+	if n := policy.MemberCount([]v1alpha1.TenantCluster{c}, "dev", "KATE@example.com", ""); n != 1 {
+		t.Errorf("kate in other case owns %d, want 1", n)
+	}
+	if n := policy.MemberCount([]v1alpha1.TenantCluster{c}, "dev", " kate@example.com", ""); n != 0 {
+		t.Errorf("kate with a leading space owns %d, want 0 (the server does not trim)", n)
 	}
 }

@@ -69,58 +69,55 @@ func FuzzNormalizeGroupName(f *testing.F) {
 	})
 }
 
+// TestPlatformAdmin holds PlatformAdmin to the Team webhook's isPlatformAdmin
+// (butler-controller team_webhook.go): the first User whose spec.email matches the username
+// by strings.EqualFold decides by spec.isPlatformAdmin alone; platformRole is not read; with
+// no User matching nothing is decided (the server asks a SubjectAccessReview).
 func TestPlatformAdmin(t *testing.T) {
 	user := func(name, email, role string, legacy bool) v1alpha1.User {
 		return v1alpha1.User{ObjectMeta: metav1.ObjectMeta{Name: name},
 			Spec: v1alpha1.UserSpec{Email: email, PlatformRole: role, IsPlatformAdmin: legacy}}
 	}
-	idp := func(name string, groups ...v1alpha1.PlatformRoleGroup) v1alpha1.IdentityProvider {
-		return v1alpha1.IdentityProvider{ObjectMeta: metav1.ObjectMeta{Name: name},
-			Spec: v1alpha1.IdentityProviderSpec{Type: "oidc", PlatformRoleGroups: groups}}
-	}
 	users := []v1alpha1.User{
 		user("alice", "alice@example.com", "admin", false),
-		user("dave", "Dave@Example.com ", "", true),
-		user("vic", "vic@example.com", "viewer", false),
-		user("bob", "bob@example.com", "", false),
-	}
-	idps := []v1alpha1.IdentityProvider{
-		idp("google", v1alpha1.PlatformRoleGroup{Name: "platform-viewers", Role: "viewer"}),
-		idp("okta",
-			v1alpha1.PlatformRoleGroup{Name: "platform-admins", Role: "admin"},
-			v1alpha1.PlatformRoleGroup{Name: "CN=Ops,OU=Groups,DC=corp", Role: "admin"}),
+		user("dave", "Dave@Example.com", "", true),
+		user("dave-again", "dave@example.com", "", false), // never reached: dave decides first
+		user("vic", "vic@example.com", "viewer", true),
+		user("trail", "trail@example.com ", "", true),
+		user("kate", "kate@example.com", "", true),
 	}
 	tests := []struct {
-		name       string
-		id         policy.Identity
-		want       bool
-		wantReason string
+		name             string
+		id               policy.Identity
+		admin, decided   bool
+		wantReasonPrefix string
 	}{
-		{"platformRole admin", policy.Identity{Username: "alice@example.com"}, true, `User "alice" has platformRole admin`},
-		{"e-mail case and spaces", policy.Identity{Username: " ALICE@example.com "}, true, `User "alice" has platformRole admin`},
-		{"deprecated isPlatformAdmin", policy.Identity{Username: "dave@example.com"}, true, `User "dave" has isPlatformAdmin true`},
-		{"platform viewer", policy.Identity{Username: "vic@example.com"}, false, ""},
-		{"plain user", policy.Identity{Username: "bob@example.com"}, false, ""},
-		{"unknown user", policy.Identity{Username: "eve@example.com"}, false, ""},
-		{"empty username matches nobody", policy.Identity{}, false, ""},
-		{"group exact", policy.Identity{Username: "eve@example.com", Groups: []string{"platform-admins"}}, true,
-			`group "platform-admins" has role admin in IdentityProvider "okta"`},
-		{"group e-mail form", policy.Identity{Groups: []string{"Platform-Admins@corp.com"}}, true,
-			`group "platform-admins" has role admin in IdentityProvider "okta"`},
-		{"group LDAP form on config side", policy.Identity{Groups: []string{"ops"}}, true,
-			`group "CN=Ops,OU=Groups,DC=corp" has role admin in IdentityProvider "okta"`},
-		{"viewer group", policy.Identity{Groups: []string{"platform-viewers"}}, false, ""},
-		{"unrelated group", policy.Identity{Groups: []string{"devs"}}, false, ""},
-		{"viewer user in admin group", policy.Identity{Username: "vic@example.com", Groups: []string{"platform-admins"}}, true,
-			`group "platform-admins" has role admin in IdentityProvider "okta"`},
+		{"platformRole admin is not read", policy.Identity{Username: "alice@example.com"}, false, true, ""},
+		{"isPlatformAdmin, EqualFold", policy.Identity{Username: "DAVE@example.com"}, true, true, `User "dave" has isPlatformAdmin true`},
+		{"the first match decides", policy.Identity{Username: "dave@example.com"}, true, true, `User "dave"`},
+		{"platformRole viewer with isPlatformAdmin", policy.Identity{Username: "vic@example.com"}, true, true, `User "vic"`},
+		{"the username is not trimmed", policy.Identity{Username: " dave@example.com"}, false, false, ""},
+		{"the e-mail is not trimmed", policy.Identity{Username: "trail@example.com"}, false, false, ""},
+		{"Kelvin sign folds to k", policy.Identity{Username: "\u212aate@example.com"}, true, true, `User "kate"`},
+		{"unknown user: the API server decides", policy.Identity{Username: "eve@example.com", Groups: []string{"platform-admins"}}, false, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, reason := policy.PlatformAdmin(tt.id, users, idps)
-			if got != tt.want || reason != tt.wantReason {
-				t.Errorf("PlatformAdmin = %v, %q; want %v, %q", got, reason, tt.want, tt.wantReason)
+			admin, decided, why := policy.PlatformAdmin(tt.id, users)
+			if admin != tt.admin || decided != tt.decided || !strings.HasPrefix(why, tt.wantReasonPrefix) {
+				t.Errorf("PlatformAdmin = %v, %v, %q; want %v, %v, %q…", admin, decided, why, tt.admin, tt.decided, tt.wantReasonPrefix)
 			}
 		})
+	}
+	// Offline, with no User matching: only system:masters, which any SubjectAccessReview allows.
+	if ok, _ := policy.OfflinePlatformAdmin(policy.Identity{Username: "eve@example.com", Groups: []string{"system:masters"}}, users); !ok {
+		t.Error("system:masters is not an admin offline")
+	}
+	if ok, _ := policy.OfflinePlatformAdmin(policy.Identity{Username: "dave@example.com", Groups: []string{"system:masters"}}, users[2:3]); ok {
+		t.Error("a matching User with isPlatformAdmin false did not decide")
+	}
+	if ok, _ := policy.OfflinePlatformAdmin(policy.Identity{Username: "eve@example.com"}, users); ok {
+		t.Error("an unknown user is an admin offline")
 	}
 }
 
@@ -314,6 +311,7 @@ func TestIsTeamAdmin(t *testing.T) {
 	team := &v1alpha1.Team{Spec: v1alpha1.TeamSpec{Access: v1alpha1.TeamAccess{
 		Users: []v1alpha1.TeamUser{
 			{Name: "Alice@Example.com", Role: v1alpha1.RoleAdmin},
+			{Name: "kim@example.com", Role: v1alpha1.RoleAdmin},
 			{Name: "bob@example.com", Role: v1alpha1.RoleOperator},
 			{Name: "nobody@example.com"},
 		},
@@ -330,6 +328,7 @@ func TestIsTeamAdmin(t *testing.T) {
 	}{
 		{"user admin EqualFold", policy.Identity{Username: "alice@EXAMPLE.com"}, false, true},
 		{"username is not trimmed", policy.Identity{Username: " alice@example.com"}, false, false},
+		{"Unicode folding, as strings.EqualFold: Kelvin sign", policy.Identity{Username: "\u212aim@example.com"}, false, true},
 		{"operator", policy.Identity{Username: "bob@example.com"}, false, false},
 		{"missing role", policy.Identity{Username: "nobody@example.com"}, false, false},
 		{"group exact", policy.Identity{Groups: []string{"Team-Admins"}}, false, true},

@@ -98,7 +98,12 @@ func ValidateProviderConfigSchema(pc *v1alpha1.ProviderConfig) field.ErrorList {
 	case !slices.Contains(v1alpha1.ProviderTypes, s.Provider):
 		errs = append(errs, field.NotSupported(spec.Child("provider"), s.Provider, v1alpha1.ProviderTypes))
 	}
-	if s.CredentialsRef.Name == "" {
+	// The CRD's rule: every provider but local names its credentials Secret; a reference
+	// that is written must name one.
+	if err := s.ValidateCredentialsRef(spec); err != nil {
+		errs = append(errs, err)
+	}
+	if s.CredentialsRef != (v1alpha1.SecretReference{}) && s.CredentialsRef.Name == "" {
 		errs = append(errs, field.Required(spec.Child("credentialsRef", "name"), ""))
 	}
 

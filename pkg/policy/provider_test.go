@@ -115,10 +115,19 @@ func TestValidateProviderConfig(t *testing.T) {
 		// Schema rules.
 		{"provider missing", ex("aws", func(s *v1alpha1.ProviderConfigSpec) { s.Provider = "" }), `spec.provider: Required value`},
 		{"provider unknown", ex("aws", func(s *v1alpha1.ProviderConfigSpec) { s.Provider = "vsphere" }),
-			`spec.provider: Unsupported value: "vsphere": supported values: "harvester", "nutanix", "proxmox", "azure", "aws", "gcp"`},
+			`spec.provider: Unsupported value: "vsphere": supported values: "harvester", "nutanix", "proxmox", "azure", "aws", "gcp", "local"`},
 		{"provider case matters", ex("aws", func(s *v1alpha1.ProviderConfigSpec) { s.Provider = "AWS" }),
-			`spec.provider: Unsupported value: "AWS": supported values: "harvester", "nutanix", "proxmox", "azure", "aws", "gcp"`},
-		{"credentialsRef name", ex("aws", func(s *v1alpha1.ProviderConfigSpec) { s.CredentialsRef.Name = "" }), `spec.credentialsRef.name: Required value`},
+			`spec.provider: Unsupported value: "AWS": supported values: "harvester", "nutanix", "proxmox", "azure", "aws", "gcp", "local"`},
+		// The CRD's CEL rule, with its message: every provider but local names its Secret.
+		{"credentialsRef name", ex("aws", func(s *v1alpha1.ProviderConfigSpec) { s.CredentialsRef.Name = "" }),
+			`spec: Invalid value: "object": credentialsRef with a non-empty name is required for all providers except local`},
+		{"credentialsRef without name but a namespace", ex("aws", func(s *v1alpha1.ProviderConfigSpec) { s.CredentialsRef.Name = ""; s.CredentialsRef.Namespace = "x" }),
+			`[spec: Invalid value: "object": credentialsRef with a non-empty name is required for all providers except local, spec.credentialsRef.name: Required value]`},
+		{"local needs no credentialsRef", &v1alpha1.ProviderConfig{Spec: v1alpha1.ProviderConfigSpec{Provider: "local"}}, ``},
+		{"local with a kind node image", &v1alpha1.ProviderConfig{Spec: v1alpha1.ProviderConfigSpec{Provider: "local",
+			Local: &v1alpha1.LocalConfig{KindNodeImage: "kindest/node:v1.31.0"}}}, ``},
+		{"local with a reference that names nothing", &v1alpha1.ProviderConfig{Spec: v1alpha1.ProviderConfigSpec{Provider: "local",
+			CredentialsRef: v1alpha1.SecretReference{Namespace: "x"}}}, `spec.credentialsRef.name: Required value`},
 		{"harvester networkName missing", ex("harvester", func(s *v1alpha1.ProviderConfigSpec) { s.Harvester.NetworkName = "" }), `spec.harvester.networkName: Required value`},
 		{"harvester networkName without namespace", ex("harvester", func(s *v1alpha1.ProviderConfigSpec) { s.Harvester.NetworkName = "vlan40" }),
 			`spec.harvester.networkName: Invalid value: "vlan40": spec.harvester.networkName in body should match '^[a-z0-9-]+/[a-z0-9-]+$'`},
@@ -173,7 +182,7 @@ func TestValidateProviderConfig(t *testing.T) {
 		{"webhook then schema", ex("aws", func(s *v1alpha1.ProviderConfigSpec) {
 			s.AWS.Region = ""
 			s.CredentialsRef.Name = ""
-		}), `[spec.aws.region: Required value: region is required for AWS provider, spec.credentialsRef.name: Required value]`},
+		}), `[spec.aws.region: Required value: region is required for AWS provider, spec: Invalid value: "object": credentialsRef with a non-empty name is required for all providers except local]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -231,7 +240,7 @@ func TestValidateCredentials(t *testing.T) {
 		{"aws", []string{"accessKeyID", "secretAccessKey"}, ""},
 		{"aws", []string{"secretAccessKey"}, `credentials for provider "aws" are missing key "accessKeyID"`},
 		{"gcp", []string{"key.json"}, `credentials for provider "gcp" are missing key "serviceAccountKey"`},
-		{"vsphere", []string{"username"}, `unknown provider "vsphere": supported values: "harvester", "nutanix", "proxmox", "azure", "aws", "gcp"`},
+		{"vsphere", []string{"username"}, `unknown provider "vsphere": supported values: "harvester", "nutanix", "proxmox", "azure", "aws", "gcp", "local"`},
 	}
 	for _, tt := range tests {
 		err := policy.ValidateCredentials(tt.provider, tt.keys)

@@ -3,6 +3,7 @@ package policy_test
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -149,7 +151,47 @@ func producedMessages(t *testing.T) []string {
 			msgs = append(msgs, v.Error.Error())
 		}
 	}
+	msgs = append(msgs, producedPoolMessages()...)
+	{ // this project's own Team rule: authority judged on the Team as it was
+		old := acPayments()
+		grab := old.DeepCopy()
+		grab.Spec.Access.Users = append(grab.Spec.Access.Users, v1alpha1.TeamUser{Name: "zed@example.com", Role: v1alpha1.RoleAdmin})
+		grab.Spec.Environments[0].Limits = &v1alpha1.EnvironmentLimits{MaxClusters: acI32(9)}
+		if d := policy.TeamAuthorityAsWas(old, grab, policy.Identity{Username: "zed@example.com"}, false); d != nil {
+			msgs = append(msgs, d.Message)
+		}
+	}
 	return append(msgs, producedPolicyMessages()...)
+}
+
+// producedPoolMessages drives the NetworkPool rules, one message per error.
+func producedPoolMessages() []string {
+	var msgs []string
+	add := func(d policy.PoolDecision) {
+		var agg utilerrors.Aggregate
+		switch {
+		case d.Err == nil:
+		case errors.As(d.Err, &agg):
+			for _, e := range agg.Errors() {
+				msgs = append(msgs, e.Error())
+			}
+		default:
+			msgs = append(msgs, d.Err.Error())
+		}
+	}
+	bad := npPool("10.50.0.0/16", func(s *v1alpha1.NetworkPoolSpec) {
+		s.Reserved = []v1alpha1.ReservedRange{{CIDR: "10.51.0.0/24"}}
+		s.TenantAllocation.Ranges = []v1alpha1.IPRange{{Start: "10.50.9.0", End: "10.50.1.0"}}
+	})
+	add(policy.AdmitNetworkPool(policy.Create, nil, bad, nil))
+	base := npPool("10.40.0.0/16", nil)
+	allocs := []v1alpha1.IPAllocation{npAlloc("payments", "web-nodes", v1alpha1.IPAllocationPhaseAllocated, "10.40.5.1")}
+	add(policy.AdmitNetworkPool(policy.Update, base, npPool("10.40.0.0/17", nil), allocs))
+	add(policy.AdmitNetworkPool(policy.Update, base, npPool("10.40.0.0/16", func(s *v1alpha1.NetworkPoolSpec) {
+		s.TenantAllocation.Ranges = []v1alpha1.IPRange{{Start: "10.40.6.0", End: "10.40.9.255"}}
+	}), allocs))
+	add(policy.AdmitNetworkPool(policy.Delete, nil, base, allocs))
+	return msgs
 }
 
 // producedPolicyMessages drives the ClusterCreationPolicy step of TenantCluster admission

@@ -16,8 +16,8 @@ import (
 // informer cache keeps one per namespace.
 //
 // It compares as AdmitCluster's pass over Siblings does, with the same functions:
-// environments by SameEnvironment (a key of their ASCII-lowered names), owners by
-// NormalizeEmail. Where a sum cannot be kept as one int64 with one printed format (a
+// environments by their exact label (InEnvironment), owners by EmailKey (the key of
+// EmailsEqual's strings.EqualFold). Where a sum cannot be kept as one int64 with one printed format (a
 // fractional or negative quantity, an overflow, quantities of different formats whose
 // printed total depends on the clusters' order), it hands AdmitCluster the clusters
 // themselves instead, so the decision and its message are the same either way.
@@ -31,8 +31,8 @@ type SiblingIndex struct {
 	cpu    indexSum
 	mem    indexSum
 	disk   indexSum
-	env    map[string]int64    // SameEnvironment key -> clusters
-	owned  map[[2]string]int64 // {environment key, NormalizeEmail(owner)} -> clusters
+	env    map[string]int64    // environment label -> clusters
+	owned  map[[2]string]int64 // {environment key, EmailKey(owner)} -> clusters
 }
 
 type siblingEntry struct {
@@ -73,25 +73,15 @@ func NewSiblingIndex() *SiblingIndex {
 	}
 }
 
-// environmentKey is the key under which SameEnvironment names are equal.
-func environmentKey(env string) string {
-	for i := 0; i < len(env); i++ {
-		if c := env[i]; 'A' <= c && c <= 'Z' {
-			b := []byte(env)
-			for j := i; j < len(b); j++ {
-				b[j] = lowerASCII(b[j])
-			}
-			return string(b)
-		}
-	}
-	return env
-}
+// environmentKey is the key of an environment label: the label itself, since the server
+// counts an environment's clusters by the exact label (InEnvironment).
+func environmentKey(env string) string { return env }
 
 func newSiblingEntry(c *v1alpha1.TenantCluster) *siblingEntry {
 	e := &siblingEntry{c: c}
 	if env := c.Labels[v1alpha1.LabelEnvironment]; env != "" {
 		e.env = environmentKey(env)
-		e.owner = NormalizeEmail(clusterOwner(c))
+		e.owner = EmailKey(clusterOwner(c))
 	}
 	w := &c.Spec.Workers
 	r := int64(w.Replicas)
@@ -255,7 +245,7 @@ func (x *SiblingIndex) stats(self, env, creator string) (siblingStats, bool) {
 			st.sameEnv--
 		}
 		if creator != "" {
-			o := [2]string{k, NormalizeEmail(creator)}
+			o := [2]string{k, EmailKey(creator)}
 			st.owned = x.owned[o]
 			if exSet && ex.env == k && ex.owner == o[1] {
 				st.owned--

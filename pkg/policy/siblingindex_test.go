@@ -80,7 +80,8 @@ func TestSiblingIndexDecidesAsSiblings(t *testing.T) {
 }
 
 // TestSiblingIndexCounts: the figures a cap compares, kept through sets and deletes, with
-// environments compared case-insensitively and owners by their normalised e-mail.
+// environments compared by their exact label and owners by strings.EqualFold, untrimmed, as
+// the server compares them.
 func TestSiblingIndexCounts(t *testing.T) {
 	x := policy.NewSiblingIndex()
 	mk := func(name, env, owner string, replicas int32) *v1alpha1.TenantCluster {
@@ -95,6 +96,8 @@ func TestSiblingIndexCounts(t *testing.T) {
 	x.Set(mk("b", "DEV", " ann@example.com", 3))
 	x.Set(mk("c", "prod", "bob@example.com", 1))
 	x.Set(mk("c", "dev", "bob@example.com", 1)) // relabelled
+	x.Set(mk("e", "dev", "ANN@EXAMPLE.COM", 1))
+	x.Set(mk("f", "dev", " ann@example.com", 1)) // untrimmed: not ann's
 	x.Delete("nothing")
 	four := int32(4)
 	team := &v1alpha1.Team{}
@@ -116,13 +119,13 @@ func TestSiblingIndexCounts(t *testing.T) {
 		}
 		return "<none>"
 	}
-	if got := usage(policy.RuleEnvMaxClusters); got != "3" {
-		t.Errorf("dev holds %s clusters, want 3", got)
+	if got := usage(policy.RuleEnvMaxClusters); got != "4" { // a, c, e, f; not DEV's b
+		t.Errorf("dev holds %s clusters, want 4", got)
 	}
-	if got := usage(policy.RuleMemberMaxClusters); got != "2" {
+	if got := usage(policy.RuleMemberMaxClusters); got != "2" { // a and e
 		t.Errorf("ann owns %s in dev, want 2", got)
 	}
-	x.Delete("b")
+	x.Delete("e")
 	if got := usage(policy.RuleMemberMaxClusters); got != "1" {
 		t.Errorf("after a delete ann owns %s in dev, want 1", got)
 	}

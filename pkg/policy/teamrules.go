@@ -2,8 +2,8 @@ package policy
 
 import (
 	"fmt"
-
-	"k8s.io/apimachinery/pkg/api/equality"
+	"reflect"
+	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -63,13 +63,13 @@ func AdmitTeam(op Operation, old, new *v1alpha1.Team, id Identity, platformAdmin
 	return envAccessMembership(new)
 }
 
-// limitsEqual compares with apimachinery's semantic equality rather than the server's
-// reflect.DeepEqual: a resource.Quantity caches its printed form and keeps the format it was
-// parsed from, so "1000m" and "1", or one value decoded from YAML and one built in Go, would
-// look different although the server stores the same number. Nil and empty blocks still
-// differ, as on the server.
+// limitsEqual is the webhook's reflect.DeepEqual of the Go values. A resource.Quantity
+// keeps the spelling it was decoded from, so "1024Mi" and "1Gi", or "1000m" and "1", are a
+// change there and so here: re-spelling a limit is a change only platform admins may make.
+// Nil and empty blocks differ. Both sides must come from the same kind of decoding (the
+// request's JSON, or YAML through the same decoder), as they do on the server.
 func limitsEqual(a, b any) bool {
-	return equality.Semantic.DeepEqualWithNilDifferentFromEmpty(a, b)
+	return reflect.DeepEqual(a, b)
 }
 
 // envLimitsChanged compares limits by environment name: adding an env with limits,
@@ -97,11 +97,12 @@ func envLimitsChanged(old, new []v1alpha1.EnvironmentSpec) bool {
 }
 
 // envAccessMembership checks that environment access names only team subjects: users
-// compared lower-cased, groups exactly (no normalisation, identityProvider ignored).
+// compared by strings.ToLower on both sides without trimming, as the webhook compares
+// them; groups exactly (no normalisation, identityProvider ignored).
 func envAccessMembership(team *v1alpha1.Team) *Denial {
 	users := map[string]bool{}
 	for _, u := range team.Spec.Access.Users {
-		users[NormalizeEmail(u.Name)] = true
+		users[strings.ToLower(u.Name)] = true
 	}
 	groups := map[string]bool{}
 	for _, g := range team.Spec.Access.Groups {
@@ -113,7 +114,7 @@ func envAccessMembership(team *v1alpha1.Team) *Denial {
 			continue
 		}
 		for _, u := range a.Users {
-			if !users[NormalizeEmail(u.Name)] {
+			if !users[strings.ToLower(u.Name)] {
 				return &Denial{RuleEnvAccessUser, fmt.Sprintf(
 					"spec.environments[%d].access.users[%q] is not a team member; env access is additive only and cannot introduce subjects absent from spec.access.users", i, u.Name)}
 			}

@@ -72,9 +72,19 @@ func TestAdmitTeam(t *testing.T) {
 			}
 		}), alice, false,
 			"team-resource-limits", `spec.resourceLimits may only be modified by platform admins; user "alice@example.com" is not a platform admin`},
-		{"update with the same quantity written differently", policy.Update,
+		// The server's reflect.DeepEqual (team_webhook.go): a Quantity keeps its spelling, so
+		// re-spelling the same amount is a change.
+		{"update re-spelling 1024Mi as 1Gi is a change, as reflect.DeepEqual has it", policy.Update,
+			edit(func(t *v1alpha1.Team) { t.Spec.ResourceLimits.MaxMemory = exQty("1024Mi") }),
+			edit(func(t *v1alpha1.Team) { t.Spec.ResourceLimits.MaxMemory = exQty("1Gi") }), bob, false,
+			"team-resource-limits", `spec.resourceLimits may only be modified by platform admins; user "bob@example.com" is not a platform admin`},
+		{"update re-spelling 1 as 1000m is a change", policy.Update,
 			edit(func(t *v1alpha1.Team) { t.Spec.ResourceLimits.MaxCPUCores = exQty("1") }),
-			edit(func(t *v1alpha1.Team) { t.Spec.ResourceLimits.MaxCPUCores = exQty("1000m") }), bob, false, "", ""},
+			edit(func(t *v1alpha1.Team) { t.Spec.ResourceLimits.MaxCPUCores = exQty("1000m") }), bob, false,
+			"team-resource-limits", `spec.resourceLimits may only be modified by platform admins; user "bob@example.com" is not a platform admin`},
+		{"update keeping the spelling is no change", policy.Update,
+			edit(func(t *v1alpha1.Team) { t.Spec.ResourceLimits.MaxMemory = exQty("1024Mi") }),
+			edit(func(t *v1alpha1.Team) { t.Spec.ResourceLimits.MaxMemory = exQty("1024Mi") }), bob, false, "", ""},
 		{"update changing a quantity", policy.Update,
 			edit(func(t *v1alpha1.Team) { t.Spec.ResourceLimits.MaxMemory = exQty("64Gi") }),
 			edit(func(t *v1alpha1.Team) { t.Spec.ResourceLimits.MaxMemory = exQty("65Gi") }), bob, false,
@@ -133,6 +143,18 @@ func TestAdmitTeam(t *testing.T) {
 		// Env access membership, on every update, whoever asks.
 		{"env access user in other case is a member", policy.Update, exPayments(), edit(func(t *v1alpha1.Team) {
 			t.Spec.Environments[0].Access = &v1alpha1.TeamAccess{Users: []v1alpha1.TeamUser{{Name: "CAROL@example.com", Role: "admin"}}}
+		}), alice, false, "", ""},
+		// The server's strings.ToLower on both sides, untrimmed (team_webhook.go
+		// validateEnvAccessMembership).
+		{"env access user with a trailing space is not a member (not trimmed)", policy.Update, exPayments(), edit(func(t *v1alpha1.Team) {
+			t.Spec.Environments[0].Access = &v1alpha1.TeamAccess{Users: []v1alpha1.TeamUser{{Name: "carol@example.com ", Role: "admin"}}}
+		}), alice, false,
+			"env-access-user", `spec.environments[0].access.users["carol@example.com "] is not a team member; env access is additive only and cannot introduce subjects absent from spec.access.users`},
+		{"env access user in Unicode case is a member (strings.ToLower)", policy.Update, edit(func(t *v1alpha1.Team) {
+			t.Spec.Access.Users = append(t.Spec.Access.Users, v1alpha1.TeamUser{Name: "jörg@example.com"})
+		}), edit(func(t *v1alpha1.Team) {
+			t.Spec.Access.Users = append(t.Spec.Access.Users, v1alpha1.TeamUser{Name: "jörg@example.com"})
+			t.Spec.Environments[0].Access = &v1alpha1.TeamAccess{Users: []v1alpha1.TeamUser{{Name: "JÖRG@example.com", Role: "admin"}}}
 		}), alice, false, "", ""},
 		{"env access user absent from the team", policy.Update, exPayments(), edit(func(t *v1alpha1.Team) {
 			t.Spec.Environments[0].Access = &v1alpha1.TeamAccess{Users: []v1alpha1.TeamUser{{Name: "dave@example.com", Role: "admin"}}}

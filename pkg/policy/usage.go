@@ -77,8 +77,8 @@ func EnvironmentCount(clusters []v1alpha1.TenantCluster, env, exclude string) in
 }
 
 // MemberCount counts the clusters labelled with env that email owns: the owner annotation,
-// or when it is empty the creator-email annotation, compared case-insensitively
-// (EmailsEqual: trimmed, ASCII case-insensitive). A cluster with neither annotation belongs to nobody,
+// or when it is empty the creator-email annotation, compared as the server compares them
+// (EmailsEqual: strings.EqualFold, untrimmed). A cluster with neither annotation belongs to nobody,
 // so an empty email counts nothing. The cluster named exclude is skipped.
 func MemberCount(clusters []v1alpha1.TenantCluster, env, email, exclude string) int {
 	if email == "" {
@@ -301,8 +301,9 @@ func worseStatus(a, b string) string {
 }
 
 // EnvironmentUsage is one environment's cluster count, caps (0 = no cap) and clusters per
-// member, keyed by the lower-cased owner (owner annotation, else creator-email; clusters with
-// neither are counted in Clusters only).
+// member (owner annotation, else creator-email; clusters with neither are counted in Clusters
+// only). Owners the server counts as one (EmailsEqual) are one entry, keyed by the first
+// spelling met, trimmed and ASCII lower-cased (NormalizeEmail).
 type EnvironmentUsage struct {
 	Environment          string
 	Clusters             int
@@ -325,6 +326,7 @@ func EnvironmentUsageOf(team *v1alpha1.Team, env string, clusters []v1alpha1.Ten
 			}
 		}
 	}
+	label := map[string]string{} // EmailKey → the key in Members
 	for i := range clusters {
 		c := &clusters[i]
 		if !InEnvironment(c, env) {
@@ -332,7 +334,13 @@ func EnvironmentUsageOf(team *v1alpha1.Team, env string, clusters []v1alpha1.Ten
 		}
 		eu.Clusters++
 		if o := clusterOwner(c); o != "" {
-			eu.Members[NormalizeEmail(o)]++
+			k := EmailKey(o)
+			l, ok := label[k]
+			if !ok {
+				l = NormalizeEmail(o)
+				label[k] = l
+			}
+			eu.Members[l]++
 		}
 	}
 	return eu

@@ -10,6 +10,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/network"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
@@ -45,6 +46,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 	cmd.AddCommand(version.NewCmd(f))
 	cmd.AddCommand(check.NewCmd(f))
 	cmd.AddCommand(webhook.NewCmd(f))
+	cmd.AddCommand(network.NewCmd(f))
 	completion.Register(cmd, f) // last: completes the whole tree
 	return cmd
 }

@@ -54,7 +54,7 @@ func TestIdentityFromServer(t *testing.T) {
 		admin     bool
 		reasonHas string
 	}{
-		{testenv.Olivia, true, `User "olivia" has platformRole admin`},
+		{testenv.Olivia, true, `User "olivia" has isPlatformAdmin true`},
 		{testenv.Bob, false, ""},
 		{testenv.Dave, false, ""},
 		// The envtest admin has no User object; its RBAC (system:masters) decides.

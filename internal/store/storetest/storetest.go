@@ -47,6 +47,8 @@ type Store struct {
 	Addons        []v1alpha1.TenantAddon
 	Policies      []v1alpha1.ClusterCreationPolicy
 	ControlPlanes []stewardv1alpha1.TenantControlPlane
+	NetworkPools  []v1alpha1.NetworkPool
+	IPAllocations []v1alpha1.IPAllocation
 	Events        []corev1.Event
 	// Secrets holds Secret data by "namespace/name".
 	Secrets map[string]map[string][]byte
@@ -87,7 +89,7 @@ func (s *Store) Identity(context.Context) (policy.Identity, error) {
 
 // PlatformAdmin implements store.Store.
 func (s *Store) PlatformAdmin(_ context.Context, id policy.Identity) (bool, string, error) {
-	ok, why := policy.PlatformAdmin(id, s.Users, nil)
+	ok, why := policy.OfflinePlatformAdmin(id, s.Users)
 	return ok, why, nil
 }
 

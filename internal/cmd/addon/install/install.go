@@ -5,10 +5,14 @@ package install
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/addon/addonutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
@@ -27,7 +31,10 @@ type Options struct {
 	Team    string
 	Addon   string
 	Version string
-	Print   *output.Flags
+	// A custom Helm chart instead of a catalog addon: NAME then names the TenantAddon.
+	Chart, Repo, ReleaseName, ValuesFile string
+	DependsOn                            []string
+	Print                                *output.Flags
 }
 
 // NewCmd returns the command.
@@ -43,8 +50,14 @@ Checked before anything is sent: operator or admin in the cluster's environment 
 and the team's addon restrictions (allowedAddons, deniedAddons; exit 4 with the same message
 cluster create --addon gets). An addon already installed on the cluster is refused (exit 1):
 uninstall it first to change its version. On manifests the TenantAddon is a new document
-in the cluster's file.`,
+in the cluster's file.
+
+With --chart and --repo the addon is a custom Helm chart (spec.helm): NAME names it, the
+chart is checked against the team's addon restrictions, --release-name and --values FILE
+(a YAML object, spec.values) go with it, and --depends-on names TenantAddons to install
+first (repeatable).`,
 		Example: `  butlerctl addon install bob-checkout cert-manager@v1.14.4 --team payments
+  butlerctl addon install bob-checkout podinfo@6.7.0 --team payments --chart podinfo --repo https://stefanprodan.github.io/podinfo --values values.yaml --depends-on bob-checkout-cert-manager
   butlerctl addon install bob-checkout cert-manager@v1.14.4 --team payments --manifests gitops/ --as bob@example.com`,
 		Args: cmdutil.ExactArgs(2, "a CLUSTER name and NAME@VERSION"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -60,11 +73,58 @@ in the cluster's file.`,
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	fl := cmd.Flags()
+	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	fl.StringVar(&o.Chart, "chart", "", "Install this Helm chart (with --repo) instead of a catalog addon")
+	fl.StringVar(&o.Repo, "repo", "", "The chart's repository URL (https:// or oci://)")
+	fl.StringVar(&o.ReleaseName, "release-name", "", "Helm release name (default: the TenantAddon's name)")
+	fl.StringVar(&o.ValuesFile, "values", "", "YAML file of the chart's values (spec.values)")
+	fl.StringArrayVar(&o.DependsOn, "depends-on", nil, "TenantAddon of the cluster to install first (repeatable)")
 	return cmd
 }
 
+// helm builds spec.helm and spec.values from the flags; nil without --chart.
+func (o *Options) helm() (*v1alpha1.TenantAddonHelm, *runtime.RawExtension, error) {
+	if o.Chart == "" && o.Repo == "" {
+		if o.ReleaseName != "" || o.ValuesFile != "" {
+			return nil, nil, cmdutil.UsageError("--release-name and --values go with --chart and --repo")
+		}
+		return nil, nil, nil
+	}
+	if o.Chart == "" || o.Repo == "" {
+		return nil, nil, cmdutil.UsageError("--chart and --repo go together")
+	}
+	h := &v1alpha1.TenantAddonHelm{Repository: o.Repo, Chart: o.Chart, ReleaseName: o.ReleaseName}
+	if o.ValuesFile == "" {
+		return h, nil, nil
+	}
+	fh, err := os.Open(o.ValuesFile)
+	if err != nil {
+		return nil, nil, cmdutil.UsageError("--values: %v", err)
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, maxValuesBytes+1))
+	if err != nil {
+		return nil, nil, cmdutil.UsageError("--values: %v", err)
+	}
+	if len(b) > maxValuesBytes {
+		return nil, nil, cmdutil.UsageError("--values: %s is larger than %d bytes", o.ValuesFile, maxValuesBytes)
+	}
+	j, err := yaml.YAMLToJSON(b)
+	if err != nil || len(j) == 0 || j[0] != '{' {
+		return nil, nil, cmdutil.UsageError("--values: %s is not a YAML object (spec.values)", o.ValuesFile)
+	}
+	return h, &runtime.RawExtension{Raw: j}, nil
+}
+
+// maxValuesBytes bounds --values: a chart's values, not a data set.
+const maxValuesBytes = 1 << 20
+
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
+	helm, values, err := o.helm()
+	if err != nil {
+		return err
+	}
 	t, err := addonutil.Resolve(ctx, f, o.Team, o.Cluster)
 	if err != nil {
 		return err
@@ -72,26 +132,50 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := t.RequireOperator(ctx); err != nil {
 		return err
 	}
-	if err := policy.AdmitAddon(t.Team, o.Addon); err != nil {
+	judged := o.Addon // a chart is judged by its name against the team's restrictions
+	if helm != nil {
+		judged = helm.Chart
+	}
+	if err := policy.AdmitAddon(t.Team, judged); err != nil {
 		return cmdutil.DeniedError(err)
 	}
-	if a := t.Find(o.Addon); a != nil {
-		return fmt.Errorf("addon %q is already installed on cluster %q (TenantAddon %s, version %s): uninstall it first to change it",
-			a.Spec.Addon, t.Cluster.Name, a.Name, a.Spec.Version)
+	name := strings.ToLower(t.Cluster.Name + "-" + o.Addon)
+	if helm == nil {
+		if a := t.Find(o.Addon); a != nil {
+			return fmt.Errorf("addon %q is already installed on cluster %q (TenantAddon %s, version %s): uninstall it first to change it",
+				a.Spec.Addon, t.Cluster.Name, a.Name, a.Spec.Version)
+		}
+	} else {
+		for i := range t.Installed {
+			if t.Installed[i].Name == name {
+				return fmt.Errorf("TenantAddon %s already exists on cluster %q: uninstall it first to change it", name, t.Cluster.Name)
+			}
+		}
 	}
 	a := &v1alpha1.TenantAddon{
 		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindTenantAddon},
-		ObjectMeta: metav1.ObjectMeta{Name: strings.ToLower(t.Cluster.Name + "-" + o.Addon), Namespace: t.Cluster.Namespace},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: t.Cluster.Namespace},
 		Spec: v1alpha1.TenantAddonSpec{
 			ClusterRef: v1alpha1.LocalObjectReference{Name: t.Cluster.Name},
-			Addon:      o.Addon,
 			Version:    o.Version,
+			Helm:       helm,
+			Values:     values,
 		},
+	}
+	if helm == nil {
+		a.Spec.Addon = o.Addon
+	}
+	for _, d := range o.DependsOn {
+		a.Spec.DependsOn = append(a.Spec.DependsOn, v1alpha1.LocalObjectReference{Name: d})
 	}
 	res, err := t.Addons.CreateAddon(ctx, a)
 	if err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("%s created (%s %s on cluster %s)", addonutil.ResourceName(a.Name), o.Addon, o.Version, t.Cluster.Name)
+	what := o.Addon
+	if helm != nil {
+		what = "chart " + helm.Chart
+	}
+	msg := fmt.Sprintf("%s created (%s %s on cluster %s)", addonutil.ResourceName(a.Name), what, o.Version, t.Cluster.Name)
 	return o.Print.Printer(f.IOStreams).Done(a, msg, f.Where(res, t.Store))
 }

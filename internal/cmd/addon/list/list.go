@@ -12,6 +12,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -64,13 +65,19 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	}
 	for i := range t.Installed {
 		a := &t.Installed[i]
+		// A custom Helm addon has no catalog name: its chart stands for it, in the
+		// restrictions too, and the column says it is a chart.
+		name, shown := a.Spec.Addon, a.Spec.Addon
+		if a.Spec.Helm != nil && name == "" {
+			name, shown = a.Spec.Helm.Chart, a.Spec.Helm.Chart+" (helm)"
+		}
 		allowed := "yes"
-		if policy.AdmitAddon(t.Team, a.Spec.Addon) != nil {
+		if policy.AdmitAddon(t.Team, name) != nil {
 			allowed = "no"
 		}
 		d.Items = append(d.Items, output.Item{
 			Object: a,
-			Cells:  []string{a.Spec.Addon, a.Spec.Version, tables.Dash(a.Status.Phase), allowed, a.Name},
+			Cells:  []string{inert.Text(shown), inert.Text(a.Spec.Version), tables.Dash(a.Status.Phase), allowed, a.Name},
 		})
 	}
 	return o.Print.Printer(f.IOStreams).Print(d)

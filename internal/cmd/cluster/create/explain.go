@@ -124,7 +124,7 @@ func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
 		}
 		rule := policy.RuleTitle(c.Rule)
 		if c.ClientSide {
-			rule += "*" // the tools enforce it, the server does not
+			rule += "*" // this project's policy, not Butler's (policy.BeyondButler)
 			clientSide = true
 		}
 		cell := func(v string) string { return tables.Dash(shortCell(v, p.actor.Identity.Username)) }
@@ -134,7 +134,7 @@ func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
 		return err
 	}
 	if clientSide {
-		fmt.Fprintln(out, "* checked by these tools only: the server does not enforce it")
+		fmt.Fprintln(out, "* butler-toolkit's policy, not Butler's: its webhook enforces it unless switched off (webhook serve --without-rule)")
 	}
 	fmt.Fprintln(out)
 	for _, w := range p.decision.Warnings() {

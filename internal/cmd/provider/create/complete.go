@@ -83,10 +83,10 @@ func (o *Options) checkFlags(cmd *cobra.Command) error {
 	if wrong != nil {
 		return wrong
 	}
-	if o.SecretName == "" {
+	if o.SecretName == "" && (o.Provider != v1alpha1.ProviderLocal || o.Creds.Given()) { // local needs none
 		o.SecretName = o.Name + "-credentials"
 	}
-	if errs := validation.IsDNS1123Subdomain(o.SecretName); len(errs) > 0 {
+	if errs := validation.IsDNS1123Subdomain(o.SecretName); o.SecretName != "" && len(errs) > 0 {
 		return cmdutil.UsageError("invalid Secret name %q: %s", o.SecretName, strings.Join(errs, "; "))
 	}
 	return nil

@@ -3,6 +3,7 @@ package create
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -48,6 +49,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := checkSecret(ctx, f, s, w, pc, creds != nil); err != nil {
 		return err
 	}
+	warnTrustBundle(ctx, f.IOStreams.ErrOut, w, pc, creds)
 	var secret *corev1.Secret
 	if creds != nil {
 		secret = providerutil.NewSecret(pc, creds)
@@ -115,6 +117,9 @@ func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (s
 // checkSecret checks the credentials Secret: new credentials need a free name; without
 // them the Secret must exist with the keys (offline a note says it is missing).
 func checkSecret(ctx context.Context, f *factory.Factory, s store.Store, w store.Providers, pc *v1alpha1.ProviderConfig, newCreds bool) error {
+	if pc.Spec.Provider == v1alpha1.ProviderLocal && pc.Spec.CredentialsRef.Name == "" && !newCreds {
+		return nil // the local provider needs no credentials
+	}
 	secNS, secName := providerutil.SecretRef(pc)
 	keys, err := w.SecretKeys(ctx, secNS, secName)
 	switch {
@@ -170,7 +175,7 @@ func placeIn(pc *v1alpha1.ProviderConfig, home string, team *v1alpha1.Team) erro
 	}
 	pc.Namespace = home
 	ref := &pc.Spec.CredentialsRef
-	if ref.Namespace == "" {
+	if ref.Namespace == "" && ref.Name != "" { // a local provider may name none
 		ref.Namespace = home
 	}
 	if team != nil && ref.Namespace != home {
@@ -209,4 +214,25 @@ func keySets(provider string) string {
 		alts = append(alts, strings.Join(set, ", "))
 	}
 	return strings.Join(alts, " or ")
+}
+
+// warnTrustBundle warns, on stderr, about a Nutanix provider that would trust Prism
+// without its CA (policy.NutanixTrustBundleWarning); the key names come from the new
+// credentials or the existing Secret, never its values.
+func warnTrustBundle(ctx context.Context, errOut io.Writer, w store.Providers, pc *v1alpha1.ProviderConfig, creds *providerutil.Credentials) {
+	if pc.Spec.Provider != v1alpha1.ProviderNutanix {
+		return
+	}
+	ns, name := providerutil.SecretRef(pc)
+	var keys []string
+	if creds != nil {
+		keys = creds.Keys()
+	} else if k, err := w.SecretKeys(ctx, ns, name); err == nil {
+		keys = k
+	} else {
+		return // no Secret to judge (a note says so already)
+	}
+	if msg := policy.NutanixTrustBundleWarning(pc, ns, name, keys); msg != "" {
+		fmt.Fprintf(errOut, "Warning: %s\n", msg)
+	}
 }

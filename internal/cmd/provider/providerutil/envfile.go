@@ -20,7 +20,7 @@ import (
 // terminal, "...abc\ndef=ghi" reading as a key "def"), so it is refused by its line, and
 // never shown, not even as a key name in a later message or in the Secret.
 var knownKeys = func() []string {
-	var keys []string
+	keys := []string{policy.TrustBundleKey} // Nutanix's optional Prism CA chain
 	for _, p := range v1alpha1.ProviderTypes {
 		for _, set := range policy.RequiredCredentialKeys(p) {
 			for _, k := range set {

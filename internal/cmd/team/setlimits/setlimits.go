@@ -4,18 +4,18 @@ package setlimits
 
 import (
 	"context"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"reflect"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -128,7 +128,9 @@ func run(ctx context.Context, o *Options) error {
 			}
 			o.limits.ApplyTo(updated.Spec.ResourceLimits)
 		}
-		if equality.Semantic.DeepEqualWithNilDifferentFromEmpty(old.Spec.ResourceLimits, updated.Spec.ResourceLimits) {
+		// Compared as the server compares them (reflect.DeepEqual): a re-spelled quantity
+		// (1024Mi written as 1Gi) is a change.
+		if reflect.DeepEqual(old.Spec.ResourceLimits, updated.Spec.ResourceLimits) {
 			// Nothing to write; the rules are still checked, as the command always did.
 			if _, err := teamedit.Admit(ctx, s, policy.Update, old, updated); err != nil {
 				return nil, err

@@ -20,6 +20,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // Options are the flags of webhook serve.
@@ -36,6 +37,9 @@ type Options struct {
 	LeaseName       string
 	LeaseDuration   time.Duration
 	RenewDeadline   time.Duration
+	// RulesOff are rules beyond Butler's switched off; AsButler switches off all of them.
+	RulesOff []string
+	AsButler bool
 }
 
 // NewCmd returns the command.
@@ -81,10 +85,17 @@ them. A new leader lists the clusters again before deciding. --lease-duration mi
 old leader admitted has to be stored before the new leader counts.
 
 --audit evaluates every review and logs what would be refused, but allows everything:
-for switching enforcement on in a cluster whose existing objects may not pass.`,
+for switching enforcement on in a cluster whose existing objects may not pass.
+
+Some rules go beyond Butler's own webhooks (team restrictions on versions, providers and
+addons; updates that change nothing admitted unchecked; who may change a Team judged on
+the Team as it was). Each is on by default and says so in its message; --without-rule ID
+switches one off, --as-butler all of them, so that the webhook answers exactly as Butler.`,
 		Example: `  butleradm webhook serve --cert-dir /tls --port 9443
   butleradm webhook serve --cert-dir ./certs --kubeconfig ~/.kube/config --log-format text
-  butleradm webhook serve --cert-dir /tls --audit`,
+  butleradm webhook serve --cert-dir /tls --audit
+  butleradm webhook serve --cert-dir /tls --without-rule team-addons
+  butleradm webhook serve --cert-dir /tls --as-butler`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(cmd, f, o)
@@ -103,6 +114,8 @@ for switching enforcement on in a cluster whose existing objects may not pass.`,
 	fl.StringVar(&o.LeaseName, "lease-name", webhook.DefaultName, "Name of the Lease")
 	fl.DurationVar(&o.LeaseDuration, "lease-duration", webhook.DefaultLeaseDuration, "How long a Lease not renewed lasts before another replica takes it")
 	fl.DurationVar(&o.RenewDeadline, "renew-deadline", webhook.DefaultRenewDeadline, "How old the leader's last renewal may be while it still decides")
+	fl.StringSliceVar(&o.RulesOff, "without-rule", nil, "Switch off a rule beyond Butler's: "+strings.Join(policy.BeyondButlerRules(), ", ")+" (repeatable)")
+	fl.BoolVar(&o.AsButler, "as-butler", false, "Switch off every rule beyond Butler's: answer exactly as Butler does")
 	_ = cmd.RegisterFlagCompletionFunc("cert-dir", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return nil, cobra.ShellCompDirectiveFilterDirs
 	})
@@ -139,6 +152,7 @@ func run(cmd *cobra.Command, f *factory.Factory, o *Options) error {
 	}
 	srv, err := webhook.New(webhook.Options{
 		CertDir: o.CertDir, Reader: reader, Logger: log, Audit: o.Audit, ShutdownTimeout: o.ShutdownTimeout,
+		RulesOff: o.rulesOff(),
 	})
 	if err != nil {
 		return err
@@ -226,4 +240,12 @@ func restConfig(kubeconfig, context string) (*rest.Config, error) {
 		return nil, cmdutil.UsageError("loading credentials for the API server: %v", err)
 	}
 	return cfg, nil
+}
+
+// rulesOff are the rules beyond Butler's to switch off.
+func (o *Options) rulesOff() []string {
+	if o.AsButler {
+		return []string{"all"}
+	}
+	return o.RulesOff
 }

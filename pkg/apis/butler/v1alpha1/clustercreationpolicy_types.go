@@ -54,10 +54,6 @@ const (
 	ModeRecommended = "recommended"
 )
 
-// ProviderLocal is a provider type a ClusterCreationPolicy may target although no
-// ProviderConfig can have it.
-const ProviderLocal = "local"
-
 // ClusterCreationPolicySpec is the scope, the providers and the rules of one policy.
 type ClusterCreationPolicySpec struct {
 	Scope PolicyScope `json:"scope"`

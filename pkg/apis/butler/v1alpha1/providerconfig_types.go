@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Provider types.
@@ -12,10 +13,13 @@ const (
 	ProviderAzure     = "azure"
 	ProviderAWS       = "aws"
 	ProviderGCP       = "gcp"
+	// ProviderLocal runs clusters with kind on the management cluster's host; it is the
+	// only provider without credentials.
+	ProviderLocal = "local"
 )
 
 // ProviderTypes lists every provider type in the CRD's enum order.
-var ProviderTypes = []string{ProviderHarvester, ProviderNutanix, ProviderProxmox, ProviderAzure, ProviderAWS, ProviderGCP}
+var ProviderTypes = []string{ProviderHarvester, ProviderNutanix, ProviderProxmox, ProviderAzure, ProviderAWS, ProviderGCP, ProviderLocal}
 
 // ProviderConfig registers an infrastructure provider with its credentials.
 //
@@ -44,11 +48,19 @@ type ProviderConfigList struct {
 	Items           []ProviderConfig `json:"items"`
 }
 
+// The CRD's rule on the spec, checked offline by ValidateCredentialsRef. It stands apart
+// from the doc comment so that gofmt leaves its quotes alone.
+// +kubebuilder:validation:XValidation:rule="self.provider == 'local' || (has(self.credentialsRef) && self.credentialsRef.name != '')",message="credentialsRef with a non-empty name is required for all providers except local"
+
 // ProviderConfigSpec is the provider, its settings, scope, network and limits.
 type ProviderConfigSpec struct {
-	// +kubebuilder:validation:Enum=harvester;nutanix;proxmox;azure;aws;gcp
-	Provider       string          `json:"provider"`
-	CredentialsRef SecretReference `json:"credentialsRef"`
+	// +kubebuilder:validation:Enum=harvester;nutanix;proxmox;azure;aws;gcp;local
+	Provider string `json:"provider"`
+	// CredentialsRef names the provider's credentials Secret; every provider but local needs
+	// one (the rule above). A local provider without one writes none (omitzero for
+	// encoding/json; omitempty for this project's renderer, which omits empty structs too).
+	// +optional
+	CredentialsRef SecretReference `json:"credentialsRef,omitempty,omitzero"`
 	// +optional
 	Harvester *HarvesterConfig `json:"harvester,omitempty"`
 	// +optional
@@ -61,6 +73,8 @@ type ProviderConfigSpec struct {
 	AWS *AWSConfig `json:"aws,omitempty"`
 	// +optional
 	GCP *GCPConfig `json:"gcp,omitempty"`
+	// +optional
+	Local *LocalConfig `json:"local,omitempty"`
 	// +optional
 	Scope *ProviderScope `json:"scope,omitempty"`
 	// +optional
@@ -303,4 +317,25 @@ func (p *ProviderConfig) ScopeType() string {
 		return ScopePlatform
 	}
 	return p.Spec.Scope.Type
+}
+
+// LocalConfig is the local provider (kind clusters on the management cluster's host).
+type LocalConfig struct {
+	// KindNodeImage is the kind node image; empty derives it from the cluster's
+	// Kubernetes version.
+	// +optional
+	KindNodeImage string `json:"kindNodeImage,omitempty"`
+}
+
+// CredentialsRefRuleMessage is the message of the CRD's rule on spec.credentialsRef.
+const CredentialsRefRuleMessage = "credentialsRef with a non-empty name is required for all providers except local"
+
+// ValidateCredentialsRef is the CRD's CEL rule on the spec, evaluated in Go so that it is
+// checked offline too: every provider but local names a credentials Secret. The error is
+// the one the API server returns for a failed rule on an object.
+func (s *ProviderConfigSpec) ValidateCredentialsRef(path *field.Path) *field.Error {
+	if s.Provider == ProviderLocal || s.CredentialsRef.Name != "" {
+		return nil
+	}
+	return field.Invalid(path, "object", CredentialsRefRuleMessage)
 }

@@ -45,6 +45,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&IdentityProvider{}, &IdentityProviderList{},
 		&TenantAddon{}, &TenantAddonList{},
 		&ClusterCreationPolicy{}, &ClusterCreationPolicyList{},
+		&NetworkPool{}, &NetworkPoolList{},
+		&IPAllocation{}, &IPAllocationList{},
 	)
 	metav1.AddToGroupVersion(scheme, GroupVersion)
 	return nil

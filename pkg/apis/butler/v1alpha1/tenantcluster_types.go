@@ -450,10 +450,18 @@ func (c *TenantCluster) TeamName() string {
 // Environment is the environment label, or "".
 func (c *TenantCluster) Environment() string { return c.Labels[LabelEnvironment] }
 
-// TenantAddon is a named addon installed into a TenantCluster.
+// TenantAddon is an addon installed into a TenantCluster: a catalog addon by name
+// (spec.addon), or a custom Helm chart (spec.helm).
 //
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=ta
+// +kubebuilder:printcolumn:name="Cluster",type=string,JSONPath=`.spec.clusterRef.name`,description="Target cluster"
+// +kubebuilder:printcolumn:name="Addon",type=string,JSONPath=`.spec.addon`,description="Addon name"
+// +kubebuilder:printcolumn:name="Version",type=string,JSONPath=`.spec.version`,description="Desired version"
+// +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`,description="Current phase"
+// +kubebuilder:printcolumn:name="Installed",type=string,JSONPath=`.status.installedVersion`,description="Installed version"
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type TenantAddon struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -472,17 +480,79 @@ type TenantAddonList struct {
 	Items           []TenantAddon `json:"items"`
 }
 
-// TenantAddonSpec names the cluster, the addon and its version.
+// TenantAddonSpec names the cluster, the addon or Helm chart, its version, values and the
+// addons it waits for.
 type TenantAddonSpec struct {
 	ClusterRef LocalObjectReference `json:"clusterRef"`
-	// +kubebuilder:validation:MinLength=1
-	Addon string `json:"addon"`
-	// +kubebuilder:validation:MinLength=1
+	// Addon is a catalog addon's name; empty for a custom Helm chart.
+	// +optional
+	Addon string `json:"addon,omitempty"`
+	// Version is the addon's or chart's version.
 	Version string `json:"version"`
+	// Helm installs a chart from a repository instead of a catalog addon.
+	// +optional
+	Helm *TenantAddonHelm `json:"helm,omitempty"`
+	// Values are the chart's values, free-form.
+	// +kubebuilder:pruning:PreserveUnknownFields
+	// +kubebuilder:validation:Schemaless
+	// +kubebuilder:validation:Type=object
+	// +optional
+	Values *runtime.RawExtension `json:"values,omitempty"`
+	// DependsOn names TenantAddons of the same cluster to install first.
+	// +optional
+	DependsOn []LocalObjectReference `json:"dependsOn,omitempty"`
+}
+
+// TenantAddonHelm is a custom Helm chart.
+type TenantAddonHelm struct {
+	// Repository is the chart repository's URL (https:// or oci://).
+	Repository string `json:"repository"`
+	// Chart is the chart's name in the repository.
+	Chart string `json:"chart"`
+	// ReleaseName defaults to the TenantAddon's name.
+	// +optional
+	ReleaseName string `json:"releaseName,omitempty"`
+	// Namespace is where the release is installed.
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
+	// CreateNamespace creates Namespace when missing.
+	// +kubebuilder:default=true
+	// +optional
+	CreateNamespace *bool `json:"createNamespace,omitempty"`
 }
 
 // TenantAddonStatus is what the controller observed.
 type TenantAddonStatus struct {
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type"`
+	// Phase is where the installation stands.
+	// +kubebuilder:validation:Enum=Pending;Installing;Installed;Upgrading;Degraded;Failed;Deleting
 	// +optional
 	Phase string `json:"phase,omitempty"`
+	// +optional
+	InstalledVersion string `json:"installedVersion,omitempty"`
+	// +optional
+	HelmRelease *HelmReleaseStatus `json:"helmRelease,omitempty"`
+	// +optional
+	Message string `json:"message,omitempty"`
+	// +optional
+	LastTransitionTime *metav1.Time `json:"lastTransitionTime,omitempty"`
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+}
+
+// HelmReleaseStatus is the Helm release an addon installed.
+type HelmReleaseStatus struct {
+	// +optional
+	Name string `json:"name,omitempty"`
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
+	// +optional
+	Revision int `json:"revision,omitempty"`
+	// +optional
+	Status string `json:"status,omitempty"`
+	// +optional
+	Version string `json:"version,omitempty"`
 }

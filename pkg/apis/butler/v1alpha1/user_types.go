@@ -93,6 +93,13 @@ const (
 type UserStatus struct {
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// LastSeenGroups are the identity provider's groups at the last login, as the user
+	// controller normalised them.
+	// +optional
+	LastSeenGroups []string `json:"lastSeenGroups,omitempty"`
+	// TeamsResolvedAt is when the user controller last resolved status.teams.
+	// +optional
+	TeamsResolvedAt *metav1.Time `json:"teamsResolvedAt,omitempty"`
 	// The enum repeats the type's on purpose: the live CRD carries both (an allOf).
 	// +kubebuilder:validation:Enum=Pending;Active;Disabled;Locked
 	// +optional
