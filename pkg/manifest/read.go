@@ -34,6 +34,9 @@ type Options struct {
 	// MaxFileBytes and MaxTotalBytes override DefaultMaxFileBytes and DefaultMaxTotalBytes
 	// when positive.
 	MaxFileBytes, MaxTotalBytes int64
+	// Skip, when set, is asked about every file before it is read: true leaves it out of
+	// the Set (a renderer reads it instead: a kustomization file, a patch).
+	Skip func(path string) bool
 }
 
 func (o Options) fileLimit() int64 {
@@ -65,6 +68,7 @@ func idOf(fi fs.FileInfo) (fileID, bool) {
 type reader struct {
 	opts      Options
 	read      func(name string, data []byte)
+	list      func(name string) // set by Walk: files are listed, not read
 	errs      []error
 	total     int64
 	seenFiles map[fileID]bool
@@ -144,6 +148,13 @@ func (r *reader) file(p string, fi fs.FileInfo) {
 			return // the same file named twice, or reached through a symlink too
 		}
 		r.seenFiles[id] = true
+	}
+	if r.list != nil {
+		r.list(p)
+		return
+	}
+	if r.opts.Skip != nil && r.opts.Skip(p) {
+		return
 	}
 	limit, which := r.limit()
 	data, err := safeio.ReadFile(p, limit)
