@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
-	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -62,7 +61,7 @@ func TestChangeAgainstGitRef(t *testing.T) {
 	t.Chdir(repo)
 
 	o := &Options{Manifests: []string{"payments"}, Base: "HEAD~1", Author: policy.Identity{Username: "carol@example.com"}}
-	r, err := judge(context.Background(), nil, o, manifest.Options{})
+	r, err := judge(context.Background(), nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +89,7 @@ func TestChangeAgainstGitRef(t *testing.T) {
 
 	// The same change from someone outside the team: the deletion needs a role in prod.
 	o.Author = policy.Identity{Username: "mallory@example.com"}
-	r, err = judge(context.Background(), nil, o, manifest.Options{})
+	r, err = judge(context.Background(), nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +105,7 @@ func TestChangeAgainstGitRef(t *testing.T) {
 
 	// An unknown ref is unreadable input.
 	o.Base = "no-such-ref"
-	if _, err := judge(context.Background(), nil, o, manifest.Options{}); err == nil {
+	if _, err := judge(context.Background(), nil, o); err == nil {
 		t.Error("an unknown base ref was accepted")
 	}
 }

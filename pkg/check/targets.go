@@ -1,0 +1,42 @@
+package check
+
+import "sort"
+
+// Part is the report of one target of a repository.
+type Part struct {
+	Target string
+	Report *Report
+}
+
+// Combine joins the reports of targets judged apart into one: each finding and object
+// names its target.
+func Combine(parts []Part) *Report {
+	if len(parts) == 1 && parts[0].Target == "" {
+		return parts[0].Report
+	}
+	r := &Report{Mode: "state"}
+	for _, p := range parts {
+		r.Mode = p.Report.Mode
+		r.Unreadable = r.Unreadable || p.Report.Unreadable
+		if p.Target != "" {
+			r.Targets = append(r.Targets, p.Target)
+		}
+		for _, f := range p.Report.Findings {
+			f.Target = p.Target
+			r.Findings = append(r.Findings, f)
+		}
+		for _, o := range p.Report.Objects {
+			o.Target = p.Target
+			r.Objects = append(r.Objects, o)
+		}
+	}
+	sort.Strings(r.Targets)
+	r.finish()
+	return r
+}
+
+// Add adds findings to a finished report and counts them again.
+func (r *Report) Add(fs ...Finding) {
+	r.Findings = append(r.Findings, fs...)
+	r.finish()
+}
