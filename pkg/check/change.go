@@ -225,7 +225,7 @@ func (c *change) teams() []Finding {
 			d = policy.AdmitTeam(policy.Update, bt, ht, c.author, c.admin)
 		}
 		if d != nil {
-			fs = append(fs, findingAt(c.head.objOf[ht], "", "Forbidden", d.Message, d.Rule, SeverityError))
+			fs = append(fs, atPatch(findingAt(c.head.objOf[ht], "", "Forbidden", d.Message, d.Rule, SeverityError), c.head.objOf[ht], d))
 		}
 	}
 	return fs

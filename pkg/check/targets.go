@@ -1,6 +1,12 @@
 package check
 
-import "sort"
+import (
+	"sort"
+	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
+)
 
 // Part is the report of one target of a repository.
 type Part struct {
@@ -39,4 +45,18 @@ func Combine(parts []Part) *Report {
 func (r *Report) Add(fs ...Finding) {
 	r.Findings = append(r.Findings, fs...)
 	r.finish()
+}
+
+// atPatch moves a Team webhook denial (whose message names its field, not the denial) to
+// the patch that set that field, when a renderer says a patch did.
+func atPatch(f Finding, obj *manifest.Object, d *policy.Denial) Finding {
+	field, _, _ := strings.Cut(d.Message, " ")
+	field = strings.ReplaceAll(field, "[]", "")
+	if !strings.HasPrefix(field, "spec.") {
+		return f
+	}
+	if file, line := obj.Position(field); file != obj.Source.File {
+		f.File, f.Line = file, line
+	}
+	return f
 }

@@ -72,8 +72,29 @@ func isKustomizationFile(p string) bool {
 // *manifest.DecodeError and file errors): what does not decode, and what does not render
 // (a kustomization that does not build, a variable that cannot be substituted).
 func Load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
+	t, err := load(paths, stdin, opts)
+	if err != nil {
+		return nil, errors.Join(flatten(err)...)
+	}
+	return t, nil
+}
+
+// flatten lists the errors of nested errors.Join, so each is one finding.
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	files, _ := manifest.Walk(paths) // what it cannot walk, LoadWith reports below
-	l := &loader{opts: opts, kusts: map[string]*kustomization{}, display: map[string]string{}}
+	l := &loader{opts: opts, kusts: map[string]*kustomization{}, display: map[string]string{},
+		templates: map[string]manifest.File{}, substituted: map[templateKey]*manifest.Set{}}
 	var errs []error
 	skip := map[string]bool{}
 	t := &Tree{Recognised: map[string]int{}, NotRendered: map[string]int{}}
@@ -105,7 +126,19 @@ func Load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		}
 	}
 	mo := opts.Manifest
-	mo.Skip = func(p string) bool { return skip[absPath(p)] }
+	mo.Skip = func(p string, data []byte) bool {
+		abs := absPath(p)
+		if skip[abs] {
+			return true
+		}
+		if strings.Contains(string(data), "${") {
+			// A template of Flux's postBuild: it decodes once its variables are substituted.
+			l.templates[abs] = manifest.File{Name: p, Data: data}
+			return true
+		}
+		return false
+	}
+	mo.AllowDuplicates = true // one per target is fine; each target is checked below
 	raw, err := manifest.LoadWith(paths, stdin, mo)
 	if err != nil {
 		errs = append(errs, err)
@@ -113,8 +146,16 @@ func Load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	t.Raw = raw
 	l.raw = raw
+	l.root = rootOf(paths, opts.Root)
+	entries := l.entries()
+	if len(entries) == 0 {
+		// Without Flux there is no substitution: templates are manifests like the others.
+		if err := l.plainTemplates(); err != nil {
+			return nil, err
+		}
+	}
+	t.Raw = raw
 	for i := range raw.Objects {
 		o := &raw.Objects[i]
 		switch {
@@ -125,9 +166,10 @@ func Load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 			t.Unknown = append(t.Unknown, *o)
 		}
 	}
-	l.root = rootOf(paths, opts.Root)
-	entries := l.entries()
 	if len(entries) == 0 && len(l.kusts) == 0 {
+		if errs := raw.Duplicates(); len(errs) > 0 {
+			return nil, errors.Join(errs...)
+		}
 		t.Targets = []Target{{Set: raw}}
 		return t, nil
 	}

@@ -35,6 +35,56 @@ type loader struct {
 	display map[string]string         // absolute path → path as walked
 	// rendered caches each entry's output by entry.
 	rendered map[*manifest.Object]*output
+	// templates are the files that hold ${...}: Flux substitutes them before they decode.
+	templates map[string]manifest.File // by absolute path
+	// substituted caches a template decoded with an entry's variables, for positions.
+	substituted map[templateKey]*manifest.Set
+}
+
+type templateKey struct {
+	file  string
+	subst *substitution
+}
+
+// plainTemplates decodes the templates as manifests, for a tree without Flux: what does
+// not decode is an error as anywhere else.
+func (l *loader) plainTemplates() error {
+	if len(l.templates) == 0 {
+		return nil
+	}
+	files := make([]manifest.File, 0, len(l.templates))
+	for _, f := range l.templates {
+		files = append(files, f)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	set, err := manifest.LoadFiles(files, manifest.Options{AllowDuplicates: true})
+	if err != nil {
+		return err
+	}
+	l.raw.Objects = append(l.raw.Objects, set.Objects...)
+	l.templates = map[string]manifest.File{}
+	return nil
+}
+
+// template is a template decoded with an entry's variables (nil when it does not).
+func (l *loader) template(abs string, s *substitution) *manifest.Set {
+	k := templateKey{abs, s}
+	if set, ok := l.substituted[k]; ok {
+		return set
+	}
+	f := l.templates[abs]
+	text := string(f.Data)
+	if s != nil {
+		if out, err := s.apply(text); err == nil {
+			text = out
+		}
+	}
+	set, err := manifest.LoadFiles([]manifest.File{{Name: f.Name, Data: []byte(text)}}, manifest.Options{AllowDuplicates: true})
+	if err != nil {
+		set = nil
+	}
+	l.substituted[k] = set
+	return set
 }
 
 // entry is a Flux Kustomization or Argo CD Application that applies part of the tree.
@@ -148,6 +198,15 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
+	}
+	// Templates no entry applies are manifests like the others: they must decode.
+	for abs := range l.templates {
+		if applied[abs] {
+			delete(l.templates, abs)
+		}
+	}
+	if err := l.plainTemplates(); err != nil {
+		return err
 	}
 	for _, o := range l.raw.Objects {
 		if judged(&o) && !applied[absPath(o.Source.File)] {
@@ -368,15 +427,11 @@ func (l *loader) inKustomization(abs string) bool {
 // newSet is a target's objects as a Set: two objects of the same identity are an error,
 // as two applies of one object in one cluster conflict.
 func newSet(objs []manifest.Object) (*manifest.Set, error) {
-	set := &manifest.Set{}
-	var errs []error
-	for _, o := range objs {
-		if err := set.Add(o); err != nil {
-			errs = append(errs, &manifest.DecodeError{File: o.Source.File, Line: o.Source.Line, Kind: o.Kind,
-				Namespace: o.Namespace, Name: o.Name, Msg: err.Error()})
-		}
+	set := &manifest.Set{Objects: objs}
+	if errs := set.Duplicates(); len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
-	return set, errors.Join(errs...)
+	return set, nil
 }
 
 // build runs kustomize on dir with the entry's overlay (e may be nil), and decodes what it
@@ -463,6 +518,14 @@ func (l *loader) plainFiles(dir string, recurse bool) []string {
 		seen[f] = true
 		out = append(out, f)
 	}
+	for f := range l.templates {
+		r, err := filepath.Rel(dir, f)
+		if err != nil || strings.HasPrefix(r, "..") || seen[f] || (!recurse && strings.Contains(r, string(filepath.Separator))) {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f)
+	}
 	for kd := range l.kusts {
 		r, err := filepath.Rel(dir, kd)
 		if err != nil || r == "." || strings.HasPrefix(r, "..") || (!recurse && strings.Contains(r, string(filepath.Separator))) {
@@ -507,7 +570,7 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 	if ids := res.PrevIds(); len(ids) > 0 {
 		origName = ids[0].Name
 	}
-	src := l.source(file, res.GetKind(), origName)
+	src := l.source(file, res.GetKind(), origName, ov.subst)
 	data, err := res.AsYAML()
 	if err != nil {
 		return manifest.Object{}, file, err
@@ -522,15 +585,15 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 			line := 0
 			if src != nil {
 				line = src.Source.Line
-				if text, rerr := os.ReadFile(file); rerr == nil {
-					if l := lineOf(string(text), "${"+unsetVar(err)); l > 0 {
-						line = l
-					}
+			}
+			if f, ok := l.templates[file]; ok {
+				if n := lineOf(string(f.Data), "${"+unsetVar(err)); n > 0 {
+					line = n
 				}
 			}
 			return manifest.Object{}, file, &manifest.DecodeError{File: name, Line: line, Kind: res.GetKind(),
 				Namespace: res.GetNamespace(), Name: res.GetName(),
-				Msg: fmt.Sprintf("postBuild: variable %q is not set: %s %q substitutes nothing for it (spec.postBuild.substitute, substituteFrom)", unsetVar(err), e.Kind, e.Name)}
+				Msg: fmt.Sprintf("postBuild: variable %q is not set: %s %q (%s) substitutes nothing for it in spec.postBuild.substitute or substituteFrom, and it has no default", unsetVar(err), e.Kind, e.Name, e.Source.File)}
 		}
 		data = []byte(out)
 	}
@@ -550,14 +613,22 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 }
 
 // source is the object of the tree that a rendered object came from.
-func (l *loader) source(abs, kind, name string) *manifest.Object {
+func (l *loader) source(abs, kind, name string, s *substitution) *manifest.Object {
 	if abs == "" {
 		return nil
 	}
+	objs := l.raw.Objects
+	if _, ok := l.templates[abs]; ok {
+		set := l.template(abs, s)
+		if set == nil {
+			return nil
+		}
+		objs = set.Objects
+	}
 	var only *manifest.Object
 	n := 0
-	for i := range l.raw.Objects {
-		r := &l.raw.Objects[i]
+	for i := range objs {
+		r := &objs[i]
 		if r.Kind != kind || absPath(r.Source.File) != abs {
 			continue
 		}

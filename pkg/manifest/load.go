@@ -51,7 +51,9 @@ func LoadWith(paths []string, stdin io.Reader, opts Options) (*Set, error) {
 		r.path(path, stdin)
 	}
 	errs := p.finish(set, r.errs)
-	errs = append(errs, set.duplicates()...)
+	if !opts.AllowDuplicates {
+		errs = append(errs, set.duplicates()...)
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -80,6 +82,10 @@ func clusterScoped(kind string) bool {
 	}
 	return false
 }
+
+// Duplicates lists every object of the set whose group, kind, namespace and name an
+// earlier one has, as an error naming both.
+func (s *Set) Duplicates() []error { return s.duplicates() }
 
 func (s *Set) duplicates() []error {
 	var errs []error

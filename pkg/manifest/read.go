@@ -34,9 +34,12 @@ type Options struct {
 	// MaxFileBytes and MaxTotalBytes override DefaultMaxFileBytes and DefaultMaxTotalBytes
 	// when positive.
 	MaxFileBytes, MaxTotalBytes int64
-	// Skip, when set, is asked about every file before it is read: true leaves it out of
-	// the Set (a renderer reads it instead: a kustomization file, a patch).
-	Skip func(path string) bool
+	// Skip, when set, is asked about every file once it is read: true leaves it out of
+	// the Set (a renderer reads it instead: a kustomization file, a patch, a template).
+	Skip func(path string, data []byte) bool
+	// AllowDuplicates keeps two objects of one identity (a GitOps tree holds one per
+	// cluster it targets); the caller checks each target with Duplicates.
+	AllowDuplicates bool
 }
 
 func (o Options) fileLimit() int64 {
@@ -153,9 +156,6 @@ func (r *reader) file(p string, fi fs.FileInfo) {
 		r.list(p)
 		return
 	}
-	if r.opts.Skip != nil && r.opts.Skip(p) {
-		return
-	}
 	limit, which := r.limit()
 	data, err := safeio.ReadFile(p, limit)
 	switch {
@@ -170,6 +170,9 @@ func (r *reader) file(p string, fi fs.FileInfo) {
 		return
 	}
 	r.total += int64(len(data))
+	if r.opts.Skip != nil && r.opts.Skip(p, data) {
+		return
+	}
 	r.read(p, data)
 }
 
