@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
@@ -38,7 +39,7 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 		}
 		names = repo.name
 	}
-	head, err := gitops.Load(paths, stdin, gitops.Options{})
+	head, err := gitops.Load(paths, stdin, gitops.Options{Root: repoRoot(ctx)})
 	if err != nil {
 		if fs, ok := check.DecodeFindings(err); ok {
 			return check.Unreadable(fs), nil
@@ -81,6 +82,7 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 		for i := range r.Objects {
 			r.Objects[i].File = names(r.Objects[i].File)
 		}
+		r.Add() // sorted again by the new names
 	}
 	return r, nil
 }
@@ -134,4 +136,16 @@ func (o *Options) unknownFinding(u manifest.Object, sev check.Severity) check.Fi
 	}
 	return check.Finding{File: u.Source.File, Line: u.Line("apiVersion"), Kind: u.Kind, Namespace: u.Namespace, Name: u.Name,
 		Field: "apiVersion", Type: "NotSupported", Message: msg, Rule: RuleUnknownKind, Severity: sev}
+}
+
+// repoRoot is the root of the git repository the working directory is in, where Flux's
+// paths start when --manifests names a directory below it; "" outside a repository.
+func repoRoot(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	out, err := git(ctx, "", nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
