@@ -62,6 +62,7 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 		} else {
 			r = check.Change(baseTarget(base, t.Name), t.Set, o.Author)
 		}
+		r.Add(check.PlaintextCredentials(t.Set)...)
 		parts = append(parts, check.Part{Target: t.Name, Report: r})
 	}
 	r := check.Combine(parts)
