@@ -39,6 +39,20 @@ type loader struct {
 	templates map[string]manifest.File // by absolute path
 	// substituted caches a template decoded with an entry's variables, for positions.
 	substituted map[templateKey]*manifest.Set
+	files       map[string][]*manifest.Object // byFile
+}
+
+// byFile indexes the tree's objects by the absolute path of their file.
+func (l *loader) byFile() map[string][]*manifest.Object {
+	if l.files == nil {
+		l.files = map[string][]*manifest.Object{}
+		for i := range l.raw.Objects {
+			o := &l.raw.Objects[i]
+			abs := absPath(o.Source.File)
+			l.files[abs] = append(l.files[abs], o)
+		}
+	}
+	return l.files
 }
 
 type templateKey struct {
@@ -503,8 +517,7 @@ func (l *loader) build(dir string, ov overlay, e *manifest.Object) ([]manifest.O
 func (l *loader) plainFiles(dir string, recurse bool) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, o := range l.raw.Objects {
-		f := absPath(o.Source.File)
+	for f := range l.byFile() {
 		if seen[f] {
 			continue
 		}
@@ -571,6 +584,11 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 		origName = ids[0].Name
 	}
 	src := l.source(file, res.GetKind(), origName, ov.subst)
+	substitutes := ov.subst != nil && anns[substituteAnnotation] != "disabled"
+	if _, tmpl := l.templates[file]; src != nil && !tmpl && !substitutes && !l.touched(trans, tmp, ov, e, res.GetKind(), origName, res.GetName()) && res.GetName() == src.Name {
+		// Nothing transformed it: it is the object as written, decoded already.
+		return *src, file, nil
+	}
 	data, err := res.AsYAML()
 	if err != nil {
 		return manifest.Object{}, file, err
@@ -579,7 +597,7 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 	if file == "" {
 		name = "<generated>"
 	}
-	if ov.subst != nil && anns[substituteAnnotation] != "disabled" {
+	if substitutes {
 		out, err := ov.subst.apply(string(data))
 		if err != nil {
 			line := 0
@@ -617,19 +635,22 @@ func (l *loader) source(abs, kind, name string, s *substitution) *manifest.Objec
 	if abs == "" {
 		return nil
 	}
-	objs := l.raw.Objects
+	var objs []*manifest.Object
 	if _, ok := l.templates[abs]; ok {
 		set := l.template(abs, s)
 		if set == nil {
 			return nil
 		}
-		objs = set.Objects
+		for i := range set.Objects {
+			objs = append(objs, &set.Objects[i])
+		}
+	} else {
+		objs = l.byFile()[abs]
 	}
 	var only *manifest.Object
 	n := 0
-	for i := range objs {
-		r := &objs[i]
-		if r.Kind != kind || absPath(r.Source.File) != abs {
+	for _, r := range objs {
+		if r.Kind != kind {
 			continue
 		}
 		if r.Name == name {
@@ -671,6 +692,44 @@ func unjoin(err error) []error {
 	return []error{err}
 }
 
+// touched reports whether a transformer of a build changed an object: kustomize lists a
+// patch transformer on every object it ran over, so a patch counts only when it targets
+// the object (one selecting by labels or annotations counts always).
+func (l *loader) touched(trans resource.Transformations, tmp string, ov overlay, e *manifest.Object, kind string, names ...string) bool {
+	for _, tr := range trans {
+		switch tr.ConfiguredBy.Kind {
+		case "PatchTransformer", "PatchStrategicMergeTransformer", "PatchJson6902Transformer":
+		default:
+			return true
+		}
+		for _, p := range l.patchesOf(tr, tmp, ov, e) {
+			if p.applies(kind, names...) || (p.target != nil && (p.target.LabelSelector != "" || p.target.AnnotationSelector != "")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// patchesOf are the patches of the kustomization a transformation was configured in.
+func (l *loader) patchesOf(tr *resource.Origin, tmp string, ov overlay, e *manifest.Object) []patch {
+	in := filepath.Clean(filepath.Join(tmp, tr.ConfiguredIn))
+	if filepath.Dir(in) == tmp {
+		if e == nil {
+			return nil
+		}
+		var ps []patch
+		for i, p := range ov.patches {
+			ps = append(ps, patchesOf(e.Source.File, p.Patch, ov.patchLines[i], p.Target)...)
+		}
+		return ps
+	}
+	if k, ok := l.kusts[filepath.Dir(in)]; ok {
+		return k.patches
+	}
+	return nil
+}
+
 // patchOrigins points the fields the patches of a build set at the patches' lines.
 func (l *loader) patchOrigins(o *manifest.Object, trans resource.Transformations, tmp string, ov overlay, e *manifest.Object, origName string) {
 	for _, tr := range trans {
@@ -679,19 +738,7 @@ func (l *loader) patchOrigins(o *manifest.Object, trans resource.Transformations
 		default:
 			continue
 		}
-		in := filepath.Clean(filepath.Join(tmp, tr.ConfiguredIn))
-		var ps []patch
-		if filepath.Dir(in) == tmp {
-			if e == nil {
-				continue
-			}
-			for i, p := range ov.patches {
-				ps = append(ps, patchesOf(e.Source.File, p.Patch, ov.patchLines[i], p.Target)...)
-			}
-		} else if k, ok := l.kusts[filepath.Dir(in)]; ok {
-			ps = k.patches
-		}
-		for _, p := range ps {
+		for _, p := range l.patchesOf(tr, tmp, ov, e) {
 			if !p.applies(o.Kind, origName, o.Name) {
 				continue
 			}
