@@ -37,6 +37,10 @@ type Options struct {
 	// Skip, when set, is asked about every file once it is read: true leaves it out of
 	// the Set (a renderer reads it instead: a kustomization file, a patch, a template).
 	Skip func(path string, data []byte) bool
+	// Reuse, when set, is asked about every file read (and not skipped): objects it
+	// returns are taken as the file's, without decoding it again (a base tree's files that
+	// a change leaves as they are). Their Source.File becomes the path read.
+	Reuse func(path string, data []byte) ([]Object, bool)
 	// AllowDuplicates keeps two objects of one identity (a GitOps tree holds one per
 	// cluster it targets); the caller checks each target with Duplicates.
 	AllowDuplicates bool

@@ -118,6 +118,60 @@ func (r *repo) extract(ctx context.Context, dir, rev string) error {
 	return nil
 }
 
+// reuse is the base loader's Options.Reuse: a file of the base that git finds unchanged
+// in the working tree (nor the file a symlink leads to, nor a submodule it is in) and that
+// head read already is head's objects, not decoded again, so a pull request's base costs
+// the files it changes.
+func (r *repo) reuse(ctx context.Context, rev string, head *manifest.Set) (func(string, []byte) ([]manifest.Object, bool), error) {
+	out, err := git(ctx, r.top, nil, "diff", "--name-only", "--no-renames", "-z", rev, "--")
+	if err != nil {
+		return nil, err
+	}
+	changed := map[string]bool{}
+	for _, name := range strings.Split(string(out), "\x00") {
+		if name != "" {
+			changed[filepath.FromSlash(name)] = true
+		}
+	}
+	dirty := func(rel string) bool {
+		for p := rel; p != "." && p != string(filepath.Separator) && p != ""; p = filepath.Dir(p) {
+			if changed[p] {
+				return true
+			}
+		}
+		return false
+	}
+	byFile := map[string][]manifest.Object{}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range head.Objects {
+		f := o.Source.File
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(wd, f)
+		}
+		byFile[f] = append(byFile[f], o)
+	}
+	return func(name string, _ []byte) ([]manifest.Object, bool) {
+		rel, err := filepath.Rel(r.tmp, name)
+		if err != nil || strings.HasPrefix(rel, "..") || dirty(rel) {
+			return nil, false
+		}
+		headFile := filepath.Join(r.top, rel)
+		objs, ok := byFile[headFile]
+		if !ok {
+			return nil, false
+		}
+		if real, err := filepath.EvalSymlinks(headFile); err != nil {
+			return nil, false
+		} else if realRel, err := filepath.Rel(r.top, real); err != nil || strings.HasPrefix(realRel, "..") || dirty(realRel) {
+			return nil, false
+		}
+		return objs, true
+	}, nil
+}
+
 // untar extracts a tar stream of git archive: regular files, directories and symlinks.
 func untar(in io.Reader, dest string) error {
 	tr := tar.NewReader(in)

@@ -24,21 +24,6 @@ const (
 // (exit 2).
 func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, error) {
 	paths := o.Manifests
-	var base *gitops.Tree
-	var names func(string) string
-	if o.Base != "" {
-		ctx, cancel := context.WithTimeout(ctx, gitTimeout)
-		defer cancel()
-		repo, err := openRepo(ctx, o.Base, paths)
-		if err != nil {
-			return nil, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
-		}
-		defer repo.close()
-		if base, err = gitops.Load(repo.basePaths, nil, gitops.Options{Root: repo.baseRoot}); err != nil {
-			return nil, storeerr.BadInput(fmt.Errorf("--base %s: the base does not read: %w", o.Base, err))
-		}
-		names = repo.name
-	}
 	head, err := gitops.Load(paths, stdin, gitops.Options{Root: repoRoot(ctx)})
 	if err != nil {
 		if fs, ok := check.DecodeFindings(err); ok {
@@ -49,7 +34,27 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 	if r := o.unknown(head); r != nil {
 		return r, nil
 	}
-	if len(o.BaseManifests) > 0 {
+	var base *gitops.Tree
+	var names func(string) string
+	switch {
+	case o.Base != "":
+		ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+		defer cancel()
+		repo, err := openRepo(ctx, o.Base, paths)
+		if err != nil {
+			return nil, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
+		}
+		defer repo.close()
+		reuse, err := repo.reuse(ctx, o.Base, head.Raw)
+		if err != nil {
+			return nil, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
+		}
+		opts := gitops.Options{Root: repo.baseRoot, Manifest: manifest.Options{Reuse: reuse}}
+		if base, err = gitops.Load(repo.basePaths, nil, opts); err != nil {
+			return nil, storeerr.BadInput(fmt.Errorf("--base %s: the base does not read: %w", o.Base, err))
+		}
+		names = repo.name
+	case len(o.BaseManifests) > 0:
 		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{}); err != nil {
 			return nil, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
 		}
