@@ -140,6 +140,16 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	}
 	mo.AllowDuplicates = true // one per target is fine; each target is checked below
 	raw, err := manifest.LoadWith(paths, stdin, mo)
+	if err != nil && unknownFields(err) {
+		// Fields the tree's own CRDs declare are left unjudged, with a warning, rather
+		// than refused: the tools may be older than the CRDs.
+		if tol := crdTolerance(files, opts.Manifest); tol != nil {
+			mo.Tolerate = tol
+			l.tolerate = tol
+			l.templates = map[string]manifest.File{}
+			raw, err = manifest.LoadWith(paths, stdin, mo)
+		}
+	}
 	if err != nil {
 		errs = append(errs, err)
 	}

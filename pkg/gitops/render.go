@@ -40,6 +40,7 @@ type loader struct {
 	// substituted caches a template decoded with an entry's variables, for positions.
 	substituted map[templateKey]*manifest.Set
 	files       map[string][]*manifest.Object // byFile
+	tolerate    func(apiVersion, kind, field string) bool
 }
 
 // byFile indexes the tree's objects by the absolute path of their file.
@@ -71,7 +72,7 @@ func (l *loader) plainTemplates() error {
 		files = append(files, f)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	set, err := manifest.LoadFiles(files, manifest.Options{AllowDuplicates: true})
+	set, err := manifest.LoadFiles(files, manifest.Options{AllowDuplicates: true, Tolerate: l.tolerate})
 	if err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func (l *loader) template(abs string, s *substitution) *manifest.Set {
 			text = out
 		}
 	}
-	set, err := manifest.LoadFiles([]manifest.File{{Name: f.Name, Data: []byte(text)}}, manifest.Options{AllowDuplicates: true})
+	set, err := manifest.LoadFiles([]manifest.File{{Name: f.Name, Data: []byte(text)}}, manifest.Options{AllowDuplicates: true, Tolerate: l.tolerate})
 	if err != nil {
 		set = nil
 	}
@@ -615,7 +616,7 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 		}
 		data = []byte(out)
 	}
-	set, err := manifest.LoadFiles([]manifest.File{{Name: name, Data: data}}, manifest.Options{})
+	set, err := manifest.LoadFiles([]manifest.File{{Name: name, Data: data}}, manifest.Options{Tolerate: l.tolerate})
 	if err != nil {
 		return manifest.Object{}, file, placeErrors(err, src)
 	}

@@ -318,6 +318,9 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 		}
 	}
 	c := d.converter(ki)
+	if d.opts.Tolerate != nil && ki != nil {
+		c.tolerate = func(path string) bool { return d.opts.Tolerate(h.apiVersion, h.kind, path) }
+	}
 	var v any
 	var ok bool
 	if ki != nil {
@@ -327,6 +330,9 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 	}
 	c.lines.done()
 	o.lines = c.lines
+	for _, t := range c.tolerated {
+		o.NotJudged = append(o.NotJudged, FieldOrigin{Field: t.field, File: src.File, Line: t.line})
+	}
 	for _, e := range c.errs {
 		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
 	}

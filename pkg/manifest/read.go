@@ -41,6 +41,10 @@ type Options struct {
 	// returns are taken as the file's, without decoding it again (a base tree's files that
 	// a change leaves as they are). Their Source.File becomes the path read.
 	Reuse func(path string, data []byte) ([]Object, bool)
+	// Tolerate, when set, is asked about each unknown field of a typed object (its
+	// apiVersion, kind and field path): true keeps the field out of the object, listed in
+	// Object.NotJudged, instead of refusing the document.
+	Tolerate func(apiVersion, kind, field string) bool
 	// AllowDuplicates keeps two objects of one identity (a GitOps tree holds one per
 	// cluster it targets); the caller checks each target with Duplicates.
 	AllowDuplicates bool

@@ -17,6 +17,7 @@ import (
 const (
 	RuleUnknownKind = "unknown-kind"
 	RuleNotApplied  = "not-applied"
+	RuleNotJudged   = "field-not-judged"
 )
 
 // judge loads head (and base) as their controllers apply them and runs the check on each
@@ -74,6 +75,13 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 	var extra []check.Finding
 	for _, u := range head.Unknown {
 		extra = append(extra, o.unknownFinding(u, check.SeverityWarning))
+	}
+	for _, obj := range head.Raw.Objects {
+		for _, nj := range obj.NotJudged {
+			extra = append(extra, check.Finding{File: nj.File, Line: nj.Line, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name,
+				Field: nj.Field, Message: nj.Field + ": declared by the repository's CustomResourceDefinition but not known to these tools yet: not judged",
+				Rule: RuleNotJudged, Severity: check.SeverityWarning})
+		}
 	}
 	for _, u := range head.Unreached {
 		extra = append(extra, check.Finding{File: u.Source.File, Line: u.Source.Line, Kind: u.Kind, Namespace: u.Namespace, Name: u.Name,
