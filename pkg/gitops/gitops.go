@@ -95,36 +95,8 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	files, _ := manifest.Walk(paths) // what it cannot walk, LoadWith reports below
 	l := &loader{opts: opts, kusts: map[string]*kustomization{}, display: map[string]string{},
 		templates: map[string]manifest.File{}, substituted: map[templateKey]*manifest.Set{}}
-	var errs []error
-	skip := map[string]bool{}
 	t := &Tree{Recognised: map[string]int{}, NotRendered: map[string]int{}}
-	for _, f := range files {
-		abs := absPath(f)
-		l.display[abs] = f
-		switch {
-		case isKustomizationFile(f):
-			k, err := readKustomization(f, opts.Manifest)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			l.kusts[filepath.Dir(abs)] = k
-			skip[abs] = true
-			t.Recognised["Kustomization (kustomize.config.k8s.io)"]++
-		case filepath.Base(f) == coverageFile:
-			if err := readCoverage(f, opts.Manifest); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			skip[abs] = true
-			t.Recognised["coverage.yaml (export coverage)"]++
-		}
-	}
-	for dir, k := range l.kusts {
-		for _, in := range k.inputs {
-			skip[filepath.Join(dir, in)] = true
-		}
-	}
+	skip, errs := l.scan(files, t, opts.Manifest)
 	mo := opts.Manifest
 	mo.Skip = func(p string, data []byte) bool {
 		abs := absPath(p)
@@ -187,6 +159,42 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// scan reads the kustomization files and coverage.yaml among the files walked: they, and
+// the patches and generator sources the kustomizations name, are read by the renderer,
+// not as objects (skip, by absolute path).
+func (l *loader) scan(files []string, t *Tree, opts manifest.Options) (map[string]bool, []error) {
+	var errs []error
+	skip := map[string]bool{}
+	for _, f := range files {
+		abs := absPath(f)
+		l.display[abs] = f
+		switch {
+		case isKustomizationFile(f):
+			k, err := readKustomization(f, opts)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			l.kusts[filepath.Dir(abs)] = k
+			skip[abs] = true
+			t.Recognised["Kustomization (kustomize.config.k8s.io)"]++
+		case filepath.Base(f) == coverageFile:
+			if err := readCoverage(f, opts); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			skip[abs] = true
+			t.Recognised["coverage.yaml (export coverage)"]++
+		}
+	}
+	for dir, k := range l.kusts {
+		for _, in := range k.inputs {
+			skip[filepath.Join(dir, in)] = true
+		}
+	}
+	return skip, errs
 }
 
 // kindLabel is how the summary counts a recognised document.

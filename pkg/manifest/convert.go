@@ -64,6 +64,15 @@ func newConverter(strict bool) *converter {
 	return &converter{strict: strict, pid: noPath, weight: looseWeight}
 }
 
+// notJudged lists the fields tolerate kept out, where file writes them.
+func (c *converter) notJudged(file string) []FieldOrigin {
+	var out []FieldOrigin
+	for _, t := range c.tolerated {
+		out = append(out, FieldOrigin{Field: t.field, File: file, Line: t.line})
+	}
+	return out
+}
+
 func (c *converter) fail(p *field.Path, line int, format string, args ...any) {
 	c.errs = append(c.errs, convError{field: pathString(p), line: line, msg: fmt.Sprintf(format, args...)})
 }

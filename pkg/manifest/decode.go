@@ -329,10 +329,7 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 		v, ok = c.untyped(n, nil, 0)
 	}
 	c.lines.done()
-	o.lines = c.lines
-	for _, t := range c.tolerated {
-		o.NotJudged = append(o.NotJudged, FieldOrigin{Field: t.field, File: src.File, Line: t.line})
-	}
+	o.lines, o.NotJudged = c.lines, c.notJudged(src.File)
 	for _, e := range c.errs {
 		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
 	}

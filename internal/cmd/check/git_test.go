@@ -173,8 +173,8 @@ func TestBaseSameLoader(t *testing.T) {
 	gitIn(repo, "init", "-q")
 	copyTree(t, "../../../examples/payments", filepath.Join(repo, "payments"))
 	// A cluster kept outside the manifests and linked in.
-	write(t, filepath.Join(repo, "shared", "linked.yaml"), strings.ReplaceAll(sandbox3, "sandbox-3", "linked"))
-	if err := os.Symlink("../../shared/linked.yaml", filepath.Join(repo, "payments", "clusters", "linked.yaml")); err != nil {
+	write(t, filepath.Join(repo, "common", "linked.yaml"), strings.ReplaceAll(sandbox3, "sandbox-3", "linked"))
+	if err := os.Symlink("../../common/linked.yaml", filepath.Join(repo, "payments", "clusters", "linked.yaml")); err != nil {
 		t.Fatal(err)
 	}
 	gitIn(repo, "submodule", "add", "-q", subRepo, "payments/sub")
