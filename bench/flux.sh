@@ -26,6 +26,10 @@
 # BUTLER_FLUX_TREE set to a tree kept with KEEP), and kustomize's resource map checks each
 # object it adds against those it holds, so one build of N objects costs about N squared:
 # at 10,000 clusters in one overlay, expect many minutes (kubectl kustomize costs the same).
+# Measured on the 2-CPU development machine under a load of 5 to 17 (single runs, noisy):
+# 2,000 clusters: render 26.8x the floor (wall), 26.0x (CPU), 10.3x the plain check;
+# 4,000: 29.7 s against a 1.4 s floor (about 22x wall, 27x CPU), 632 MiB;
+# 10,000: 412 s against a 3.1 s floor (about 133x wall, 123x CPU), 1.5 GiB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
