@@ -136,6 +136,9 @@ func TestDocExamples(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("NO_COLOR", "1")
+			if err := copyDir(filepath.Join(root, "examples", "flux"), filepath.Join(env.WorkDir, "examples", "flux")); err != nil {
+				return err
+			}
 			return copyDir(filepath.Join(root, "examples", "payments"), filepath.Join(env.WorkDir, "examples", "payments"))
 		},
 	})

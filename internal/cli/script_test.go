@@ -50,6 +50,9 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("NO_COLOR", "")
+			if err := copyDir(filepath.Join(root, "examples", "flux"), filepath.Join(env.WorkDir, "flux")); err != nil {
+				return err
+			}
 			return copyDir(filepath.Join(root, "examples", "payments"), filepath.Join(env.WorkDir, "payments"))
 		},
 	})

@@ -70,6 +70,9 @@ type Finding struct {
 	// Note qualifies the verdict: under which rules (before or after this change) it was
 	// reached.
 	Note string `json:"note,omitempty"`
+	// Target is the management cluster the object is reconciled into, for a repository
+	// whose entry points reconcile into several (Flux, Argo CD).
+	Target string `json:"target,omitempty"`
 }
 
 // Object is one object the check judged, for reports that list every object (JUnit).
@@ -79,6 +82,7 @@ type Object struct {
 	Kind      string `json:"kind"`
 	Namespace string `json:"namespace"`
 	Name      string `json:"name"`
+	Target    string `json:"target,omitempty"`
 }
 
 // Report is the outcome of a check.
@@ -96,6 +100,12 @@ type Report struct {
 	// Unreadable is set when the manifests did not decode: the findings are the decode
 	// errors and nothing else was judged.
 	Unreadable bool `json:"unreadable"`
+	// Recognised counts, by kind, the documents recognised and not judged; NotRendered
+	// what the controllers render and the check does not (HelmReleases).
+	Recognised  map[string]int `json:"recognised,omitempty"`
+	NotRendered map[string]int `json:"notRendered,omitempty"`
+	// Targets are the management clusters judged apart, when there are several.
+	Targets []string `json:"targets,omitempty"`
 }
 
 // LiveFile is the file of objects read from the platform rather than the manifests
@@ -205,8 +215,10 @@ func decisionFindings(obj *manifest.Object, d policy.Decision) []Finding {
 	return fs
 }
 
-// findingAt is a finding on obj at a field path (line of the field when the file has it).
+// findingAt is a finding on obj at a field path (line of the field when the file has it,
+// or of the patch that set it).
 func findingAt(obj *manifest.Object, field, typ, msg, rule string, sev Severity) Finding {
-	return Finding{File: obj.Source.File, Line: obj.Line(field), Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name,
+	file, line := obj.Position(field)
+	return Finding{File: file, Line: line, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name,
 		Field: field, Type: typ, Message: msg, Rule: rule, Severity: sev}
 }

@@ -84,10 +84,22 @@ func (c *change) object(op policy.Operation, b, h *manifest.Object) []Finding {
 			}
 			break
 		}
+		if !butlerGroup(at.APIVersion) {
+			// Flux, Argo CD, Kustomize and Kubernetes objects are recognised, not Butler's
+			// to gate: their own review and RBAC decide them.
+			break
+		}
 		fs = append(fs, findingAt(at, "", "", fmt.Sprintf("no rule of the gate covers a %s of %s: the gate refuses a change it cannot judge; ask a platform admin to apply it outside this repository",
 			verbOf(op), at.Kind), RuleAuthorUncovered, SeverityError))
 	}
 	return fs
+}
+
+// butlerGroup reports whether apiVersion is of Butler's or Steward's API group, whose
+// every kind the gate decides.
+func butlerGroup(apiVersion string) bool {
+	group, _, _ := strings.Cut(apiVersion, "/")
+	return group == v1alpha1.GroupVersion.Group || group == stewardv1alpha1.GroupVersion.Group
 }
 
 func verbOf(op policy.Operation) string {
@@ -141,7 +153,7 @@ func (c *change) teamChange(op policy.Operation, b, h *manifest.Object) []Findin
 	var fs []Finding
 	if op != policy.Delete {
 		if d := policy.AdmitTeam(op, bt, ht, c.applier, c.applierAdmin); d != nil {
-			fs = append(fs, findingAt(h, "", "Forbidden", d.Message, d.Rule, SeverityError))
+			fs = append(fs, atPatch(findingAt(h, "", "Forbidden", d.Message, d.Rule, SeverityError), h, d))
 			if !c.opt.gitOps() {
 				return fs // the author is the applier: the server's refusal says it
 			}

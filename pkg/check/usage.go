@@ -19,6 +19,8 @@ type Usage struct {
 	Before      string `json:"before,omitempty"`
 	After       string `json:"after"`
 	Over        bool   `json:"over"`
+	// Target is the management cluster, when the repository reconciles into several.
+	Target string `json:"target,omitempty"`
 }
 
 // usage lists the capped figures of every team of head, with before read from base.

@@ -54,10 +54,23 @@ type converter struct {
 	nodes  int
 	budget *budget // shared by the documents of one Load; nil: this document alone
 	weight int     // of each node against budget: typedWeight or looseWeight
+	// tolerate, when set, keeps an unknown field out of the object instead of refusing it
+	// (a field the tree's CRD declares and the tools do not know yet); tolerated lists them.
+	tolerate  func(path string) bool
+	tolerated []convError
 }
 
 func newConverter(strict bool) *converter {
 	return &converter{strict: strict, pid: noPath, weight: looseWeight}
+}
+
+// notJudged lists the fields tolerate kept out, where file writes them.
+func (c *converter) notJudged(file string) []FieldOrigin {
+	var out []FieldOrigin
+	for _, t := range c.tolerated {
+		out = append(out, FieldOrigin{Field: t.field, File: file, Line: t.line})
+	}
+	return out
 }
 
 func (c *converter) fail(p *field.Path, line int, format string, args ...any) {
@@ -206,7 +219,12 @@ func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, dep
 		defer c.leave(c.enter(pathStep{kind: stepChild, name: k}, kp, kn.Line))
 		f, known := info.byName[k]
 		if !known {
-			if c.strict {
+			if c.strict && c.tolerate != nil && c.tolerate(pathString(kp)) {
+				c.tolerated = append(c.tolerated, convError{field: pathString(kp), line: kn.Line})
+				if !c.count(vn, kp, depth+1) {
+					good = false
+				}
+			} else if c.strict {
 				c.fail(kp, kn.Line, "unknown field%s", suggest(k, info.names))
 				good = false
 			} else if !c.count(vn, kp, depth+1) {

@@ -320,6 +320,9 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 		}
 	}
 	c := d.converter(ki)
+	if d.opts.Tolerate != nil && ki != nil {
+		c.tolerate = func(path string) bool { return d.opts.Tolerate(h.apiVersion, h.kind, path) }
+	}
 	var v any
 	var ok bool
 	if ki != nil {
@@ -328,7 +331,7 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 		v, ok = c.untyped(n, nil, 0)
 	}
 	c.lines.done()
-	o.lines = c.lines
+	o.lines, o.NotJudged = c.lines, c.notJudged(src.File)
 	for _, e := range c.errs {
 		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
 	}

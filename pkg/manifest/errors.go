@@ -65,6 +65,11 @@ type Object struct {
 	// lines gives the line of the key of each field path (as field.Path renders it);
 	// nil for an object built in memory.
 	lines *lineIndex
+	// NotJudged are the fields left out of Obj because the tools do not know them yet
+	// (Options.Tolerate), where they are written.
+	NotJudged []FieldOrigin
+	// origins point fields of a rendered object at the patch that set them (Position).
+	origins []FieldOrigin
 }
 
 // Line returns the line of a field path such as "spec.workers.replicas", or of its nearest

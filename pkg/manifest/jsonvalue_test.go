@@ -30,7 +30,7 @@ func TestTypedJSONValueAsRendered(t *testing.T) {
 		t.Fatal(err)
 	}
 	var objs []Object
-	for _, dir := range []string{"../../examples", tree.Dir} {
+	for _, dir := range []string{"../../examples/payments", tree.Dir} {
 		set, err := Load([]string{dir}, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -46,12 +46,22 @@ func LoadWith(paths []string, stdin io.Reader, opts Options) (*Set, error) {
 	set := &Set{}
 	r := &reader{opts: opts, seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
 	p := newPipeline(opts, newPathTable())
-	r.read = func(name string, data []byte) { p.submit(len(r.errs), name, data) }
+	r.read = func(name string, data []byte) {
+		if opts.Reuse != nil {
+			if objs, ok := opts.Reuse(name, data); ok {
+				p.done(len(r.errs), name, objs)
+				return
+			}
+		}
+		p.submit(len(r.errs), name, data)
+	}
 	for _, path := range paths {
 		r.path(path, stdin)
 	}
 	errs := p.finish(set, r.errs)
-	errs = append(errs, set.duplicates()...)
+	if !opts.AllowDuplicates {
+		errs = append(errs, set.duplicates()...)
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -80,6 +90,10 @@ func clusterScoped(kind string) bool {
 	}
 	return false
 }
+
+// Duplicates lists every object of the set whose group, kind, namespace and name an
+// earlier one has, as an error naming both.
+func (s *Set) Duplicates() []error { return s.duplicates() }
 
 func (s *Set) duplicates() []error {
 	var errs []error

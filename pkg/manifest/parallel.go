@@ -77,6 +77,16 @@ func (p *pipeline) submit(errsBefore int, name string, data []byte) {
 	p.jobs <- loadJob{res, data}
 }
 
+// done records a file whose objects are known already (Options.Reuse), in its place.
+func (p *pipeline) done(errsBefore int, name string, objs []Object) {
+	res := &fileResult{name: name, index: len(p.results), errsBefore: errsBefore, objs: make([]Object, len(objs))}
+	for i, o := range objs {
+		o.Source.File = name
+		res.objs[i] = o
+	}
+	p.results = append(p.results, res)
+}
+
 // decode runs on a worker. A panic, which hostile input must never turn into a crash, is
 // reported as an error of the file.
 func (p *pipeline) decode(j loadJob) {

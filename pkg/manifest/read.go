@@ -34,6 +34,20 @@ type Options struct {
 	// MaxFileBytes and MaxTotalBytes override DefaultMaxFileBytes and DefaultMaxTotalBytes
 	// when positive.
 	MaxFileBytes, MaxTotalBytes int64
+	// Skip, when set, is asked about every file once it is read: true leaves it out of
+	// the Set (a renderer reads it instead: a kustomization file, a patch, a template).
+	Skip func(path string, data []byte) bool
+	// Reuse, when set, is asked about every file read (and not skipped): objects it
+	// returns are taken as the file's, without decoding it again (a base tree's files that
+	// a change leaves as they are). Their Source.File becomes the path read.
+	Reuse func(path string, data []byte) ([]Object, bool)
+	// Tolerate, when set, is asked about each unknown field of a typed object (its
+	// apiVersion, kind and field path): true keeps the field out of the object, listed in
+	// Object.NotJudged, instead of refusing the document.
+	Tolerate func(apiVersion, kind, field string) bool
+	// AllowDuplicates keeps two objects of one identity (a GitOps tree holds one per
+	// cluster it targets); the caller checks each target with Duplicates.
+	AllowDuplicates bool
 }
 
 func (o Options) fileLimit() int64 {
@@ -65,6 +79,7 @@ func idOf(fi fs.FileInfo) (fileID, bool) {
 type reader struct {
 	opts      Options
 	read      func(name string, data []byte)
+	list      func(name string) // set by Walk: files are listed, not read
 	errs      []error
 	total     int64
 	seenFiles map[fileID]bool
@@ -145,6 +160,10 @@ func (r *reader) file(p string, fi fs.FileInfo) {
 		}
 		r.seenFiles[id] = true
 	}
+	if r.list != nil {
+		r.list(p)
+		return
+	}
 	limit, which := r.limit()
 	data, err := fileio.ReadFile(p, limit)
 	switch {
@@ -159,6 +178,9 @@ func (r *reader) file(p string, fi fs.FileInfo) {
 		return
 	}
 	r.total += int64(len(data))
+	if r.opts.Skip != nil && r.opts.Skip(p, data) {
+		return
+	}
 	r.read(p, data)
 }
 

@@ -4,8 +4,6 @@ package check
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,7 +12,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -45,6 +42,7 @@ type Options struct {
 	Format           string
 	WarningsAsErrors bool
 	Strict           bool
+	StrictSource     string // where --strict came from, to name it as the user can type it
 	Author           policy.Identity
 	Print            *output.Flags
 
@@ -70,8 +68,11 @@ rules; every TenantCluster passes the rules that do not depend on who asks, and 
 aggregate cap holds (environment and team clusters, clusters per member, total nodes, CPU,
 memory, storage, ProviderConfig limits); references resolve; no cluster carries the
 migration annotation. The manifests are --manifests, or the current directory without it.
-Documents of API groups other than Butler's and Steward's are refused (--strict is on)
-unless --strict=false skips them.
+A directory with a kustomization.yaml is built as kubectl kustomize builds it; Flux
+Kustomizations and Argo CD Applications of the repository are entry points, and each
+management cluster they reconcile into is judged apart. Kustomize, Flux, Argo CD, sealed
+secrets and Kubernetes kinds are recognised and counted, not judged; a document of an
+unknown API group is a warning, an error with --strict.
 
 With --base REF (a commit of the git repository the manifests are in, read without
 checking it out; run from inside the repository) or --base-manifests PATH, it also judges
@@ -95,7 +96,6 @@ something would be, 2 when the manifests cannot be read.`,
 		Args:              cmdutil.NoArgs,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root.DefaultStrict(cmd, f.Options) // a gate lists every document it did not check
 			if err := o.complete(cmd, f); err != nil {
 				return err
 			}
@@ -146,6 +146,7 @@ func (o *Options) complete(cmd *cobra.Command, f *factory.Factory) error {
 		o.Manifests = []string{"."}
 	}
 	o.Strict = f.Options.Strict
+	o.StrictSource = cmdutil.FlagSource(cmd.Flags(), root.StrictFlag)
 	o.Author = policy.Identity{Username: f.Options.As, Groups: f.Options.AsGroups}
 	if (o.Base != "" || len(o.BaseManifests) > 0) && o.Author.Username == "" {
 		return cmdutil.UsageError("a change is judged as its author's requests: give --as AUTHOR (an e-mail) with --base or --base-manifests")
@@ -182,8 +183,7 @@ func (o *Options) complete(cmd *cobra.Command, f *factory.Factory) error {
 }
 
 func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	opts := manifest.Options{Strict: o.Strict}
-	report, err := judge(ctx, f.IOStreams.In, o, opts)
+	report, err := judge(ctx, f.IOStreams.In, o)
 	if err != nil {
 		return err
 	}
@@ -197,42 +197,6 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return &cmdutil.SilentError{Code: cmdutil.ExitDenied}
 	}
 	return nil
-}
-
-// judge loads head (and base) and runs the check. Head's decode errors are the report;
-// a base that cannot be read is an error (exit 2).
-func judge(ctx context.Context, stdin io.Reader, o *Options, opts manifest.Options) (*check.Report, error) {
-	head, err := manifest.LoadWith(o.Manifests, stdin, opts)
-	if err != nil {
-		if fs, ok := check.DecodeFindings(err); ok {
-			return check.Unreadable(fs), nil
-		}
-		return nil, storeerr.BadInput(err)
-	}
-	var base *manifest.Set
-	switch {
-	case o.Base != "":
-		ctx, cancel := context.WithTimeout(ctx, gitTimeout)
-		defer cancel()
-		if base, err = gitBase(ctx, o.Base, o.Manifests, head, opts); err != nil {
-			return nil, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
-		}
-	case len(o.BaseManifests) > 0:
-		if base, err = manifest.LoadWith(o.BaseManifests, stdin, opts); err != nil {
-			return nil, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
-		}
-	}
-	if o.Live != nil {
-		objs, err := o.Live(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("reading the platform (--context): %w", err)
-		}
-		addLive(objs, base, head)
-	}
-	if base == nil {
-		return check.State(head, o.judgeOptions()), nil
-	}
-	return check.Change(base, head, o.judgeOptions()), nil
 }
 
 // judgeOptions are what the judging reads from the flags.

@@ -1,141 +1,256 @@
 package check
 
 import (
-	"bufio"
+	"archive/tar"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
-	"path"
-	"strconv"
+	"path/filepath"
 	"strings"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
-// gitBase is the base tree at rev. A file that git says is the same at rev as in the
-// working tree (`git diff`) and that head read already is head's objects, not decoded
-// again: a pull request's base costs the files it changes, not the whole tree.
-func gitBase(ctx context.Context, rev string, paths []string, head *manifest.Set, opts manifest.Options) (*manifest.Set, error) {
+// maxArchiveBytes bounds the base tree --base extracts: the whole repository at REF, of
+// which the loader then reads its manifests within its own limits.
+const maxArchiveBytes = 1 << 30
+
+// repo is the git repository --base reads, and the base tree extracted from it.
+type repo struct {
+	top, prefix string // the repository root; the working directory below it ("a/b/")
+	tmp         string // the base tree at REF
+	// basePaths are --manifests as they are in the base tree; baseRoot is the base
+	// tree's repository root.
+	basePaths []string
+	baseRoot  string
+}
+
+// openRepo extracts the tree of rev (its files, and its submodules' at the commits it
+// records) into a temporary directory, so that the base is read by exactly the loader
+// the head is read by: symlinks, submodules, subdirectories and overlapping paths behave
+// the same on both sides.
+func openRepo(ctx context.Context, rev string, paths []string) (*repo, error) {
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("not a revision")
 	}
-	out, err := git(ctx, nil, append([]string{"diff", "--name-only", "--relative", "--no-renames", "-z", rev, "--"}, paths...)...)
+	top, err := git(ctx, "", nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := git(ctx, "", nil, "rev-parse", "--show-prefix")
+	if err != nil {
+		return nil, err
+	}
+	r := &repo{top: strings.TrimSpace(string(top)), prefix: strings.TrimSpace(string(prefix))}
+	if _, err := git(ctx, "", nil, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
+		shallow, _ := git(ctx, "", nil, "rev-parse", "--is-shallow-repository")
+		if strings.TrimSpace(string(shallow)) == "true" {
+			return nil, fmt.Errorf("this clone is shallow and does not hold that revision: fetch the history (actions/checkout with fetch-depth: 0, or git fetch --deepen=N) and try again")
+		}
+		return nil, fmt.Errorf("no such revision in this repository")
+	}
+	if r.tmp, err = os.MkdirTemp("", "butler-base-"); err != nil {
+		return nil, err
+	}
+	if err := r.extract(ctx, "", rev); err != nil {
+		r.close()
+		return nil, err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		r.close()
+		return nil, err
+	}
+	for _, p := range paths {
+		if p == manifest.Stdin {
+			r.close()
+			return nil, fmt.Errorf("the manifests come from standard input, which has no git history")
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		rel, err := filepath.Rel(r.top, p)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			r.close()
+			return nil, fmt.Errorf("%s is outside the repository", p)
+		}
+		r.basePaths = append(r.basePaths, filepath.Join(r.tmp, rel))
+	}
+	r.baseRoot = r.tmp
+	return r, nil
+}
+
+// extract writes the tree of rev of the repository at dir (relative to the top; "" for
+// the repository itself) below r.tmp, then its submodules'.
+func (r *repo) extract(ctx context.Context, dir, rev string) error {
+	gitDir := filepath.Join(r.top, dir)
+	out, err := git(ctx, gitDir, nil, "archive", "--format=tar", rev)
+	if err != nil {
+		return err
+	}
+	if err := untar(bytes.NewReader(out), filepath.Join(r.tmp, dir)); err != nil {
+		return err
+	}
+	list, err := git(ctx, gitDir, nil, "ls-tree", "-r", "-z", rev)
+	if err != nil {
+		return err
+	}
+	for _, rec := range strings.Split(strings.TrimSuffix(string(list), "\x00"), "\x00") {
+		meta, name, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || f[1] != "commit" {
+			continue
+		}
+		sub := filepath.Join(dir, name)
+		if _, err := os.Stat(filepath.Join(r.top, sub, ".git")); err != nil {
+			// Not checked out in the working tree either: both sides lack it.
+			continue
+		}
+		if err := r.extract(ctx, sub, f[2]); err != nil {
+			return fmt.Errorf("submodule %s at %s: %w", sub, f[2], err)
+		}
+	}
+	return nil
+}
+
+// reuse is the base loader's Options.Reuse: a file of the base that git finds unchanged
+// in the working tree (nor the file a symlink leads to, nor a submodule it is in) and that
+// head read already is head's objects, not decoded again, so a pull request's base costs
+// the files it changes.
+func (r *repo) reuse(ctx context.Context, rev string, head *manifest.Set) (func(string, []byte) ([]manifest.Object, bool), error) {
+	out, err := git(ctx, r.top, nil, "diff", "--name-only", "--no-renames", "-z", rev, "--")
 	if err != nil {
 		return nil, err
 	}
 	changed := map[string]bool{}
 	for _, name := range strings.Split(string(out), "\x00") {
-		changed[name] = true
+		if name != "" {
+			changed[filepath.FromSlash(name)] = true
+		}
+	}
+	dirty := func(rel string) bool {
+		for p := rel; p != "." && p != string(filepath.Separator) && p != ""; p = filepath.Dir(p) {
+			if changed[p] {
+				return true
+			}
+		}
+		return false
 	}
 	byFile := map[string][]manifest.Object{}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
 	for _, o := range head.Objects {
-		byFile[o.Source.File] = append(byFile[o.Source.File], o)
+		f := o.Source.File
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(wd, f)
+		}
+		byFile[f] = append(byFile[f], o)
 	}
-	reuse := func(name string) bool { return !changed[name] && len(byFile[name]) > 0 }
-	files, reused, err := gitFiles(ctx, rev, paths, reuse)
-	if err != nil {
-		return nil, err
-	}
-	base, err := manifest.LoadFiles(files, opts)
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range reused {
-		base.Objects = append(base.Objects, byFile[name]...)
-	}
-	return base, nil
+	return func(name string, _ []byte) ([]manifest.Object, bool) {
+		rel, err := filepath.Rel(r.tmp, name)
+		if err != nil || strings.HasPrefix(rel, "..") || dirty(rel) {
+			return nil, false
+		}
+		headFile := filepath.Join(r.top, rel)
+		objs, ok := byFile[headFile]
+		if !ok {
+			return nil, false
+		}
+		if real, err := filepath.EvalSymlinks(headFile); err != nil {
+			return nil, false
+		} else if realRel, err := filepath.Rel(r.top, real); err != nil || strings.HasPrefix(realRel, "..") || dirty(realRel) {
+			return nil, false
+		}
+		return objs, true
+	}, nil
 }
 
-// gitFiles reads the manifests under paths as they are at rev, without checking it out:
-// `git ls-tree` lists the blobs (paths relative to the working directory, as --manifests
-// names them) and one `git cat-file --batch` reads them, within the loader's limits per
-// file and in total; the files reuse accepts are listed, not read. A directory gives its
-// .yaml, .yml and .json files, hidden ones skipped, as the loader reads a directory;
-// symlinks and submodules are skipped.
-func gitFiles(ctx context.Context, rev string, paths []string, reuse func(name string) bool) (files []manifest.File, reused []string, err error) {
-	type blob struct {
-		oid, name string
-		size      int64
-	}
-	var blobs []blob
+// untar extracts a tar stream of git archive: regular files, directories and symlinks.
+func untar(in io.Reader, dest string) error {
+	tr := tar.NewReader(in)
 	var total int64
-	for _, p := range paths {
-		if p == manifest.Stdin {
-			return nil, nil, fmt.Errorf("the manifests come from standard input, which has no git history")
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
 		}
-		out, err := git(ctx, nil, "ls-tree", "-r", "-z", "-l", rev+"^{tree}", "--", p)
 		if err != nil {
-			return nil, nil, err
+			return fmt.Errorf("git archive: %v", err)
 		}
-		for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
-			meta, name, ok := strings.Cut(rec, "\t")
-			f := strings.Fields(meta)
-			if !ok || len(f) != 4 || f[1] != "blob" || f[0] == "120000" {
-				continue
+		name := filepath.Clean(h.Name)
+		if name == "." || strings.HasPrefix(name, "..") || filepath.IsAbs(name) {
+			continue
+		}
+		p := filepath.Join(dest, name)
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				return err
 			}
-			if name != path.Clean(p) && !dirManifest(strings.TrimPrefix(name, strings.TrimSuffix(path.Clean(p), "/")+"/")) {
-				continue
+		case tar.TypeSymlink:
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
 			}
-			if reuse(name) {
-				reused = append(reused, name)
-				continue
+			if err := os.Symlink(h.Linkname, p); err != nil {
+				return err
 			}
-			size, err := strconv.ParseInt(f[3], 10, 64)
+		case tar.TypeReg:
+			if total += h.Size; total > maxArchiveBytes {
+				return fmt.Errorf("the repository at that revision is larger than %s", fileio.Size(maxArchiveBytes))
+			}
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 			if err != nil {
-				return nil, nil, fmt.Errorf("git ls-tree: unexpected size %q", f[3])
+				return err
 			}
-			if size > manifest.DefaultMaxFileBytes {
-				return nil, nil, fmt.Errorf("%s is larger than %d bytes", name, manifest.DefaultMaxFileBytes)
+			_, err = io.Copy(f, io.LimitReader(tr, h.Size))
+			if cerr := f.Close(); err == nil {
+				err = cerr
 			}
-			if total += size; total > manifest.DefaultMaxTotalBytes {
-				return nil, nil, fmt.Errorf("the manifests are larger than %d bytes together", manifest.DefaultMaxTotalBytes)
+			if err != nil {
+				return err
 			}
-			blobs = append(blobs, blob{f[2], name, size})
 		}
 	}
-	if len(blobs) == 0 {
-		return nil, reused, nil
-	}
-	var in bytes.Buffer
-	for _, b := range blobs {
-		in.WriteString(b.oid + "\n")
-	}
-	out, err := git(ctx, &in, "cat-file", "--batch")
-	if err != nil {
-		return nil, nil, err
-	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	files = make([]manifest.File, 0, len(blobs))
-	for _, b := range blobs {
-		header, err := r.ReadString('\n')
-		if err != nil || !strings.HasPrefix(header, b.oid+" blob "+strconv.FormatInt(b.size, 10)) {
-			return nil, nil, fmt.Errorf("git cat-file: unexpected answer for %s", b.name)
-		}
-		data := make([]byte, b.size+1) // the content and its newline
-		if _, err := io.ReadFull(r, data); err != nil {
-			return nil, nil, fmt.Errorf("git cat-file: %s cut short", b.name)
-		}
-		files = append(files, manifest.File{Name: b.name, Data: data[:b.size]})
-	}
-	return files, reused, nil
 }
 
-// dirManifest reports whether a file found under a directory is read, as the loader
-// decides for a directory: no hidden element, a manifest extension.
-func dirManifest(rel string) bool {
-	for _, el := range strings.Split(rel, "/") {
-		if strings.HasPrefix(el, ".") {
-			return false
+// name is a file of a finding relative to the repository root, from head (named relative
+// to the working directory) or from the base tree.
+func (r *repo) name(f string) string {
+	switch {
+	case f == "" || f == manifest.Stdin:
+		return f
+	case strings.HasPrefix(f, r.tmp+string(filepath.Separator)):
+		return filepath.ToSlash(strings.TrimPrefix(f, r.tmp+string(filepath.Separator)))
+	case filepath.IsAbs(f):
+		if rel, err := filepath.Rel(r.top, f); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
 		}
+		return f
 	}
-	return manifest.ManifestFile(rel)
+	return filepath.ToSlash(filepath.Join(r.prefix, f))
 }
 
-// git runs a git command in the working directory; its stderr becomes the error.
-func git(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
+func (r *repo) close() {
+	if r.tmp != "" {
+		_ = os.RemoveAll(r.tmp)
+	}
+}
+
+// git runs a git command in dir ("" for the working directory); its stderr becomes the
+// error.
+func git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
 	cmd.Stdin = stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
-	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -62,7 +62,7 @@ func TestChangeAgainstGitRef(t *testing.T) {
 	t.Chdir(repo)
 
 	o := &Options{Manifests: []string{"payments"}, Base: "HEAD~1", Author: policy.Identity{Username: "carol@example.com"}}
-	r, err := judge(context.Background(), nil, o, manifest.Options{})
+	r, err := judge(context.Background(), nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestChangeAgainstGitRef(t *testing.T) {
 	// The same change from someone the base does not name: one finding says so, rather
 	// than a role refusal on each object.
 	o.Author = policy.Identity{Username: "mallory@example.com"}
-	r, err = judge(context.Background(), nil, o, manifest.Options{})
+	r, err = judge(context.Background(), nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestChangeAgainstGitRef(t *testing.T) {
 
 	// An unknown ref is unreadable input.
 	o.Base = "no-such-ref"
-	if _, err := judge(context.Background(), nil, o, manifest.Options{}); err == nil {
+	if _, err := judge(context.Background(), nil, o); err == nil {
 		t.Error("an unknown base ref was accepted")
 	}
 }
@@ -141,5 +141,128 @@ func copyTree(t *testing.T, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestBaseSameLoader: --base reads the base through the loader the head is read by, so a
+// change is seen alike from the repository root and from a subdirectory, behind a
+// symlinked file, inside a submodule, and with overlapping --manifests; findings name
+// files relative to the repository root wherever check runs.
+func TestBaseSameLoader(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	tmp := t.TempDir()
+	repo, subRepo := filepath.Join(tmp, "repo"), filepath.Join(tmp, "sub")
+	gitIn := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com",
+			"-c", "commit.gpgsign=false", "-c", "protocol.file.allow=always"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	// A submodule holding one of the team's clusters.
+	if err := os.MkdirAll(subRepo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(subRepo, "init", "-q")
+	write(t, filepath.Join(subRepo, "sub-cluster.yaml"), strings.ReplaceAll(sandbox3, "sandbox-3", "sub-cluster"))
+	gitIn(subRepo, "add", "-A")
+	gitIn(subRepo, "commit", "-qm", "sub")
+
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(repo, "init", "-q")
+	copyTree(t, "../../../examples/payments", filepath.Join(repo, "payments"))
+	// An outsider the platform knows (a User in no team), so deletions get role findings.
+	write(t, filepath.Join(repo, "payments", "mallory.yaml"), "apiVersion: butler.butlerlabs.dev/v1alpha1\nkind: User\nmetadata:\n  name: mallory\nspec:\n  email: mallory@example.com\n")
+	// A cluster kept outside the manifests and linked in.
+	write(t, filepath.Join(repo, "common", "linked.yaml"), strings.ReplaceAll(sandbox3, "sandbox-3", "linked"))
+	if err := os.Symlink("../../common/linked.yaml", filepath.Join(repo, "payments", "clusters", "linked.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(repo, "submodule", "add", "-q", subRepo, "payments/sub")
+	gitIn(repo, "add", "-A")
+	gitIn(repo, "commit", "-qm", "base")
+
+	// The pull request deletes the linked cluster and the submodule's cluster: an outsider
+	// may not delete either.
+	if err := os.Remove(filepath.Join(repo, "payments", "clusters", "linked.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(repo, "payments", "sub", "sub-cluster.yaml")); err != nil {
+		t.Fatal(err)
+	}
+
+	verdict := func(dir string, manifests ...string) []string {
+		t.Helper()
+		t.Chdir(dir)
+		o := &Options{Manifests: manifests, Base: "HEAD", Author: policy.Identity{Username: "mallory@example.com"}}
+		r, err := judge(context.Background(), nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []string{fmt.Sprintf("%d errors, %d warnings", r.Errors, r.Warnings)}
+		for _, f := range r.Findings {
+			out = append(out, fmt.Sprintf("%s:%d %s %s %s", f.File, f.Line, f.Severity, f.Name, f.Rule))
+		}
+		return out
+	}
+	root := verdict(repo, "payments")
+	deleted := map[string]bool{}
+	for _, l := range root {
+		for _, name := range []string{"linked", "sub-cluster"} {
+			if strings.Contains(l, " "+name+" "+check.RuleRole) {
+				deleted[name] = true
+			}
+		}
+	}
+	if !deleted["linked"] || !deleted["sub-cluster"] {
+		t.Fatalf("the deletions behind a symlink and in a submodule were not judged:\n%s", strings.Join(root, "\n"))
+	}
+	for _, c := range []struct {
+		name      string
+		dir       string
+		manifests []string
+	}{
+		{"from a subdirectory", filepath.Join(repo, "payments"), []string{"."}},
+		{"from a deeper subdirectory", filepath.Join(repo, "payments", "clusters"), []string{".."}},
+		{"with overlapping --manifests", repo, []string{"payments", "payments/clusters", "payments/team.yaml"}},
+	} {
+		if got := verdict(c.dir, c.manifests...); strings.Join(got, "\n") != strings.Join(root, "\n") {
+			t.Errorf("%s: verdict\n%s\nwant (from the root)\n%s", c.name, strings.Join(got, "\n"), strings.Join(root, "\n"))
+		}
+	}
+}
+
+// TestBaseShallowClone: a base the clone does not hold is an error that says how to fetch it.
+func TestBaseShallowClone(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	tmp := t.TempDir()
+	origin, clone := filepath.Join(tmp, "origin"), filepath.Join(tmp, "clone")
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run("init", "-q", origin)
+	copyTree(t, "../../../examples/payments", filepath.Join(origin, "payments"))
+	run("-C", origin, "add", "-A")
+	run("-C", origin, "commit", "-qm", "one")
+	write(t, filepath.Join(origin, "payments", "clusters", "sandbox-3.yaml"), sandbox3)
+	run("-C", origin, "add", "-A")
+	run("-C", origin, "commit", "-qm", "two")
+	run("clone", "-q", "--depth=1", "file://"+origin, clone)
+	t.Chdir(clone)
+	o := &Options{Manifests: []string{"payments"}, Base: "HEAD~1", Author: policy.Identity{Username: "carol@example.com"}}
+	_, err := judge(context.Background(), nil, o)
+	if err == nil || !strings.Contains(err.Error(), "fetch-depth: 0") || !strings.Contains(err.Error(), "git fetch --deepen") {
+		t.Fatalf("error %v, want one naming fetch-depth: 0 and git fetch --deepen", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
+	"github.com/butlerdotdev/butler-toolkit/pkg/gitops"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
@@ -68,7 +69,31 @@ func textReport(w io.Writer, r *check.Report) error {
 		fmt.Fprintln(w)
 	}
 	_, err := fmt.Fprintln(w, summary(r))
+	if err == nil {
+		err = notJudged(w, r)
+	}
 	return err
+}
+
+// notJudged lists what the check recognised and did not judge, and what it did not
+// render, by kind.
+func notJudged(w io.Writer, r *check.Report) error {
+	if len(r.Targets) > 0 {
+		if _, err := fmt.Fprintf(w, "targets judged apart: %s\n", strings.Join(r.Targets, ", ")); err != nil {
+			return err
+		}
+	}
+	if len(r.Recognised) > 0 {
+		if _, err := fmt.Fprintf(w, "recognised, not judged: %s\n", gitops.Summary(r.Recognised)); err != nil {
+			return err
+		}
+	}
+	if len(r.NotRendered) > 0 {
+		if _, err := fmt.Fprintf(w, "not rendered (what their controllers render is not judged): %s\n", gitops.Summary(r.NotRendered)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func summary(r *check.Report) string {
@@ -110,6 +135,9 @@ func object(fd check.Finding) string {
 	}
 	if name == "" {
 		return fd.Kind
+	}
+	if fd.Target != "" {
+		return fmt.Sprintf("%s %q in %s", fd.Kind, name, fd.Target)
 	}
 	return fmt.Sprintf("%s %q", fd.Kind, name)
 }

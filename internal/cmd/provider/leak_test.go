@@ -102,6 +102,10 @@ func TestNoCommandShowsACredential(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := func(name string) string { return filepath.Join(creds, name) }
+	// Working on manifests, credentials go to files outside the tree (--credentials-out).
+	outDir := t.TempDir()
+	outs := 0
+	out := func() string { outs++; return filepath.Join(outDir, fmt.Sprintf("creds-%d.yaml", outs)) }
 	m := []string{"--manifests", manifests, "--as", "olivia@example.com"}
 
 	type run struct {
@@ -124,16 +128,16 @@ func TestNoCommandShowsACredential(t *testing.T) {
 		}
 	}
 	for _, cr := range creates {
-		add("", append([]string{"provider", "create"}, cr...)...)
+		add("", append(append([]string{"provider", "create"}, cr...), "--credentials-out", out())...)
 	}
-	add("accessKeyID=LEAK-aws-akid-6b02\nsecretAccessKey=LEAK-aws-sak-4d93\n", "provider", "create", "aws-stdin", "--provider", "aws", "--region", "us-east-1", "--credentials-stdin", "-o", "yaml")
+	add("accessKeyID=LEAK-aws-akid-6b02\nsecretAccessKey=LEAK-aws-sak-4d93\n", "provider", "create", "aws-stdin", "--provider", "aws", "--region", "us-east-1", "--credentials-stdin", "--credentials-out", out(), "-o", "yaml")
 	for _, bad := range []string{"bad-line.env", "bad-key.env", "dup.env", "partial.env"} {
 		add("", "provider", "create", "aws-bad", "--provider", "aws", "--region", "us-east-1", "--credentials-env-file", c(bad))
 	}
 	for _, bad := range []string{"nested.yaml", "broken.yaml", "bad-base64.yaml"} {
 		add("", "provider", "create", "aws-bad", "--provider", "aws", "--region", "us-east-1", "--credentials-file", c(bad))
 	}
-	add("", "provider", "create", "aws-y", "--provider", "aws", "--region", "us-east-1", "--credentials-secret", "aws-x-credentials", "--credentials-env-file", c("aws.env"))
+	add("", "provider", "create", "aws-y", "--provider", "aws", "--region", "us-east-1", "--credentials-secret", "aws-x-credentials", "--credentials-env-file", c("aws.env"), "--credentials-out", out())
 	add("", "provider", "create", "harvester-y", "--provider", "harvester", "--network-name", "default/vlan40", "--credentials-secret", "aws-x-credentials")
 	for _, o := range []string{"table", "wide", "json", "yaml", "name"} {
 		add("", "provider", "list", "-o", o)
@@ -152,8 +156,8 @@ func TestNoCommandShowsACredential(t *testing.T) {
 	}
 	add("", "provider", "rotate-credentials", "aws-x", "--credentials-env-file", c("partial.env"))
 	add("", "provider", "rotate-credentials", "aws-x", "--credentials-file", c("bad-base64.yaml"))
-	add("", "provider", "rotate-credentials", "aws-x", "--credentials-file", c("aws-rotated.yaml"))
-	add("", "provider", "rotate-credentials", "aws-x", "--credentials-file", c("aws-rotated.yaml"), "-o", "json")
+	add("", "provider", "rotate-credentials", "aws-x", "--credentials-file", c("aws-rotated.yaml"), "--credentials-out", out())
+	add("", "provider", "rotate-credentials", "aws-x", "--credentials-file", c("aws-rotated.yaml"), "--credentials-out", out(), "-o", "json")
 	add("", "provider", "delete", "harvester-prod", "--yes")
 	for _, name := range []string{"aws-x", "nutanix-x", "proxmox-x"} {
 		add("", "provider", "delete", name, "--yes", "--delete-credentials")
@@ -179,13 +183,13 @@ func TestNoCommandShowsACredential(t *testing.T) {
 
 	// The runs did what they are for: created, warned, failed, rotated, deleted.
 	for _, want := range []string{
-		"secret/harvester-x-credentials created",
+		"the credentials are in " + filepath.Join(outDir, "creds-1.yaml") + " (mode 0600), not in the manifests",
 		"providerconfig.butler.butlerlabs.dev/azure-x created",
 		"warning: credentials file " + c("aws.env") + " is group- or world-readable",
 		`credentials for provider "aws" are missing key "secretAccessKey"`,
 		"want KEY=VALUE",
 		"data values must be base64-encoded",
-		"secret/aws-x-credentials credentials replaced",
+		"secret/aws-x-credentials credentials written to",
 		"providerconfig.butler.butlerlabs.dev/aws-x deleted",
 		"cannot delete ProviderConfig \"harvester-prod\"",
 		`stringData: credentials for provider "aws" are missing key "secretAccessKey"`,
@@ -196,32 +200,35 @@ func TestNoCommandShowsACredential(t *testing.T) {
 		}
 	}
 
+	// The manifests hold no credential in any form; the files outside hold them encoded.
 	secretFiles := 0
-	err := filepath.WalkDir(manifests, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if filepath.Base(filepath.Dir(path)) == "secrets" {
-			secretFiles++
-			for _, v := range leaks {
-				if strings.Contains(string(b), v) {
-					t.Errorf("%s holds %q unencoded", path, v)
-				}
+	for _, dir := range []string{manifests, outDir} {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
 			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if dir == outDir {
+				secretFiles++
+				for _, v := range leaks {
+					if strings.Contains(string(b), v) {
+						t.Errorf("%s holds %q unencoded", path, v)
+					}
+				}
+				return nil
+			}
+			checkNoLeak(t, path, string(b))
 			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		checkNoLeak(t, path, string(b))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if secretFiles == 0 {
-		t.Error("no Secret was written")
+		t.Error("no credentials file was written")
 	}
 	checkNoLeak(t, "the output", text)
 	if t.Failed() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -22,7 +23,7 @@ import (
 
 // run checks the ProviderConfig and the credentials, finds where they go and what exists,
 // then creates the Secret and the ProviderConfig (or, with --dry-run, prints them).
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
+func run(ctx context.Context, f *factory.Factory, o *Options) (err error) {
 	pc := o.pc
 	// 1. The ProviderConfig, every problem at once, in the server's words.
 	if o.obj != nil {
@@ -57,13 +58,32 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if o.DryRun {
 		return o.printObjects(f, pc, secret, true)
 	}
+	if secret != nil && s.Kind() != store.Live {
+		// On manifests the ProviderConfig alone goes into the tree (check refuses plain credentials there).
+		if o.Creds.Out == "" {
+			return providerutil.NeedOut()
+		}
+		var note string
+		if note, err = providerutil.WriteOut(o.Creds.Out, f.Options.Manifests, secret); err != nil {
+			return err
+		}
+		secret = nil
+		defer func() {
+			if note != "" {
+				f.Errorf("%s", note)
+			}
+		}()
+		defer func() {
+			if err != nil {
+				_ = os.Remove(o.Creds.Out) // no credentials for a provider that was not created
+				note = ""
+			}
+		}()
+	}
 	// 4. The Secret, then the ProviderConfig; the Secret goes again if the second fails.
 	secRes, pcRes, err := create(ctx, f, w, pc, secret)
 	if err != nil {
 		return err
-	}
-	if secret != nil && s.Kind() != store.Live {
-		f.Errorf("note: %s holds the credentials base64-encoded, not encrypted: seal or encrypt it (Sealed Secrets, SOPS) before committing it\n", secRes.Location)
 	}
 	if o.Print.Structured() {
 		return o.printObjects(f, pc, secret, false)

@@ -77,6 +77,7 @@ type CredentialFlags struct {
 	EnvFile   string
 	Stdin     bool
 	FromFiles []string
+	Out       string // --credentials-out: where the Secret goes when working on manifests
 }
 
 // AddFlags adds the flags.
@@ -85,6 +86,7 @@ func (c *CredentialFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.EnvFile, "credentials-env-file", "", "Credentials as KEY=VALUE lines, read as kubectl create secret --from-env-file reads them (no quotes, no export); keep it mode 0600")
 	fs.BoolVar(&c.Stdin, "credentials-stdin", false, "Read the credentials from standard input (YAML/JSON map or KEY=VALUE lines)")
 	fs.StringArrayVar(&c.FromFiles, "credentials-from-file", nil, "One credential KEY=FILE, the value being the file's content, e.g. kubeconfig=harvester.yaml (repeatable)")
+	fs.StringVar(&c.Out, OutFlag, "", "With --manifests: write the credentials Secret to this file (mode 0600, outside the manifests) to seal or encrypt; the manifests get no plain Secret")
 }
 
 // Given reports whether any credentials flag was used.

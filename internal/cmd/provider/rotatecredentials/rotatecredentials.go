@@ -13,6 +13,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -85,6 +86,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := policy.ValidateCredentials(pc.Spec.Provider, creds.Keys()); err != nil {
 		return cmdutil.UsageError("%s: %v", creds.Source, err)
 	}
+	if s.Kind() != store.Live {
+		return o.offline(ctx, f.IOStreams, f.Options.Manifests, s, pc, creds)
+	}
 	w, old, err := prepare(ctx, s, pc)
 	if err != nil {
 		return err
@@ -118,14 +122,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 // prepare checks who asks may rotate pc's credentials and that its Secret exists; it
 // returns the writer and the Secret's current keys.
 func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (store.Providers, []string, error) {
-	var team *v1alpha1.Team
-	var err error
-	if pc.ScopeType() == v1alpha1.ScopeTeam && pc.Spec.Scope.TeamRef != nil {
-		if team, err = s.GetTeam(ctx, pc.Spec.Scope.TeamRef.Name); err != nil && !apierrors.IsNotFound(err) {
-			return nil, nil, err
-		}
-	}
-	if err := providerutil.Authorize(ctx, s, pc, team, "rotate the credentials of"); err != nil {
+	if err := authorize(ctx, s, pc); err != nil {
 		return nil, nil, err
 	}
 	w := s
@@ -139,6 +136,47 @@ func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (s
 		return nil, nil, cmdutil.NotFoundError("Secret %s/%s, the credentials of ProviderConfig %q, not found %s: nothing to rotate (provider create makes it)", secNS, secName, pc.Name, where)
 	}
 	return w, old, err
+}
+
+// offline rotates on manifests: the tree keeps no plain Secret, so the new one goes to the
+// file --credentials-out names, to seal or encrypt; a dry run prints it redacted.
+func (o *Options) offline(ctx context.Context, ios *iostreams.IOStreams, manifests []string, s store.Store, pc *v1alpha1.ProviderConfig, creds *providerutil.Credentials) error {
+	if err := authorize(ctx, s, pc); err != nil {
+		return err
+	}
+	secret := providerutil.NewSecret(pc, creds)
+	p := o.Print.Printer(ios)
+	if o.DryRun {
+		d := output.Doc{One: true, Items: []output.Item{{Object: providerutil.RedactedSecret(secret)}}}
+		d.Text = d.YAMLDocuments
+		if err := p.Print(d); err != nil {
+			return err
+		}
+		fmt.Fprintf(ios.ErrOut, "dry run: Secret %s/%s not changed\n", secret.Namespace, secret.Name)
+		return nil
+	}
+	if o.Creds.Out == "" {
+		return providerutil.NeedOut()
+	}
+	note, err := providerutil.WriteOut(o.Creds.Out, manifests, secret)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.ErrOut, "%s", note)
+	return p.Done(providerutil.RedactedSecret(secret),
+		fmt.Sprintf("%s credentials written to %s (keys: %s)", providerutil.SecretResourceName(secret.Name), o.Creds.Out, strings.Join(creds.Keys(), ", ")), "")
+}
+
+// authorize checks who asks may rotate pc's credentials.
+func authorize(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) error {
+	var team *v1alpha1.Team
+	var err error
+	if pc.ScopeType() == v1alpha1.ScopeTeam && pc.Spec.Scope.TeamRef != nil {
+		if team, err = s.GetTeam(ctx, pc.Spec.Scope.TeamRef.Name); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
+	return providerutil.Authorize(ctx, s, pc, team, "rotate the credentials of")
 }
 
 func minus(a, b []string) []string {

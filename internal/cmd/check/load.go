@@ -1,0 +1,181 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
+	"github.com/butlerdotdev/butler-toolkit/pkg/check"
+	"github.com/butlerdotdev/butler-toolkit/pkg/gitops"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+)
+
+// RuleUnknownKind and RuleNotApplied are the loader's findings that are not decode errors.
+const (
+	RuleUnknownKind = "unknown-kind"
+	RuleNotApplied  = "not-applied"
+	RuleNotJudged   = "field-not-judged"
+)
+
+// judge loads head (and base) as their controllers apply them and runs the check on each
+// target. Head's decode errors are the report; a base that cannot be read is an error
+// (exit 2).
+func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, error) {
+	paths := o.Manifests
+	head, err := gitops.Load(paths, stdin, gitops.Options{Root: repoRoot(ctx)})
+	if err != nil {
+		if fs, ok := check.DecodeFindings(err); ok {
+			return check.Unreadable(fs), nil
+		}
+		return nil, storeerr.BadInput(err)
+	}
+	if r := o.unknown(head); r != nil {
+		return r, nil
+	}
+	var base *gitops.Tree
+	var names func(string) string
+	switch {
+	case o.Base != "":
+		ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+		defer cancel()
+		repo, err := openRepo(ctx, o.Base, paths)
+		if err != nil {
+			return nil, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
+		}
+		defer repo.close()
+		reuse, err := repo.reuse(ctx, o.Base, head.Raw)
+		if err != nil {
+			return nil, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
+		}
+		opts := gitops.Options{Root: repo.baseRoot, Manifest: manifest.Options{Reuse: reuse}}
+		if base, err = gitops.Load(repo.basePaths, nil, opts); err != nil {
+			return nil, storeerr.BadInput(fmt.Errorf("--base %s: the base does not read: %w", o.Base, err))
+		}
+		names = repo.name
+	case len(o.BaseManifests) > 0:
+		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{}); err != nil {
+			return nil, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
+		}
+	}
+	var live []manifest.Object
+	if o.Live != nil {
+		if live, err = o.Live(ctx); err != nil {
+			return nil, fmt.Errorf("reading the platform (--context): %w", err)
+		}
+	}
+	var parts []check.Part
+	for _, t := range head.Targets {
+		var r *check.Report
+		if base == nil {
+			addLive(live, t.Set)
+			r = check.State(t.Set, o.judgeOptions())
+		} else {
+			bt := baseTarget(base, t.Name)
+			addLive(live, bt, t.Set)
+			r = check.Change(bt, t.Set, o.judgeOptions())
+		}
+		r.Add(check.PlaintextCredentials(t.Set)...)
+		parts = append(parts, check.Part{Target: t.Name, Report: r})
+	}
+	r := check.Combine(parts)
+	r.Add(o.loaderFindings(head)...)
+	r.Recognised, r.NotRendered = nonEmpty(head.Recognised), nonEmpty(head.NotRendered)
+	if names != nil {
+		for i := range r.Findings {
+			r.Findings[i].File = names(r.Findings[i].File)
+		}
+		for i := range r.Objects {
+			r.Objects[i].File = names(r.Objects[i].File)
+		}
+		r.Add() // sorted again by the new names
+	}
+	return r, nil
+}
+
+// loaderFindings are what the loader saw and did not judge: documents of unknown groups,
+// fields the repository's CRDs declare that the tools do not know, and files no entry
+// point applies.
+func (o *Options) loaderFindings(head *gitops.Tree) []check.Finding {
+	var extra []check.Finding
+	for _, u := range head.Unknown {
+		extra = append(extra, o.unknownFinding(u, check.SeverityWarning))
+	}
+	for _, obj := range head.Raw.Objects {
+		for _, nj := range obj.NotJudged {
+			extra = append(extra, check.Finding{File: nj.File, Line: nj.Line, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name,
+				Field: nj.Field, Message: nj.Field + ": declared by the repository's CustomResourceDefinition but not known to these tools yet: not judged",
+				Rule: RuleNotJudged, Severity: check.SeverityWarning})
+		}
+	}
+	for _, u := range head.Unreached {
+		extra = append(extra, check.Finding{File: u.Source.File, Line: u.Source.Line, Kind: u.Kind, Namespace: u.Namespace, Name: u.Name,
+			Message: "no Flux Kustomization or Argo CD Application of the repository applies this file: not judged", Rule: RuleNotApplied, Severity: check.SeverityWarning})
+	}
+	return extra
+}
+
+func nonEmpty(m map[string]int) map[string]int {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// baseTarget is the base's objects for a target of head; a target the change adds starts
+// empty.
+func baseTarget(base *gitops.Tree, name string) *manifest.Set {
+	for _, t := range base.Targets {
+		if t.Name == name {
+			return t.Set
+		}
+	}
+	return &manifest.Set{}
+}
+
+// unknown is the report of documents of unknown API groups under --strict: each an error,
+// as a document that does not decode, and nothing else judged.
+func (o *Options) unknown(t *gitops.Tree) *check.Report {
+	if !o.Strict || len(t.Unknown) == 0 {
+		return nil
+	}
+	var fs []check.Finding
+	for _, u := range t.Unknown {
+		fs = append(fs, o.unknownFinding(u, check.SeverityError))
+	}
+	return check.Unreadable(fs)
+}
+
+// unknownFinding words a document of an unknown group, naming the strictness setting as
+// the user can type it.
+func (o *Options) unknownFinding(u manifest.Object, sev check.Severity) check.Finding {
+	msg := fmt.Sprintf("%s %s is of an API group the check does not know: it is not judged", u.APIVersion, u.Kind)
+	if sev == check.SeverityError {
+		switch o.StrictSource {
+		case cmdutil.SourceEnv:
+			msg += " (an error because BUTLER_STRICT is set; BUTLER_STRICT=false makes it a warning)"
+		case cmdutil.SourceConfig:
+			msg += " (an error because the config file sets strict: true; --strict=false makes it a warning)"
+		default:
+			msg += " (an error under --strict; without it, a warning)"
+		}
+	} else {
+		msg += " (--strict makes it an error)"
+	}
+	return check.Finding{File: u.Source.File, Line: u.Line("apiVersion"), Kind: u.Kind, Namespace: u.Namespace, Name: u.Name,
+		Field: "apiVersion", Type: "NotSupported", Message: msg, Rule: RuleUnknownKind, Severity: sev}
+}
+
+// repoRoot is the root of the git repository the working directory is in, where Flux's
+// paths start when --manifests names a directory below it; "" outside a repository.
+func repoRoot(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	out, err := git(ctx, "", nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,262 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+)
+
+// build runs kustomize on dir with the entry's overlay (e may be nil), and decodes what it
+// renders strictly, each object placed where it was written.
+func (l *loader) build(dir string, ov overlay, e *manifest.Object) ([]manifest.Object, map[string]bool, error) {
+	tmp, err := os.MkdirTemp("", "butler-render-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	k := types.Kustomization{TypeMeta: types.TypeMeta{APIVersion: types.KustomizationVersion, Kind: types.KustomizationKind},
+		Namespace: ov.namespace, NamePrefix: ov.prefix, NameSuffix: ov.suffix, Patches: ov.patches,
+		BuildMetadata: []string{types.OriginAnnotations, types.TransformerAnnotations}}
+	if _, ok := l.kusts[dir]; ok {
+		r, err := filepath.Rel(tmp, dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		k.Resources = []string{r}
+	} else {
+		// Flux (and Argo CD) apply a directory without a kustomization as one listing its
+		// manifests, and the directories below it that have one.
+		for _, f := range l.plainFiles(dir, ov.recurse) {
+			r, err := filepath.Rel(tmp, f)
+			if err != nil {
+				return nil, nil, err
+			}
+			k.Resources = append(k.Resources, r)
+		}
+	}
+	data, err := sigsyaml.Marshal(k)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "kustomization.yaml"), data, 0o600); err != nil {
+		return nil, nil, err
+	}
+	opts := krusty.MakeDefaultOptions()
+	opts.LoadRestrictions = types.LoadRestrictionsNone // as Flux builds
+	m, err := krusty.MakeKustomizer(opts).Run(filesys.MakeFsOnDisk(), tmp)
+	if err != nil {
+		file := l.rel(filepath.Join(dir, "kustomization.yaml"))
+		if e != nil {
+			file = e.Source.File
+		}
+		msg := strings.ReplaceAll(err.Error(), tmp+string(filepath.Separator), "")
+		msg = strings.ReplaceAll(msg, tmp, "")
+		return nil, nil, &manifest.DecodeError{File: file, Line: 1, Msg: "kustomize build " + l.rel(dir) + ": " + msg}
+	}
+	files := map[string]bool{}
+	var objs []manifest.Object
+	var errs []error
+	for _, res := range m.Resources() {
+		o, file, err := l.decodeRendered(res, tmp, ov, e)
+		if file != "" {
+			files[file] = true
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		objs = append(objs, o)
+	}
+	return objs, files, errors.Join(errs...)
+}
+
+// plainFiles lists the manifest files of a directory without a kustomization (and the
+// directories below it that have one), as the raw load read them.
+func (l *loader) plainFiles(dir string, recurse bool) []string {
+	seen := map[string]bool{}
+	var out []string
+	for f := range l.byFile() {
+		if seen[f] {
+			continue
+		}
+		r, err := filepath.Rel(dir, f)
+		if err != nil || strings.HasPrefix(r, "..") {
+			continue
+		}
+		if !recurse && strings.Contains(r, string(filepath.Separator)) {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f)
+	}
+	for f := range l.templates {
+		r, err := filepath.Rel(dir, f)
+		if err != nil || strings.HasPrefix(r, "..") || seen[f] || (!recurse && strings.Contains(r, string(filepath.Separator))) {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f)
+	}
+	for kd := range l.kusts {
+		r, err := filepath.Rel(dir, kd)
+		if err != nil || r == "." || strings.HasPrefix(r, "..") || (!recurse && strings.Contains(r, string(filepath.Separator))) {
+			continue
+		}
+		out = append(out, kd)
+	}
+	// A file below a directory that has its own kustomization is that kustomization's.
+	var keep []string
+	for _, f := range out {
+		nested := false
+		for d := filepath.Dir(f); d != dir && strings.HasPrefix(d, dir); d = filepath.Dir(d) {
+			if _, ok := l.kusts[d]; ok && d != f {
+				nested = true
+				break
+			}
+		}
+		if !nested {
+			keep = append(keep, f)
+		}
+	}
+	sort.Strings(keep)
+	return keep
+}
+
+// decodeRendered decodes one rendered resource strictly and places it where it was
+// written: the file and object it came from, and the patches that set its fields.
+func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, e *manifest.Object) (manifest.Object, string, error) {
+	origin, _ := res.GetOrigin()
+	trans, _ := res.GetTransformations()
+	anns := res.GetAnnotations()
+	delete(anns, originAnnotation)
+	delete(anns, transformationAnnotation)
+	if err := res.SetAnnotations(anns); err != nil {
+		return manifest.Object{}, "", err
+	}
+	var file string
+	if origin != nil && origin.Path != "" && origin.Repo == "" {
+		file = filepath.Clean(filepath.Join(tmp, origin.Path))
+	}
+	origName := res.GetName()
+	if ids := res.PrevIds(); len(ids) > 0 {
+		origName = ids[0].Name
+	}
+	src := l.source(file, res.GetKind(), origName, ov.subst)
+	substitutes := ov.subst != nil && anns[substituteAnnotation] != "disabled"
+	if _, tmpl := l.templates[file]; src != nil && !tmpl && !substitutes && !l.touched(trans, tmp, ov, e, res.GetKind(), origName, res.GetName()) && res.GetName() == src.Name {
+		// Nothing transformed it: it is the object as written, decoded already.
+		return *src, file, nil
+	}
+	data, err := res.AsYAML()
+	if err != nil {
+		return manifest.Object{}, file, err
+	}
+	name := l.rel(file)
+	if file == "" {
+		name = "<generated>"
+	}
+	if substitutes {
+		out, err := ov.subst.apply(string(data))
+		if err != nil {
+			line := 0
+			if src != nil {
+				line = src.Source.Line
+			}
+			if f, ok := l.templates[file]; ok {
+				if n := lineOf(string(f.Data), "${"+unsetVar(err)); n > 0 {
+					line = n
+				}
+			}
+			return manifest.Object{}, file, &manifest.DecodeError{File: name, Line: line, Kind: res.GetKind(),
+				Namespace: res.GetNamespace(), Name: res.GetName(),
+				Msg: fmt.Sprintf("postBuild: variable %q is not set: %s %q (%s) substitutes nothing for it in spec.postBuild.substitute or substituteFrom, and it has no default", unsetVar(err), e.Kind, e.Name, e.Source.File)}
+		}
+		data = []byte(out)
+	}
+	set, err := manifest.LoadFiles([]manifest.File{{Name: name, Data: data}}, manifest.Options{Tolerate: l.tolerate})
+	if err != nil {
+		return manifest.Object{}, file, placeErrors(err, src)
+	}
+	if len(set.Objects) != 1 {
+		return manifest.Object{}, file, fmt.Errorf("%s: kustomize rendered %d objects from one resource", name, len(set.Objects))
+	}
+	o := set.Objects[0]
+	if src != nil {
+		o = manifest.Rendered(o, src)
+	}
+	l.patchOrigins(&o, trans, tmp, ov, e, origName)
+	return o, file, nil
+}
+
+// source is the object of the tree that a rendered object came from.
+func (l *loader) source(abs, kind, name string, s *substitution) *manifest.Object {
+	if abs == "" {
+		return nil
+	}
+	var objs []*manifest.Object
+	if _, ok := l.templates[abs]; ok {
+		set := l.template(abs, s)
+		if set == nil {
+			return nil
+		}
+		for i := range set.Objects {
+			objs = append(objs, &set.Objects[i])
+		}
+	} else {
+		objs = l.byFile()[abs]
+	}
+	var only *manifest.Object
+	n := 0
+	for _, r := range objs {
+		if r.Kind != kind {
+			continue
+		}
+		if r.Name == name {
+			return r
+		}
+		only = r
+		n++
+	}
+	if n == 1 {
+		return only
+	}
+	return nil
+}
+
+// placeErrors moves the decode errors of a rendered object to the file and lines where it
+// was written.
+func placeErrors(err error, src *manifest.Object) error {
+	if src == nil {
+		return err
+	}
+	var out []error
+	for _, e := range unjoin(err) {
+		var de *manifest.DecodeError
+		if errors.As(e, &de) {
+			c := *de
+			c.File, c.Doc, c.Item, c.Line = src.Source.File, src.Source.Doc, src.Source.Item, src.Line(de.Field)
+			out = append(out, &c)
+			continue
+		}
+		out = append(out, e)
+	}
+	return errors.Join(out...)
+}
+
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}

@@ -1,0 +1,195 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/kustomize/api/types"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+)
+
+// overlay is what an entry adds on top of the directory it applies.
+type overlay struct {
+	namespace, prefix, suffix string
+	patches                   []types.Patch
+	patchLines                map[int]int // line before each inline patch's text
+	recurse                   bool        // a plain directory is read recursively (Flux) or not (Argo CD by default)
+	subst                     *substitution
+}
+
+// argoOverlay reads an Argo CD Application's source; skip says why it is not rendered.
+func (l *loader) argoOverlay(u map[string]any) (path string, ov overlay, skip string) {
+	src, _, _ := unstructured.NestedMap(u, "spec", "source")
+	if src == nil {
+		return "", ov, "without spec.source"
+	}
+	if chart, _ := src["chart"].(string); chart != "" {
+		return "", ov, "of a Helm chart"
+	}
+	path, _ = src["path"].(string)
+	ov.prefix, _, _ = unstructured.NestedString(src, "kustomize", "namePrefix")
+	ov.suffix, _, _ = unstructured.NestedString(src, "kustomize", "nameSuffix")
+	ov.recurse, _, _ = unstructured.NestedBool(src, "directory", "recurse")
+	if _, ok := l.resolveDir(path); !ok || path == "" {
+		return "", ov, "of another repository"
+	}
+	return path, ov, ""
+}
+
+// fluxOverlay reads a Flux Kustomization's path and what it adds to the build.
+func (l *loader) fluxOverlay(e *manifest.Object, u map[string]any) (path string, ov overlay, err error) {
+	path, _, _ = unstructured.NestedString(u, "spec", "path")
+	ov.namespace, _, _ = unstructured.NestedString(u, "spec", "targetNamespace")
+	ov.prefix, _, _ = unstructured.NestedString(u, "spec", "namePrefix")
+	ov.suffix, _, _ = unstructured.NestedString(u, "spec", "nameSuffix")
+	ov.recurse = true
+	if ps, ok, _ := unstructured.NestedSlice(u, "spec", "patches"); ok {
+		data, _ := sigsyaml.Marshal(ps)
+		if err := sigsyaml.Unmarshal(data, &ov.patches); err != nil {
+			return "", ov, &manifest.DecodeError{File: e.Source.File, Line: e.Line("spec.patches"), Kind: e.Kind,
+				Namespace: e.Namespace, Name: e.Name, Field: "spec.patches", Msg: "not patches kustomize can apply: " + err.Error()}
+		}
+		ov.patchLines = map[int]int{}
+		for i := range ov.patches {
+			ov.patchLines[i] = e.Line(fmt.Sprintf("spec.patches[%d].patch", i))
+		}
+	}
+	ov.subst, err = l.substitution(e)
+	return path, ov, err
+}
+
+func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
+	if out, ok := l.rendered[e]; ok {
+		return out
+	}
+	out := &output{files: map[string]bool{}}
+	l.rendered[e] = out // guards a loop of entries
+	u := content(e)
+	fail := func(field, format string, args ...any) *output {
+		out.errs = append(out.errs, &manifest.DecodeError{File: e.Source.File, Line: e.Line(field), Kind: e.Kind,
+			Namespace: e.Namespace, Name: e.Name, Field: field, Msg: fmt.Sprintf(format, args...)})
+		return out
+	}
+	var ov overlay
+	var path, pathField string
+	if isArgoApplication(e) {
+		var skip string
+		if path, ov, skip = l.argoOverlay(u); skip != "" {
+			t.NotRendered["Application (argoproj.io) "+skip]++
+			return out
+		}
+		pathField = "spec.source.path"
+	} else {
+		var err error
+		if path, ov, err = l.fluxOverlay(e, u); err != nil {
+			out.errs = append(out.errs, err)
+			return out
+		}
+		pathField = "spec.path"
+	}
+	if path == "" {
+		path = "."
+	}
+	dir, ok := l.resolveDir(path)
+	if !ok {
+		return fail(pathField, "%q is not a directory of this repository", path)
+	}
+	objs, files, err := l.build(dir, ov, e)
+	if err != nil {
+		out.errs = append(out.errs, err)
+		return out
+	}
+	out.files = files
+	for i := range objs {
+		o := &objs[i]
+		if isHelmRelease(o) {
+			t.NotRendered["HelmRelease (helm.toolkit.fluxcd.io)"]++
+		}
+		if isFluxKustomization(o) {
+			if n := l.rawFor(o); n != nil && n != e {
+				out.nested = append(out.nested, n)
+				l.renderEntry(n, t)
+				out.errs = append(out.errs, l.rendered[n].errs...)
+			}
+		}
+	}
+	out.objects = objs
+	return out
+}
+
+// rawFor is the object of the tree a rendered object came from (same file and kind, the
+// same name before any prefix), or nil.
+func (l *loader) rawFor(o *manifest.Object) *manifest.Object {
+	for i := range l.raw.Objects {
+		r := &l.raw.Objects[i]
+		if r.Source == o.Source && r.Kind == o.Kind {
+			return r
+		}
+	}
+	return nil
+}
+
+// plainKustomize renders a tree without entry points: each kustomization no other
+// kustomization uses is built as `kubectl kustomize` builds it; the files outside every
+// kustomization's directory are taken as they are.
+func (l *loader) plainKustomize() (*manifest.Set, error) {
+	used := map[string]bool{}
+	for dir, k := range l.kusts {
+		for _, r := range append(append(append([]string{}, k.k.Resources...), k.k.Components...), k.k.Bases...) {
+			used[filepath.Join(dir, r)] = true
+		}
+	}
+	var roots []string
+	for dir := range l.kusts {
+		if !used[dir] {
+			roots = append(roots, dir)
+		}
+	}
+	sort.Strings(roots)
+	var objs []manifest.Object
+	var errs []error
+	for _, dir := range roots {
+		o, _, err := l.build(dir, overlay{}, nil)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		objs = append(objs, o...)
+	}
+	for _, o := range l.raw.Objects {
+		if !l.inKustomization(absPath(o.Source.File)) {
+			objs = append(objs, o)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return newSet(objs)
+}
+
+// inKustomization reports whether a file is below a directory with a kustomization.
+func (l *loader) inKustomization(abs string) bool {
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		if _, ok := l.kusts[d]; ok {
+			return true
+		}
+		if d == filepath.Dir(d) {
+			return false
+		}
+	}
+}
+
+// newSet is a target's objects as a Set: two objects of the same identity are an error,
+// as two applies of one object in one cluster conflict.
+func newSet(objs []manifest.Object) (*manifest.Set, error) {
+	set := &manifest.Set{Objects: objs}
+	if errs := set.Duplicates(); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return set, nil
+}

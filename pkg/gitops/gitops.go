@@ -1,0 +1,252 @@
+// Package gitops reads a GitOps repository as its controllers apply it: directories with a
+// kustomization.yaml are built as `kubectl kustomize` builds them (with the kustomize
+// library kubectl embeds), Flux Kustomizations and Argo CD Applications are entry points
+// whose output is what lands in a cluster, and each management cluster they reconcile into
+// is a target of its own. Every rendered object keeps where it was written, and the fields
+// a patch set point at the patch, so a finding lands on the line a person edits. A tree
+// without any of these reads as manifest.LoadWith reads it.
+package gitops
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+)
+
+// Options of Load.
+type Options struct {
+	Manifest manifest.Options
+	// Root is the repository root that Flux's spec.path and Argo CD's source.path are
+	// relative to, when they are not found below the first directory of the manifests.
+	Root string
+}
+
+// Tree is a repository as its controllers would apply it.
+type Tree struct {
+	// Targets are the object sets judged apart: one per management cluster the entry points
+	// reconcile into, or one unnamed target for a tree without entry points.
+	Targets []Target
+	// Recognised counts, by kind, the documents the check knows and does not judge
+	// (Kustomize, Flux, Argo CD, sealed and SOPS-encrypted secrets, Kubernetes kinds).
+	Recognised map[string]int
+	// NotRendered counts, by kind, what the controllers render and this package does not
+	// (HelmReleases, Argo CD Applications of other repositories or of Helm charts).
+	NotRendered map[string]int
+	// Unknown are documents of API groups the check does not know.
+	Unknown []manifest.Object
+	// Unreached are Butler and Steward objects of the tree that no entry point applies.
+	Unreached []manifest.Object
+	// Raw is every object of the files as written.
+	Raw *manifest.Set
+}
+
+// Target is one management cluster's objects.
+type Target struct {
+	Name string // "" for a tree without entry points
+	Set  *manifest.Set
+}
+
+const coverageFile = "coverage.yaml"
+
+// kustomizationNames are the file names kustomize reads as a directory's kustomization.
+var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+func isKustomizationFile(p string) bool {
+	base := filepath.Base(p)
+	for _, n := range kustomizationNames {
+		if base == n {
+			return true
+		}
+	}
+	return false
+}
+
+// Load reads the manifests at paths (as manifest.LoadWith: files, directories, "-") and
+// renders what the controllers would apply. Errors are manifest's (errors.Join of
+// *manifest.DecodeError and file errors): what does not decode, and what does not render
+// (a kustomization that does not build, a variable that cannot be substituted).
+func Load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
+	t, err := load(paths, stdin, opts)
+	if err != nil {
+		return nil, errors.Join(flatten(err)...)
+	}
+	return t, nil
+}
+
+// flatten lists the errors of nested errors.Join, so each is one finding.
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
+	files, _ := manifest.Walk(paths) // what it cannot walk, LoadWith reports below
+	l := &loader{opts: opts, kusts: map[string]*kustomization{}, display: map[string]string{},
+		templates: map[string]manifest.File{}, substituted: map[templateKey]*manifest.Set{}}
+	t := &Tree{Recognised: map[string]int{}, NotRendered: map[string]int{}}
+	skip, errs := l.scan(files, t, opts.Manifest)
+	mo := opts.Manifest
+	mo.Skip = func(p string, data []byte) bool {
+		abs := absPath(p)
+		if skip[abs] {
+			return true
+		}
+		if strings.Contains(string(data), "${") {
+			// A template of Flux's postBuild: it decodes once its variables are substituted.
+			l.templates[abs] = manifest.File{Name: p, Data: data}
+			return true
+		}
+		return false
+	}
+	mo.AllowDuplicates = true // one per target is fine; each target is checked below
+	raw, err := manifest.LoadWith(paths, stdin, mo)
+	if err != nil && unknownFields(err) {
+		// Fields the tree's own CRDs declare are left unjudged, with a warning, rather
+		// than refused: the tools may be older than the CRDs.
+		if tol := crdTolerance(files, opts.Manifest); tol != nil {
+			mo.Tolerate = tol
+			l.tolerate = tol
+			l.templates = map[string]manifest.File{}
+			raw, err = manifest.LoadWith(paths, stdin, mo)
+		}
+	}
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	l.raw = raw
+	l.root = rootOf(paths, opts.Root)
+	entries := l.entries()
+	if len(entries) == 0 {
+		// Without Flux there is no substitution: templates are manifests like the others.
+		if err := l.plainTemplates(); err != nil {
+			return nil, err
+		}
+	}
+	t.Raw = raw
+	for i := range raw.Objects {
+		o := &raw.Objects[i]
+		switch {
+		case judged(o):
+		case Recognised(o):
+			t.Recognised[kindLabel(o)]++
+		default:
+			t.Unknown = append(t.Unknown, *o)
+		}
+	}
+	if len(entries) == 0 && len(l.kusts) == 0 {
+		if errs := raw.Duplicates(); len(errs) > 0 {
+			return nil, errors.Join(errs...)
+		}
+		t.Targets = []Target{{Set: raw}}
+		return t, nil
+	}
+	if err := l.render(t, entries); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// scan reads the kustomization files and coverage.yaml among the files walked: they, and
+// the patches and generator sources the kustomizations name, are read by the renderer,
+// not as objects (skip, by absolute path).
+func (l *loader) scan(files []string, t *Tree, opts manifest.Options) (map[string]bool, []error) {
+	var errs []error
+	skip := map[string]bool{}
+	for _, f := range files {
+		abs := absPath(f)
+		l.display[abs] = f
+		switch {
+		case isKustomizationFile(f):
+			k, err := readKustomization(f, opts)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			l.kusts[filepath.Dir(abs)] = k
+			skip[abs] = true
+			t.Recognised["Kustomization (kustomize.config.k8s.io)"]++
+		case filepath.Base(f) == coverageFile:
+			if err := readCoverage(f, opts); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			skip[abs] = true
+			t.Recognised["coverage.yaml (export coverage)"]++
+		}
+	}
+	for dir, k := range l.kusts {
+		for _, in := range k.inputs {
+			skip[filepath.Join(dir, in)] = true
+		}
+	}
+	return skip, errs
+}
+
+// kindLabel is how the summary counts a recognised document.
+func kindLabel(o *manifest.Object) string {
+	if isSOPS(o) {
+		return o.Kind + " (SOPS-encrypted)"
+	}
+	if g := group(o); g != "" {
+		return o.Kind + " (" + g + ")"
+	}
+	return o.Kind
+}
+
+// rootOf is where entry points' paths start: the first directory of the manifests, else
+// the repository root given, else the working directory.
+func rootOf(paths []string, root string) []string {
+	var roots []string
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			roots = append(roots, absPath(p))
+			break
+		}
+	}
+	if root != "" {
+		roots = append(roots, absPath(root))
+	}
+	return append(roots, absPath("."))
+}
+
+func absPath(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	return a
+}
+
+// sortedKeys lists a count's keys in order.
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Summary words counts by kind: "2 HelmRelease, 1 Kustomization".
+func Summary(m map[string]int) string {
+	var parts []string
+	for _, k := range sortedKeys(m) {
+		parts = append(parts, strconv.Itoa(m[k])+" "+k)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,105 @@
+package manifest
+
+import (
+	"errors"
+	"strings"
+)
+
+// Walk lists the files LoadWith would read from paths (directories walked, symlinks
+// followed, hidden entries and files reached twice skipped, exactly as LoadWith walks),
+// without reading them; errors are LoadWith's errors for what it could not walk.
+// Standard input is not listed.
+func Walk(paths []string) ([]string, error) {
+	var files []string
+	r := &reader{seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
+	r.list = func(name string) { files = append(files, name) }
+	for _, p := range paths {
+		if p == Stdin {
+			continue
+		}
+		r.path(p, nil)
+	}
+	return files, errors.Join(r.errs...)
+}
+
+// FieldOrigin says that a field of a rendered object (and what is below it) was set at
+// File:Line, by a patch or an overlay, rather than where the object was written.
+type FieldOrigin struct {
+	Field string // as field.Path renders it
+	File  string
+	Line  int
+}
+
+// Rendered returns rendered (an object a renderer made, such as a kustomize build) placed
+// where src was written: its Source and the lines of its fields are src's, so findings on
+// it land in the file a person edits.
+func Rendered(rendered Object, src *Object) Object {
+	rendered.Source, rendered.lines = src.Source, src.lines
+	return rendered
+}
+
+// AddOrigin points a field of o, and the fields below it, at where a patch set it.
+func (o *Object) AddOrigin(fo FieldOrigin) { o.origins = append(o.origins, fo) }
+
+// Position is the file and line of a field of o: the patch that set it when a renderer
+// said so (the most specific one), else where o was written (Line).
+func (o *Object) Position(field string) (string, int) {
+	best := -1
+	want := fieldSteps(field)
+	for i, fo := range o.origins {
+		got := fieldSteps(fo.Field)
+		if !prefixOf(got, want) && !prefixOf(want, got) {
+			continue
+		}
+		// The most specific wins; of equal ones the last, as patches apply in order.
+		if best < 0 || len(got) >= len(fieldSteps(o.origins[best].Field)) {
+			best = i
+		}
+	}
+	if best >= 0 && field != "" {
+		return o.origins[best].File, o.origins[best].Line
+	}
+	return o.Source.File, o.Line(field)
+}
+
+// fieldSteps splits a field path into its steps: "a.b[c.d][0]" gives a, b, c.d, 0, as
+// "a.b.c.d" would not; a key in brackets is one step.
+func fieldSteps(p string) []string {
+	var out []string
+	for p != "" {
+		switch {
+		case p[0] == '.':
+			p = p[1:]
+		case p[0] == '[':
+			end := strings.IndexByte(p, ']')
+			if end < 0 {
+				return append(out, p[1:])
+			}
+			out = append(out, p[1:end])
+			p = p[end+1:]
+		default:
+			end := strings.IndexAny(p, ".[")
+			if end < 0 {
+				return append(out, p)
+			}
+			out = append(out, p[:end])
+			p = p[end:]
+		}
+	}
+	return out
+}
+
+// FieldSteps is fieldSteps for renderers that index their patches' fields.
+func FieldSteps(p string) []string { return fieldSteps(p) }
+
+func prefixOf(a, b []string) bool {
+	if len(a) > len(b) || len(a) == 0 {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
