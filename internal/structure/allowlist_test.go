@@ -25,8 +25,7 @@ var longFiles = map[string]string{
 }
 
 // layerImports are imports across a layer boundary, by "package dir -> import path".
-var layerImports = map[string]string{
-}
+var layerImports = map[string]string{}
 
 // flagWords are messages of pkg/policy and pkg/manifest that name a command-line flag, by
 // "path:line" of the string. These packages report what is needed; the command layer

@@ -58,7 +58,7 @@ type Handler struct {
 
 	bodies   atomic.Int64 // bytes of request bodies held (bodyBudget)
 	inflight atomic.Int32 // reviews being read or decided (maxInFlight)
-	off     rulesOff // rules beyond Butler's switched off (beyond.go)
+	off      rulesOff     // rules beyond Butler's switched off (beyond.go)
 }
 
 type route struct {

@@ -197,7 +197,7 @@ func (c *change) teamChange(op policy.Operation, b, h *manifest.Object) []Findin
 			fs = append(fs, findingAt(h, envLimitsEdited(bt, ht), "", fmt.Sprintf("%s may not change the environment limits of team %q: only its admins in the base, and platform admins, may; a role this change grants counts from the next change",
 				who, ht.Name), RuleAuthorTeamEnvLimits, SeverityError))
 		case !admin:
-			fs = append(fs, findingAt(h, "", "", fmt.Sprintf("%s may not change team %q: only its admins in the base, and platform admins, may; a role this change grants counts from the next change",
+			fs = append(fs, findingAt(h, teamChangedField(bt, ht), "", fmt.Sprintf("%s may not change team %q: only its admins in the base, and platform admins, may; a role this change grants counts from the next change",
 				who, ht.Name), RuleAuthorTeam, SeverityError))
 		}
 	}
@@ -206,6 +206,37 @@ func (c *change) teamChange(op policy.Operation, b, h *manifest.Object) []Findin
 
 // envLimitsEdited compares the environments' limits by name, and gives the path of the
 // first one edited (for the finding's line) or "" when none is.
+// teamChangedField is the path of the first part of a Team's spec that b changes from a
+// (an environment by its index), for the line a finding on the edit points at; "" when
+// only metadata changed.
+func teamChangedField(a, b *v1alpha1.Team) string {
+	x, y := a.Spec, b.Spec
+	switch {
+	case x.DisplayName != y.DisplayName:
+		return "spec.displayName"
+	case x.Description != y.Description:
+		return "spec.description"
+	case !equality.Semantic.DeepEqual(x.Access, y.Access):
+		return "spec.access"
+	case !equality.Semantic.DeepEqual(x.ResourceLimits, y.ResourceLimits):
+		return "spec.resourceLimits"
+	case !equality.Semantic.DeepEqual(x.ProviderConfigRef, y.ProviderConfigRef):
+		return "spec.providerConfigRef"
+	case !equality.Semantic.DeepEqual(x.ClusterDefaults, y.ClusterDefaults):
+		return "spec.clusterDefaults"
+	case !equality.Semantic.DeepEqual(x.Environments, y.Environments):
+		for i := range y.Environments {
+			if i >= len(x.Environments) || !equality.Semantic.DeepEqual(x.Environments[i], y.Environments[i]) {
+				return fmt.Sprintf("spec.environments[%d]", i)
+			}
+		}
+		return "spec.environments"
+	case !equality.Semantic.DeepEqual(x, y):
+		return "spec"
+	}
+	return ""
+}
+
 func envLimitsEdited(a, b *v1alpha1.Team) string {
 	old := map[string]*v1alpha1.EnvironmentLimits{}
 	for i := range a.Spec.Environments {

@@ -103,7 +103,7 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{Objects: true, Name: true})
 	fl := cmd.Flags()
 	fl.StringVarP(&o.File, "filename", "f", "", "The ProviderConfig as a file (- for standard input) instead of flags")
-	fl.StringVar(&o.Provider, "provider", "", "Provider type: harvester, nutanix, proxmox, azure, aws or gcp")
+	fl.StringVar(&o.Provider, "provider", "", "Provider type: harvester, nutanix, proxmox, azure, aws, gcp or local")
 	fl.StringVar(&o.SecretName, "credentials-secret", "", "Name of the credentials Secret (default NAME-credentials)")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Check everything and print the objects (secret values redacted) without creating them")
 	o.Creds.AddFlags(fl)

@@ -110,6 +110,13 @@ func sectionSettings() []*setting {
 		str("image-project", gcp, "project of the image", func(s *spec, v string) { s.GCP.ImageProject = v }),
 		str("service-account", gcp, "service account of the VMs", func(s *spec, v string) { s.GCP.ServiceAccount = v }),
 		strs("tag", gcp, "network tag (repeatable)", func(s *spec, v []string) { s.GCP.Tags = v }),
+
+		str("kind-node-image", []string{v1.ProviderLocal}, "kind node image (default: derived from the cluster's Kubernetes version)", func(s *spec, v string) {
+			if s.Local == nil {
+				s.Local = &v1.LocalConfig{}
+			}
+			s.Local.KindNodeImage = v
+		}),
 	}
 }
 

@@ -121,6 +121,18 @@ func CheckManifests(objs []manifest.Object) (pcs []manifest.Object, probs []*man
 	return pcs, probs, invalid
 }
 
+// TrustBundleWarning is the Nutanix trust-bundle warning for pc when its credentials
+// Secret is among objs; "" when there is nothing to warn about, or no Secret to read (a
+// sealed or encrypted one).
+func TrustBundleWarning(objs []manifest.Object, pc *v1alpha1.ProviderConfig) string {
+	secret := findSecret(objs, pc)
+	if secret == nil {
+		return ""
+	}
+	ns, name := SecretRef(pc)
+	return policy.NutanixTrustBundleWarning(pc, ns, name, secretKeys(secret))
+}
+
 // findSecret finds pc's credentials Secret among objs.
 func findSecret(objs []manifest.Object, pc *v1alpha1.ProviderConfig) *manifest.Object {
 	ns, name := SecretRef(pc)

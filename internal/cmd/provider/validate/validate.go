@@ -46,7 +46,7 @@ CRD, and two ProviderConfigs of the same name. When a file also holds the creden
 a ProviderConfig references, its key names are checked against what the provider needs
 (values are never read out). Exit 0 when all is well, 2 when anything is wrong.
 
--o json or -o yaml prints {valid, providerConfigs, problems} for tools.`,
+-o json or -o yaml prints {valid, providerConfigs, problems, warnings} for tools.`,
 		Example: `  butleradm provider validate -f providers/
   butleradm provider validate -f aws.yaml -f azure.yaml -o json
   cat pc.yaml | butleradm provider validate -f -`,
@@ -97,6 +97,9 @@ type Report struct {
 	Valid           bool      `json:"valid"`
 	ProviderConfigs []Checked `json:"providerConfigs"`
 	Problems        []Problem `json:"problems"`
+	// Warnings are what Butler would admit but report on the clusters (a Nutanix provider
+	// without its Prism CA chain).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func run(f *factory.Factory, o *Options) error {
@@ -117,6 +120,9 @@ func run(f *factory.Factory, o *Options) error {
 			File: display(o.Source.File), Line: o.Source.Line, Namespace: ns, Name: pc.Name,
 			Provider: pc.Spec.Provider, Valid: !bad[pc],
 		})
+		if w := providerutil.TrustBundleWarning(objs, pc); w != "" {
+			report.Warnings = append(report.Warnings, w)
+		}
 	}
 	sort.SliceStable(report.ProviderConfigs, func(i, j int) bool {
 		a, b := report.ProviderConfigs[i], report.ProviderConfigs[j]
@@ -144,6 +150,9 @@ func run(f *factory.Factory, o *Options) error {
 		for _, p := range probs {
 			f.Errorf("%s\n", inert.Lines(p.Error()))
 		}
+	}
+	for _, w := range report.Warnings {
+		f.Errorf("Warning: %s\n", inert.Text(w))
 	}
 	err := o.Print.Printer(f.IOStreams).Print(output.Doc{View: report, Text: func(w io.Writer) error {
 		for _, c := range report.ProviderConfigs {
