@@ -101,3 +101,9 @@ func (h *Handler) networkPool(ctx context.Context, req *admissionv1.AdmissionReq
 func needsAllocations(op policy.Operation, pool *v1alpha1.NetworkPool) bool {
 	return op == policy.Delete || len(pool.Spec.TenantAllocation.EffectiveRanges()) > 0
 }
+
+// ListIPAllocations reads fresh from the API server: NetworkPool changes are rare, and a
+// narrowing or a delete must not pass on a list the cache has not caught up with.
+func (r *CachedReader) ListIPAllocations(ctx context.Context, pool string) ([]v1alpha1.IPAllocation, error) {
+	return r.live.ListIPAllocations(ctx, pool)
+}
