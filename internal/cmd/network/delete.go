@@ -8,6 +8,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -20,8 +21,8 @@ var DeleteSpec = output.Spec{Objects: true, Name: true}
 
 // DeleteOptions are network delete's arguments, flags and what it needs.
 type DeleteOptions struct {
-	Factory   *factory.Factory
-	Networks  store.Networks
+	IO        *iostreams.IOStreams
+	Store     store.Store
 	Name      string
 	Namespace string
 	Yes       bool
@@ -30,7 +31,7 @@ type DeleteOptions struct {
 
 // NewDeleteCmd returns `network delete`; runF replaces run in tests.
 func NewDeleteCmd(f *factory.Factory, runF func(context.Context, *DeleteOptions) error) *cobra.Command {
-	o := &DeleteOptions{Factory: f}
+	o := &DeleteOptions{}
 	cmd := &cobra.Command{
 		Use:   "delete NAME [-n NAMESPACE] [--yes]",
 		Short: "Delete a NetworkPool, once no IPAllocation of it is Allocated",
@@ -44,7 +45,7 @@ On a terminal the pool's name must be typed to confirm; elsewhere pass --yes.`,
 			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
-			if err := o.Complete(cmd.Context()); err != nil {
+			if err := o.Complete(cmd.Context(), f); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -60,21 +61,18 @@ On a terminal the pool's name must be typed to confirm; elsewhere pass --yes.`,
 }
 
 // Complete opens the store and defaults the namespace to butler-system.
-func (o *DeleteOptions) Complete(ctx context.Context) error {
+func (o *DeleteOptions) Complete(ctx context.Context, f *factory.Factory) error {
 	if o.Namespace == "" {
 		o.Namespace = v1alpha1.DefaultProviderNamespace
 	}
-	n, err := o.Factory.Store(ctx)
-	o.Networks = n
+	o.IO = f.IOStreams
+	var err error
+	o.Store, err = f.Store(ctx)
 	return err
 }
 
 func runDelete(ctx context.Context, o *DeleteOptions) error {
-	p, err := o.Networks.GetNetworkPool(ctx, o.Namespace, o.Name)
-	if err != nil {
-		return notFound(err, o.Name)
-	}
-	allocs, err := o.Networks.ListIPAllocations(ctx, p.Name)
+	p, allocs, err := pool(ctx, o.Store, o.Namespace, o.Name)
 	if err != nil {
 		return err
 	}
@@ -83,7 +81,7 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 		return cmdutil.DeniedError(d.Err)
 	}
 	if !o.Yes {
-		pr := prompt.New(o.Factory.IOStreams)
+		pr := prompt.New(o.IO)
 		if !pr.CanPrompt() {
 			return cmdutil.UsageError("deleting NetworkPool %q needs confirmation: pass --yes (there is no terminal to ask on)", p.Name)
 		}
@@ -91,13 +89,9 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 			return err
 		}
 	}
-	res, err := o.Networks.DeleteNetworkPool(ctx, p.Namespace, p.Name)
+	res, err := o.Store.DeleteNetworkPool(ctx, p.Namespace, p.Name)
 	if err != nil {
 		return err
 	}
-	s, err := o.Factory.Store(ctx)
-	if err != nil {
-		return err
-	}
-	return o.Print.Printer(o.Factory.IOStreams).Done(p, "networkpool.butler.butlerlabs.dev/"+p.Name+" deleted", o.Factory.Where(res, s))
+	return o.Print.Printer(o.IO).Done(p, "networkpool.butler.butlerlabs.dev/"+p.Name+" deleted", store.Where(res, o.Store))
 }

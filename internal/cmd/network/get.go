@@ -7,6 +7,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
@@ -19,8 +20,8 @@ var GetSpec = output.Spec{Objects: true, Name: true}
 
 // GetOptions are network get's arguments and what it needs.
 type GetOptions struct {
-	Factory   *factory.Factory
-	Networks  store.Networks
+	IO        *iostreams.IOStreams
+	Store     store.Store
 	Name      string
 	Namespace string
 	Print     *output.Flags
@@ -28,7 +29,7 @@ type GetOptions struct {
 
 // NewGetCmd returns `network get`; runF replaces run in tests.
 func NewGetCmd(f *factory.Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
-	o := &GetOptions{Factory: f}
+	o := &GetOptions{}
 	cmd := &cobra.Command{
 		Use:   "get NAME [-n NAMESPACE]",
 		Short: "Show a NetworkPool's IPAllocations (-o yaml: the pool)",
@@ -40,7 +41,7 @@ func NewGetCmd(f *factory.Factory, runF func(context.Context, *GetOptions) error
 			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
-			if err := o.Complete(cmd.Context()); err != nil {
+			if err := o.Complete(cmd.Context(), f); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -55,21 +56,18 @@ func NewGetCmd(f *factory.Factory, runF func(context.Context, *GetOptions) error
 }
 
 // Complete opens the store and defaults the namespace to butler-system.
-func (o *GetOptions) Complete(ctx context.Context) error {
+func (o *GetOptions) Complete(ctx context.Context, f *factory.Factory) error {
 	if o.Namespace == "" {
 		o.Namespace = v1alpha1.DefaultProviderNamespace
 	}
-	n, err := o.Factory.Store(ctx)
-	o.Networks = n
+	o.IO = f.IOStreams
+	var err error
+	o.Store, err = f.Store(ctx)
 	return err
 }
 
 func runGet(ctx context.Context, o *GetOptions) error {
-	p, err := o.Networks.GetNetworkPool(ctx, o.Namespace, o.Name)
-	if err != nil {
-		return notFound(err, o.Name)
-	}
-	allocs, err := o.Networks.ListIPAllocations(ctx, p.Name)
+	p, allocs, err := pool(ctx, o.Store, o.Namespace, o.Name)
 	if err != nil {
 		return err
 	}
@@ -87,5 +85,5 @@ func runGet(ctx context.Context, o *GetOptions) error {
 	if len(d.Items) == 0 {
 		d.Items = []output.Item{{Object: p, Cells: []string{inert.Text(p.Name), inert.Text(p.Spec.CIDR), inert.Text(rangesText(p)), "-", "-", "-", "-", "-", "-"}}}
 	}
-	return o.Print.Printer(o.Factory.IOStreams).Print(d)
+	return o.Print.Printer(o.IO).Print(d)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -20,15 +21,15 @@ var ListSpec = output.Spec{Objects: true, List: true, Name: true}
 
 // ListOptions are network list's flags and what it needs.
 type ListOptions struct {
-	Factory   *factory.Factory
-	Networks  store.Networks
+	IO        *iostreams.IOStreams
+	Store     store.Store
 	Namespace string
 	Print     *output.Flags
 }
 
 // NewListCmd returns `network list`; runF replaces run in tests.
 func NewListCmd(f *factory.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	o := &ListOptions{Factory: f}
+	o := &ListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list [-n NAMESPACE]",
 		Short: "List NetworkPools: CIDR, tenant ranges and how many IPAllocations are Allocated",
@@ -39,7 +40,7 @@ func NewListCmd(f *factory.Factory, runF func(context.Context, *ListOptions) err
 			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
-			if err := o.Complete(cmd.Context()); err != nil {
+			if err := o.Complete(cmd.Context(), f); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -54,21 +55,22 @@ func NewListCmd(f *factory.Factory, runF func(context.Context, *ListOptions) err
 }
 
 // Complete opens the store.
-func (o *ListOptions) Complete(ctx context.Context) error {
-	n, err := o.Factory.Store(ctx)
-	o.Networks = n
+func (o *ListOptions) Complete(ctx context.Context, f *factory.Factory) error {
+	o.IO = f.IOStreams
+	var err error
+	o.Store, err = f.Store(ctx)
 	return err
 }
 
 func runList(ctx context.Context, o *ListOptions) error {
-	pools, err := o.Networks.ListNetworkPools(ctx, o.Namespace)
+	pools, err := o.Store.ListNetworkPools(ctx, o.Namespace)
 	if err != nil {
 		return err
 	}
 	d := output.Doc{Header: []string{"NAMESPACE", "NAME", "CIDR", "RANGES", "ALLOCATED"}, Empty: "No NetworkPools found."}
 	for i := range pools {
 		p := &pools[i]
-		allocs, err := o.Networks.ListIPAllocations(ctx, p.Name)
+		allocs, err := o.Store.ListIPAllocations(ctx, p.Name)
 		if err != nil {
 			return err
 		}
@@ -81,7 +83,7 @@ func runList(ctx context.Context, o *ListOptions) error {
 		d.Items = append(d.Items, output.Item{Object: p, Cells: []string{
 			inert.Text(p.Namespace), inert.Text(p.Name), inert.Text(p.Spec.CIDR), inert.Text(rangesText(p)), fmt.Sprint(n)}})
 	}
-	return o.Print.Printer(o.Factory.IOStreams).Print(d)
+	return o.Print.Printer(o.IO).Print(d)
 }
 
 // rangesText is the tenant ranges as start-end, or "-" for the whole CIDR.

@@ -4,10 +4,14 @@
 package network
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 // NewCmd returns `network` with list, get and delete.
@@ -23,6 +27,20 @@ Works on a live cluster or on manifests (--manifests DIR).`,
 	}
 	cmd.AddCommand(NewListCmd(f, nil), NewGetCmd(f, nil), NewDeleteCmd(f, nil))
 	return cmd
+}
+
+// pool reads a NetworkPool and the IPAllocations drawn from it, as get and delete show and
+// judge them.
+func pool(ctx context.Context, s store.Store, namespace, name string) (*v1alpha1.NetworkPool, []v1alpha1.IPAllocation, error) {
+	p, err := s.GetNetworkPool(ctx, namespace, name)
+	if err != nil {
+		return nil, nil, notFound(err, name)
+	}
+	allocs, err := s.ListIPAllocations(ctx, p.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, allocs, nil
 }
 
 // namespaceFlag is -n: the pools' namespace, the configured one when not given.
