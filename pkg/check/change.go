@@ -53,7 +53,7 @@ func (o Options) gitOps() bool {
 func Change(base, head *manifest.Set, o Options) *Report {
 	b, h := newTree(base, o.Complete), newTree(head, o.Complete)
 	r := &Report{Mode: "change", Objects: h.objects()}
-	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier()}
+	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier(), refused: map[string]*v1alpha1.TenantCluster{}}
 	c.admin, _ = policy.OfflinePlatformAdmin(o.Author, derefs(base.Users()))
 	c.applierAdmin = c.admin
 	if o.gitOps() {
@@ -91,7 +91,7 @@ func Change(base, head *manifest.Set, o Options) *Report {
 	r.Findings = append(dropRepeated(r.Findings, judged), judged...)
 	r.Findings = append(r.Findings, c.objects()...)
 	r.Notes = c.notes
-	r.Usage = usage(b, h)
+	r.Usage = usage(b, h, c.refused)
 	r.finish()
 	return r
 }
@@ -111,6 +111,9 @@ type change struct {
 	unchanged []*cluster
 	baseline  map[string][]v1alpha1.TenantCluster
 	notes     []string
+	// refused are the clusters whose request the server refuses, by key: what Butler holds
+	// after the change is the base's version (nil for a create).
+	refused map[string]*v1alpha1.TenantCluster
 }
 
 func contains(list []*cluster, c *cluster) bool {
@@ -204,7 +207,27 @@ func (c *change) demoteUnchanged(fs []Finding) []Finding {
 
 // clusters judges the cluster requests: creates (counted against the baseline and the
 // change's earlier accepted creates), updates and deletes, each first for the author.
+// Updates are judged first: a refused update leaves its cluster as the base has it, and
+// that is what the creates meet.
 func (c *change) clusters(added, changed, deleted []*cluster) []Finding {
+	updates := c.updates(changed)
+	for key, old := range c.refused { // updates only so far: none is nil
+		ns := old.Namespace
+		for i := range c.baseline[ns] {
+			if c.baseline[ns][i].Namespace+"/"+c.baseline[ns][i].Name == key {
+				c.baseline[ns][i] = *old
+			}
+		}
+	}
+	fs := append(c.creates(added), updates...)
+	for _, bc := range deleted {
+		f, _ := c.clusterRole(bc, "delete", bc.c.Labels[v1alpha1.LabelEnvironment])
+		fs = append(fs, f...)
+	}
+	return fs
+}
+
+func (c *change) creates(added []*cluster) []Finding {
 	var fs []Finding
 	created, all := map[string][]v1alpha1.TenantCluster{}, map[string][]v1alpha1.TenantCluster{}
 	for _, hc := range added {
@@ -226,8 +249,16 @@ func (c *change) clusters(added, changed, deleted []*cluster) []Finding {
 		if ok && allowed { // a refused create is not there for the next one to meet
 			created[tc.Namespace] = append(created[tc.Namespace], *tc)
 		}
+		if !allowed {
+			c.refused[hc.key()] = nil
+		}
 	}
 	c.concurrency(all)
+	return fs
+}
+
+func (c *change) updates(changed []*cluster) []Finding {
+	var fs []Finding
 	for _, hc := range changed {
 		bc, _ := c.base.clusterByKey(hc.key())
 		tc := &hc.c
@@ -240,12 +271,11 @@ func (c *change) clusters(added, changed, deleted []*cluster) []Finding {
 		fs = append(fs, c.migration(bc, hc)...)
 		req := policy.ClusterRequest{Operation: policy.Update, Cluster: tc, Old: &bc.c,
 			Siblings: c.baseline[tc.Namespace], Username: c.applier.Username}
-		found, _ := c.admitBoth(hc.obj, req)
+		found, allowed := c.admitBoth(hc.obj, req)
 		fs = append(fs, found...)
-	}
-	for _, bc := range deleted {
-		f, _ := c.clusterRole(bc, "delete", bc.c.Labels[v1alpha1.LabelEnvironment])
-		fs = append(fs, f...)
+		if !allowed {
+			c.refused[hc.key()] = &bc.c
+		}
 	}
 	return fs
 }

@@ -147,3 +147,52 @@ spec:
 		t.Errorf("a scale past maxTotalNodes is an update the server admits, with a warning: %+v", scales[0])
 	}
 }
+
+// Usage after a change is what Butler holds once it is applied: a refused create is not
+// counted, and a refused update leaves the cluster as the base has it.
+func TestUsageAfterCountsWhatIsAdmitted(t *testing.T) {
+	tree := `apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: Team
+metadata: {name: t}
+spec:
+  access:
+    users: [{name: op@example.com, role: operator}]
+  environments:
+    - {name: dev, limits: {maxClusters: 1}}
+    - {name: prod, limits: {maxClusters: 1}}
+---
+apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: ProviderConfig
+metadata: {name: hv, namespace: butler-system}
+spec:
+  provider: harvester
+  credentialsRef: {name: c, namespace: butler-system}
+  harvester: {endpoint: "https://h.example.com:6443", namespace: default, networkName: default/vlan}
+  scope: {type: platform}
+`
+	cluster := func(name, env string) string {
+		return strings.Replace(clusterDoc(name, env, "op@example.com"), "  teamRef: {name: t}\n", "  teamRef: {name: t}\n  providerConfigRef: {name: hv, namespace: butler-system}\n", 1)
+	}
+	base := load(t, tree, cluster("a", "dev"))
+	// a moves to prod by its label alone (no migration): refused; b is past dev's cap.
+	head := load(t, tree, cluster("a", "prod"), cluster("b", "dev"))
+	r := Change(base, head, Options{Author: policy.Identity{Username: "op@example.com"}})
+	refused := map[string]bool{}
+	for _, f := range r.Findings {
+		if f.Severity == SeverityError {
+			refused[f.Name] = true
+		}
+	}
+	if !refused["a"] || !refused["b"] {
+		t.Fatalf("want the relabel of a and the create of b refused: %+v", r.Findings)
+	}
+	after := map[string]string{}
+	for _, u := range r.Usage {
+		after[u.Environment] = fmt.Sprintf("%s over=%v", u.After, u.Over)
+	}
+	for env, want := range map[string]string{"dev": "1 over=false", "prod": "0 over=false"} {
+		if after[env] != want {
+			t.Errorf("%s: after %q, want %q (all: %v)", env, after[env], want, after)
+		}
+	}
+}

@@ -104,7 +104,7 @@ func State(set *manifest.Set, o Options) *Report {
 	t := newTree(set, o.Complete)
 	r := &Report{Mode: "state", Objects: t.objects()}
 	r.Findings = append(t.objectRules(), t.replay(t.clusters, false)...)
-	r.Usage = usage(nil, t)
+	r.Usage = usage(nil, t, nil)
 	r.finish()
 	return r
 }

@@ -11,6 +11,8 @@ import (
 
 // Usage is one capped figure of a team or one of its environments, before and after the
 // change (Before is empty for a state check), against its cap as the change leaves it.
+// After is what Butler holds once the change is applied: a request the server refuses
+// leaves its cluster as the base has it (a refused create is not there).
 type Usage struct {
 	Team        string `json:"team"`
 	Environment string `json:"environment,omitempty"`
@@ -23,12 +25,13 @@ type Usage struct {
 	Target string `json:"target,omitempty"`
 }
 
-// usage lists the capped figures of every team of head, with before read from base.
-func usage(base, head *tree) []Usage {
+// usage lists the capped figures of every team of head, with before read from base and
+// the refused requests' clusters as the base has them.
+func usage(base, head *tree, refused map[string]*v1alpha1.TenantCluster) []Usage {
 	var out []Usage
 	for _, team := range head.set.Teams() {
 		ns := team.TeamNamespace()
-		after := figuresOf(head.namespace(ns), team)
+		after := figuresOf(admitted(head.namespace(ns), refused), team)
 		var before *figures
 		if base != nil {
 			b := figuresOf(base.namespace(ns), team)
@@ -82,6 +85,25 @@ func usage(base, head *tree) []Usage {
 					add(name, "maxClustersPerMember ("+o+")", itoa(int64(*e.Limits.MaxClustersPerMember)), func(f *figures) string { return itoa(f.owner[name][o]) }, countOver)
 				}
 			}
+		}
+	}
+	return out
+}
+
+// admitted is clusters as Butler holds them: refused creates dropped, refused updates as
+// they were.
+func admitted(clusters []v1alpha1.TenantCluster, refused map[string]*v1alpha1.TenantCluster) []v1alpha1.TenantCluster {
+	if len(refused) == 0 {
+		return clusters
+	}
+	out := clusters[:0:0]
+	for i := range clusters {
+		old, ok := refused[clusters[i].Namespace+"/"+clusters[i].Name]
+		switch {
+		case !ok:
+			out = append(out, clusters[i])
+		case old != nil:
+			out = append(out, *old)
 		}
 	}
 	return out

@@ -21,6 +21,7 @@ func markdown(w io.Writer, r *check.Report) error {
 	if len(r.Usage) > 0 {
 		fmt.Fprint(w, "\n### Usage against the caps\n\n")
 		if r.Mode == "change" {
+			fmt.Fprint(w, "After is what Butler holds once the change is applied: a refused request changes nothing.\n\n")
 			fmt.Fprintln(w, "| team | environment | cap | before | after | limit |")
 			fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: |")
 		} else {
