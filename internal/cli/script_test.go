@@ -90,7 +90,10 @@ func TestLiveScripts(t *testing.T) {
 			liveMu.Lock()
 			e.Defer(liveMu.Unlock)
 			ctx := context.Background()
-			env.EnforceWebhook(false) // dormant while the fixtures load; `webhook on` enforces
+			env.EnforceWebhook(false)                            // dormant while the fixtures load; `webhook on` enforces
+			if err := env.RestoreInstallation(ctx); err != nil { // doctor's scripts break it on purpose
+				return err
+			}
 			if err := env.Reset(ctx); err != nil {
 				return err
 			}

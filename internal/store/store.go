@@ -14,6 +14,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -68,6 +69,9 @@ type Server interface {
 	ClusterPager
 	ClusterWatcher
 	ClusterServer
+	// Connection is the REST config the store talks with (each request with its deadline),
+	// for what reads more than Butler's objects: the installation checks of doctor.
+	Connection() *rest.Config
 }
 
 // Reader reads Butler objects and says who is asking.

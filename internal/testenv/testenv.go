@@ -301,6 +301,9 @@ func setup(te *envtest.Environment, cfg *rest.Config) (*Env, error) {
 	if err := v1alpha1.AddToScheme(scheme); err != nil {
 		return nil, err
 	}
+	if err := apiextensionsv1.AddToScheme(scheme); err != nil { // RestoreInstallation
+		return nil, err
+	}
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {
 		return nil, err

@@ -162,6 +162,9 @@ func (s *Store) Kind() store.Kind { return store.Live }
 // Server implements store.Store: a live store is its own server.
 func (s *Store) Server() (store.Server, error) { return s, nil }
 
+// Connection implements store.Server: the config every request goes out with.
+func (s *Store) Connection() *rest.Config { return rest.CopyConfig(s.config) }
+
 // Host is the API server the store talks to.
 func (s *Store) Host() string { return s.config.Host }
 
