@@ -72,6 +72,9 @@ type Server interface {
 	// Connection is the REST config the store talks with (each request with its deadline),
 	// for what reads more than Butler's objects: the installation checks of doctor.
 	Connection() *rest.Config
+	// CredentialSource says where the credentials came from (a kubeconfig and context,
+	// butler-cli's login, a pod's service account), for auth whoami.
+	CredentialSource() string
 }
 
 // Reader reads Butler objects and says who is asking.

@@ -21,7 +21,12 @@ type Server struct {
 	Secret       func(ctx context.Context, namespace, name string, keys ...string) (string, []byte, error)
 	// Config is what Connection returns.
 	Config *rest.Config
+	// Source is what CredentialSource returns.
+	Source string
 }
+
+// CredentialSource implements store.Server.
+func (s *Server) CredentialSource() string { return s.Source }
 
 // Connection implements store.Server.
 func (s *Server) Connection() *rest.Config { return s.Config }
