@@ -18,6 +18,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/internal/textwrap"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
@@ -157,11 +158,10 @@ func describe(w io.Writer, r doctor.Report, width int) error {
 		case doctor.Warn:
 			warns++
 		}
-		fmt.Fprintf(w, "%-4s  ", c.Verdict)
-		writeWrapped(w, inert.Text(c.Name)+": "+c.Detail, indent, width)
+		pad := strings.Repeat(" ", indent)
+		fmt.Fprintln(w, textwrap.Indent(inert.Text(c.Name)+": "+c.Detail, fmt.Sprintf("%-4s  ", c.Verdict), pad, width))
 		if c.Next != "" {
-			fmt.Fprint(w, strings.Repeat(" ", indent))
-			writeWrapped(w, "next: "+c.Next, indent, width)
+			fmt.Fprintln(w, textwrap.Indent("next: "+c.Next, pad, pad, width))
 		}
 	}
 	_, err := fmt.Fprintf(w, "\n%s: %d failed, %s\n", plural(len(r.Checks), "check"), fails, plural(warns, "warning"))
@@ -173,24 +173,4 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// writeWrapped writes text from a cursor already at column indent, wrapping words at
-// width (no wrapping when width is 0) and indenting continuation lines.
-func writeWrapped(w io.Writer, text string, indent, width int) {
-	col := indent
-	for i, word := range strings.Fields(text) {
-		if i > 0 {
-			if width > 0 && col+1+len(word) > width {
-				fmt.Fprint(w, "\n"+strings.Repeat(" ", indent))
-				col = indent
-			} else {
-				fmt.Fprint(w, " ")
-				col++
-			}
-		}
-		fmt.Fprint(w, word)
-		col += len(word)
-	}
-	fmt.Fprintln(w)
 }
