@@ -38,10 +38,15 @@ func checkIdentity(ctx context.Context, e *env) []Check {
 	if len(id.Groups) > 0 {
 		who += " (groups " + inert.Text(strings.Join(id.Groups, ", ")) + ")"
 	}
-	if admin {
-		return []Check{{Name: "identity", Verdict: Pass, Detail: who + ", platform admin: " + inert.Text(why)}}
+	if e.source != "" {
+		who += " for " + inert.Text(e.source) + ";"
+	} else {
+		who += ","
 	}
-	c := Check{Name: "identity", Verdict: Pass, Detail: who + ", not a platform admin"}
+	if admin {
+		return []Check{{Name: "identity", Verdict: Pass, Detail: who + " platform admin: " + inert.Text(why)}}
+	}
+	c := Check{Name: "identity", Verdict: Pass, Detail: who + " not a platform admin"}
 	if e.o.Scope == Operator {
 		c.Verdict = Warn
 		c.Next = "butleradm's platform commands and several checks here need a platform admin: use an admin's kubeconfig"

@@ -77,6 +77,7 @@ const DefaultStuckAfter = 30 * time.Minute
 type env struct {
 	s       store.Store
 	cfg     *rest.Config
+	source  string // where the credentials came from (store.Server.CredentialSource)
 	o       Options
 	clients *clients
 
@@ -101,7 +102,7 @@ func Run(ctx context.Context, s store.Store, o Options) (Report, error) {
 	if o.StuckAfter <= 0 {
 		o.StuckAfter = DefaultStuckAfter
 	}
-	e := &env{s: s, cfg: srv.Connection(), o: o}
+	e := &env{s: s, cfg: srv.Connection(), source: srv.CredentialSource(), o: o}
 	if e.clients, err = newClients(e.cfg); err != nil {
 		return Report{}, err
 	}
