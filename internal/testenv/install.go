@@ -26,17 +26,29 @@ func (e *Env) RestoreInstallation(ctx context.Context) error {
 	}
 	var created []*apiextensionsv1.CustomResourceDefinition
 	for _, c := range crds {
-		err := e.Client.Get(ctx, types.NamespacedName{Name: c.Name}, &apiextensionsv1.CustomResourceDefinition{})
-		if !apierrors.IsNotFound(err) {
-			if err != nil {
-				return err
+		cur := &apiextensionsv1.CustomResourceDefinition{}
+		err := e.Client.Get(ctx, types.NamespacedName{Name: c.Name}, cur)
+		switch {
+		case err == nil && e.crdGenerations[c.Name] == cur.Generation:
+			continue // as installed
+		case err == nil:
+			// Changed since installed (a field added to see doctor name it): the spec
+			// as the project generates it, again.
+			cur.Spec = c.Spec
+			if err := e.Client.Update(ctx, cur); err != nil {
+				return fmt.Errorf("restoring CRD %s: %w", c.Name, err)
 			}
+			e.crdGenerations[c.Name] = cur.Generation
+			created = append(created, cur)
 			continue
+		case !apierrors.IsNotFound(err):
+			return err
 		}
 		c = c.DeepCopy()
 		if err := e.Client.Create(ctx, c); err != nil {
 			return fmt.Errorf("re-creating CRD %s: %w", c.Name, err)
 		}
+		e.crdGenerations[c.Name] = c.Generation
 		created = append(created, c)
 	}
 	if len(created) > 0 {
@@ -56,6 +68,20 @@ func (e *Env) RestoreInstallation(ctx context.Context) error {
 	}
 	cur.Webhooks = e.webhook.config.Webhooks
 	return e.Client.Update(ctx, cur)
+}
+
+// saveCRDGenerations records each CRD's generation as installed: a later one means a
+// test changed it.
+func (e *Env) saveCRDGenerations(ctx context.Context) error {
+	var l apiextensionsv1.CustomResourceDefinitionList
+	if err := e.Client.List(ctx, &l); err != nil {
+		return err
+	}
+	e.crdGenerations = map[string]int64{}
+	for _, c := range l.Items {
+		e.crdGenerations[c.Name] = c.Generation
+	}
+	return nil
 }
 
 // saveWebhookConfiguration keeps the configuration as registered, for RestoreInstallation.
