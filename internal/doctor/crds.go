@@ -58,6 +58,10 @@ func checkCRDs(ctx context.Context, e *env) []Check {
 	var ok []string
 	for _, n := range names {
 		c := checkCRD(ctx, e, want[n], v1alpha1.GroupVersion.Version)
+		if c.Verdict == Skip && len(ok) == 0 && len(out) == 0 {
+			c.Name = "crds" // one read refused: all of them are, say it once
+			return []Check{c}
+		}
 		if c.Verdict == Pass {
 			ok = append(ok, c.Detail)
 			continue
