@@ -24,6 +24,10 @@ var screens = []screen{
 	{"env-list", "butlerctl env list --team payments"},
 	{"cluster-list", "butlerctl cluster list --team payments"},
 	{"cluster-list-wide", "butlerctl cluster list --team payments -o wide"},
+	{"provider-list", "butleradm provider list --as olivia@example.com"},
+	{"provider-get", "butleradm provider get harvester-prod -n butler-system --as olivia@example.com"},
+	{"check-findings", "butlerctl check"},
+	{"help-whoami", "butlerctl auth whoami --help"},
 	{"migrate-progress", "butleradm env migrate --team payments --environment dev --all --yes --allow-over-quota --as olivia@example.com --concurrency 2"},
 }
 

@@ -85,12 +85,15 @@ func TestLiveScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(root, "testdata", "script", "live"),
 		RequireExplicitExec: true,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode, "webhook": cmdWebhook(env), "bulkclusters": cmdBulkClusters(env)},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode, "webhook": cmdWebhook(env), "bulkclusters": cmdBulkClusters(env), "butlerlogin": cmdButlerLogin},
 		Setup: func(e *testscript.Env) error {
 			liveMu.Lock()
 			e.Defer(liveMu.Unlock)
 			ctx := context.Background()
-			env.EnforceWebhook(false) // dormant while the fixtures load; `webhook on` enforces
+			env.EnforceWebhook(false)                            // dormant while the fixtures load; `webhook on` enforces
+			if err := env.RestoreInstallation(ctx); err != nil { // doctor's scripts break it on purpose
+				return err
+			}
 			if err := env.Reset(ctx); err != nil {
 				return err
 			}

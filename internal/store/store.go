@@ -14,6 +14,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -68,6 +69,12 @@ type Server interface {
 	ClusterPager
 	ClusterWatcher
 	ClusterServer
+	// Connection is the REST config the store talks with (each request with its deadline),
+	// for what reads more than Butler's objects: the installation checks of doctor.
+	Connection() *rest.Config
+	// CredentialSource says where the credentials came from (a kubeconfig and context,
+	// butler-cli's login, a pod's service account), for auth whoami.
+	CredentialSource() string
 }
 
 // Reader reads Butler objects and says who is asking.

@@ -4,39 +4,51 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// columnGap is the space between columns, as kubectl leaves it.
-const columnGap = 3
+// columnGap is the space between columns, as kubectl leaves it; narrowGap is gh's, for a
+// table that does not fit the terminal with kubectl's.
+const (
+	columnGap = 3
+	narrowGap = 2
+)
+
+// names are the headers of columns that name things: cut last, after every other column
+// has given what it can, so a name is never cut while another column has room to spare.
+var names = map[string]bool{"NAME": true, "NAMESPACE": true, "TEAM": true, "CLUSTER": true, "ENVIRONMENT": true}
 
 // minShrink is the narrowest a truncated column gets (its header stays whole).
 const minShrink = 8
 
-// fit returns the header and rows narrowed to t.Width, the way gh and kubectl narrow tables
-// on a terminal: first the Drop columns go, in order; then the widest column other than the
-// first (which names the row) is cut, its cells ending in "…", until the table fits or no
-// column can give more (none is cut below its header or 8 columns). Width 0 means no limit: pipes and files get every column in full.
-func (t *Table) fit() ([]string, [][]string) {
+// fit returns the header and rows narrowed to t.Width and the space between columns, the
+// way gh and kubectl narrow tables on a terminal: the columns move closer (gh's two spaces
+// instead of kubectl's three), then the Drop columns go, in order; then the widest
+// column other than the first (which names the row) is cut, its cells ending in "…",
+// columns that name things (names) last, until the table fits or no column can give more
+// (none is cut below its header or 8 columns). Width 0 means no limit: pipes and files get
+// every column in full, kubectl's spacing.
+func (t *Table) fit() ([]string, [][]string, int) {
 	header, rows := t.header, t.rows
 	if t.Width <= 0 || len(header) == 0 {
-		return header, rows
+		return header, rows, columnGap
 	}
 	for _, name := range t.Drop {
-		if tableWidth(widths(header, rows)) <= t.Width {
-			break
+		if tableWidth(widths(header, rows), narrowGap) <= t.Width {
+			break // closer columns fit: a column is worth more than a space
 		}
 		if i := indexOf(header, name); i >= 0 {
 			header, rows = without(header, rows, i)
 		}
 	}
+	w := widths(header, rows)
+	gap := columnGap
+	if tableWidth(w, gap) > t.Width {
+		gap = narrowGap
+	}
 	// One column at a time by one, the widest first, so wide columns end up alike
 	// rather than one cut to its header.
-	w := widths(header, rows)
-	for tableWidth(w) > t.Width {
-		col := -1
-		for i := 1; i < len(w); i++ {
-			floor := max(minShrink, ansi.StringWidth(header[i]))
-			if w[i] > floor && (col < 0 || w[i] > w[col]) {
-				col = i
-			}
+	for tableWidth(w, gap) > t.Width {
+		col := widestCuttable(header, w, false)
+		if col < 0 {
+			col = widestCuttable(header, w, true)
 		}
 		if col < 0 {
 			break // nothing more to give: the terminal wraps the rest
@@ -53,7 +65,20 @@ func (t *Table) fit() ([]string, [][]string) {
 			out[r][i] = cell
 		}
 	}
-	return header, out
+	return header, out, gap
+}
+
+// widestCuttable is the widest column but the first that can still be cut, among the
+// columns that name things when names, else among the others; -1 when there is none.
+func widestCuttable(header []string, w []int, nameCols bool) int {
+	col := -1
+	for i := 1; i < len(w); i++ {
+		floor := max(minShrink, ansi.StringWidth(header[i]))
+		if names[header[i]] == nameCols && w[i] > floor && (col < 0 || w[i] > w[col]) {
+			col = i
+		}
+	}
+	return col
 }
 
 func widths(header []string, rows [][]string) []int {
@@ -71,13 +96,13 @@ func widths(header []string, rows [][]string) []int {
 	return w
 }
 
-func tableWidth(w []int) int {
+func tableWidth(w []int, gap int) int {
 	n := 0
 	for _, x := range w {
 		n += x
 	}
 	if len(w) > 1 {
-		n += columnGap * (len(w) - 1)
+		n += gap * (len(w) - 1)
 	}
 	return n
 }

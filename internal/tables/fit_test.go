@@ -59,3 +59,31 @@ func TestFitKeepsWhatFits(t *testing.T) {
 		t.Fatalf("a table that fits is unchanged:\n%s\n---\n%s", strings.Join(full, "\n"), strings.Join(fitted, "\n"))
 	}
 }
+
+// Too wide with kubectl's three spaces, a table moves its columns to gh's two before it
+// drops or cuts anything.
+func TestFitNarrowsGapFirst(t *testing.T) {
+	tb := NewTable(false, "NAME", "READY", "AGE")
+	tb.Row("harvester-prod", "True", "3d")
+	tb.Width, tb.Drop = 27, []string{"AGE"}
+	lines := render(t, tb)
+	if lines[0] != "NAME            READY  AGE" || lines[1] != "harvester-prod  True   3d" {
+		t.Errorf("got:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// Columns that name things are cut last: a wider column of something else gives first.
+func TestFitCutsNamesLast(t *testing.T) {
+	tb := NewTable(false, "NAMESPACE", "NAME", "CREDENTIALS")
+	tb.Row("butler-system", "harvester-prod", "butler-system/harvester-credentials")
+	tb.Width = 50
+	lines := render(t, tb)
+	if !strings.Contains(lines[1], "harvester-prod ") || !strings.Contains(lines[1], "…") {
+		t.Errorf("the name is whole, the credentials cut:\n%s", strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) > 50 {
+			t.Errorf("over 50: %q", l)
+		}
+	}
+}

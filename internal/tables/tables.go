@@ -48,6 +48,8 @@ func (t *Table) Row(cells ...string) {
 
 // Render writes the table.
 func (t *Table) Render(w io.Writer) error {
+	header, rows, gap := t.fit()
+	pad := strings.Repeat(" ", gap)
 	var sb strings.Builder
 	table := tablewriter.NewTable(&sb,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
@@ -62,16 +64,15 @@ func (t *Table) Render(w io.Writer) error {
 			Header: tw.CellConfig{
 				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
 				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
-				Padding:    tw.CellPadding{Global: tw.Padding{Left: "", Right: "   "}},
+				Padding:    tw.CellPadding{Global: tw.Padding{Left: "", Right: pad}},
 			},
 			Row: tw.CellConfig{
 				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
 				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
-				Padding:    tw.CellPadding{Global: tw.Padding{Left: "", Right: "   "}},
+				Padding:    tw.CellPadding{Global: tw.Padding{Left: "", Right: pad}},
 			},
 		}),
 	)
-	header, rows := t.fit()
 	table.Header(header)
 	for _, r := range rows {
 		if err := table.Append(r); err != nil {

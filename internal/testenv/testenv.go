@@ -104,6 +104,8 @@ type Env struct {
 	configs     map[string]*rest.Config
 	kubeconfigs map[string]string
 	webhook     *webhookServer // WithWebhook
+	// crdGenerations are the CRDs' generations as installed (RestoreInstallation).
+	crdGenerations map[string]int64
 }
 
 var (
@@ -301,6 +303,9 @@ func setup(te *envtest.Environment, cfg *rest.Config) (*Env, error) {
 	if err := v1alpha1.AddToScheme(scheme); err != nil {
 		return nil, err
 	}
+	if err := apiextensionsv1.AddToScheme(scheme); err != nil { // RestoreInstallation
+		return nil, err
+	}
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {
 		return nil, err
@@ -338,6 +343,9 @@ func setup(te *envtest.Environment, cfg *rest.Config) (*Env, error) {
 		return nil, err
 	}
 	e.kubeconfigs["admin"] = admin
+	if err := e.saveCRDGenerations(ctx); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 

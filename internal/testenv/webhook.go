@@ -53,6 +53,7 @@ type webhookServer struct {
 	cancel context.CancelFunc
 	done   chan error
 	log    string
+	config *admissionregistrationv1.ValidatingWebhookConfiguration // as registered
 }
 
 // webhookInstallOptions registers the configuration `butleradm webhook manifests` prints;
@@ -112,6 +113,9 @@ func startWebhook(e *Env) error {
 		ws.done <- err
 	}()
 	e.webhook = ws
+	if err := e.saveWebhookConfiguration(ctx); err != nil {
+		return err
+	}
 	wctx, wcancel := context.WithTimeout(ctx, time.Minute)
 	defer wcancel()
 	if !reader.WaitForSync(wctx) {

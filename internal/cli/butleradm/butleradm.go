@@ -8,6 +8,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/check"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/doctor"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/network"
@@ -19,6 +20,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/version"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook"
 	"github.com/butlerdotdev/butler-toolkit/internal/completion"
+	doctorchecks "github.com/butlerdotdev/butler-toolkit/internal/doctor"
 )
 
 // NewCmd returns the butleradm command tree.
@@ -44,6 +46,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 	cmd.AddCommand(cluster.NewCmd(f, true))
 	cmd.AddCommand(user.NewCmd(f))
 	cmd.AddCommand(version.NewCmd(f))
+	cmd.AddCommand(doctor.NewCmd(f, doctorchecks.Operator, nil))
 	cmd.AddCommand(check.NewCmd(f))
 	cmd.AddCommand(webhook.NewCmd(f))
 	cmd.AddCommand(network.NewCmd(f))

@@ -9,6 +9,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/check"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/doctor"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy"
@@ -18,6 +19,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/usercontext"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/version"
 	"github.com/butlerdotdev/butler-toolkit/internal/completion"
+	doctorchecks "github.com/butlerdotdev/butler-toolkit/internal/doctor"
 )
 
 // NewCmd returns the butlerctl command tree.
@@ -39,6 +41,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
   butlerctl auth can-i create cluster --team payments --environment dev
   butlerctl help environment`
 	cmd.AddCommand(cluster.NewCmd(f, false), team.NewCmd(f, false), env.NewCmd(f, false), policy.NewCmd(f, false), auth.NewCmd(f), version.NewCmd(f))
+	cmd.AddCommand(doctor.NewCmd(f, doctorchecks.Developer, nil))
 	cmd.AddCommand(addon.NewCmd(f), usercontext.NewCmd(f), check.NewCmd(f), upgrade.NewCmd(f))
 	completion.Register(cmd, f) // last: completes the whole tree
 	return cmd

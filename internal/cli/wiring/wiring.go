@@ -49,6 +49,9 @@ func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.S
 		if err != nil {
 			return nil, err
 		}
+		if s.Login() != nil {
+			f.Errorf("Note: no kubeconfig; using %s\n", s.CredentialSource())
+		}
 		if as != "" {
 			f.Errorf("Warning: impersonating %q%s on %s: the server checks that identity's permissions, not yours\n", as, groupList(groups), s.Host())
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/textwrap"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
 	"github.com/butlerdotdev/butler-toolkit/pkg/gitops"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
@@ -26,13 +27,15 @@ func printReport(f *factory.Factory, o *Options, r *check.Report) error {
 		case FormatMarkdown:
 			return markdown(w, r)
 		}
-		return textReport(w, r)
+		return textReport(w, r, f.IOStreams.Width())
 	}
 	return o.Print.Printer(f.IOStreams).Print(output.Doc{One: true, Items: []output.Item{{View: r}}, Text: text})
 }
 
-// textReport groups the findings by file, in line order, and ends with a summary.
-func textReport(w io.Writer, r *check.Report) error {
+// textReport groups the findings by file, in line order, and ends with a summary. On a
+// terminal (width > 0) each finding wraps under its own start, indented under the file's
+// heading; piped, a finding is one line.
+func textReport(w io.Writer, r *check.Report, width int) error {
 	file := "\x00"
 	for _, fd := range r.Findings {
 		if fd.File != file {
@@ -42,28 +45,31 @@ func textReport(w io.Writer, r *check.Report) error {
 			file = fd.File
 			fmt.Fprintln(w, inert.Line(displayFile(fd.File)))
 		}
+		prefix := "  "
+		var text string
 		if fd.File == "" && fd.Kind == "" { // about the change as a whole
-			fmt.Fprintf(w, "  %s: %s [%s]", fd.Severity, inert.Text(fd.Message), inert.Text(fd.Rule))
+			text = fmt.Sprintf("%s: %s [%s]", fd.Severity, inert.Text(fd.Message), inert.Text(fd.Rule))
 		} else {
-			fmt.Fprintf(w, "  %d: %s: %s: %s [%s]", fd.Line, fd.Severity, inert.Text(object(fd)), inert.Text(fd.Message), inert.Text(fd.Rule))
+			prefix = fmt.Sprintf("  %d: ", fd.Line)
+			text = fmt.Sprintf("%s: %s: %s [%s]", fd.Severity, inert.Text(object(fd)), inert.Text(fd.Message), inert.Text(fd.Rule))
 		}
 		if fd.Limit != "" {
-			fmt.Fprintf(w, " (limit %s, total %s", inert.Text(fd.Limit), inert.Text(fd.Total))
+			text += fmt.Sprintf(" (limit %s, total %s", inert.Text(fd.Limit), inert.Text(fd.Total))
 			if fd.Over != "" {
-				fmt.Fprintf(w, ", over by %s", inert.Text(fd.Over))
+				text += fmt.Sprintf(", over by %s", inert.Text(fd.Over))
 			}
-			fmt.Fprint(w, ")")
+			text += ")"
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintln(w, textwrap.Indent(text, prefix, strings.Repeat(" ", len(prefix)), width))
 		if fd.Note != "" {
-			fmt.Fprintf(w, "     note: %s\n", inert.Text(fd.Note))
+			fmt.Fprintln(w, textwrap.Indent(inert.Text(fd.Note), "     note: ", strings.Repeat(" ", 11), width))
 		}
 	}
 	if len(r.Findings) > 0 {
 		fmt.Fprintln(w)
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", inert.Text(n))
+		fmt.Fprintln(w, textwrap.Indent(inert.Text(n), "note: ", "      ", width))
 	}
 	if len(r.Notes) > 0 {
 		fmt.Fprintln(w)

@@ -1,11 +1,14 @@
 package root
 
 import (
+	"bytes"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/textwrap"
 )
 
 // helpSections are added after cobra's usage: the command's -o formats (internal/output
@@ -86,4 +89,23 @@ Variables that are no flag:
   XDG_CONFIG_HOME        where the config file is looked for`,
 		Example: "  BUTLER_TEAM=payments " + binary + " env list\n  " + binary + " help environment",
 	}
+}
+
+// wrapHelp fits help to the terminal (textwrap.Help): cobra renders it, then its prose and
+// flag descriptions are wrapped at width() (0, piped: as written).
+func wrapHelp(root *cobra.Command, width func() int) {
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		w := width()
+		if w <= 0 {
+			help(c, args)
+			return
+		}
+		out := c.OutOrStdout()
+		var buf bytes.Buffer
+		c.SetOut(&buf)
+		help(c, args)
+		c.SetOut(out)
+		_, _ = io.WriteString(out, textwrap.Help(buf.String(), w))
+	})
 }

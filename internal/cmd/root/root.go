@@ -59,6 +59,7 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 	}
 	cmd.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
 	cmd.SetUsageTemplate(usageTemplate(cmd))
+	wrapHelp(cmd, f.IOStreams.Width)
 	topic := environmentTopic(use)
 	cmd.AddCommand(topic)
 	cmd.SetHelpCommand(helpCommand(topic))

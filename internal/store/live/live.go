@@ -33,6 +33,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/apipager"
 	"github.com/butlerdotdev/butler-toolkit/internal/butlerclient"
+	"github.com/butlerdotdev/butler-toolkit/internal/butlerlogin"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -75,6 +76,11 @@ type Store struct {
 	mu       sync.Mutex
 	identity *policy.Identity
 
+	// Where the credentials came from (CredentialSource), and butler-cli's login when
+	// they came from there.
+	source string
+	login  *butlerlogin.Login
+
 	// The platform-admin answer for the identity it was asked about last: commands that
 	// check a change before asking for confirmation and again when writing it (or once per
 	// retry) ask the server once.
@@ -107,21 +113,33 @@ func New(o Options) (*Store, error) {
 	if o.RequestTimeout == "" {
 		overrides.Timeout = butlerclient.DefaultRequestTimeout.String()
 	}
-	loader := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
+	var loader clientcmd.ClientConfig = clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
+	var login *butlerlogin.Login
 	if o.Kubeconfig == "" {
 		raw, err := loader.RawConfig()
 		if err != nil {
 			return nil, storeerr.BadInput(fmt.Errorf("loading kubeconfig: %w", err))
 		}
-		if len(raw.Clusters) == 0 && !inCluster() {
-			return nil, storeerr.Missing(storeerr.NeedKubeconfig, "no kubeconfig found")
+		if len(raw.Clusters) == 0 {
+			// No kubeconfig: butler-cli's login, else the pod's service account.
+			if login, loader, err = fromLogin(overrides); err != nil {
+				return nil, err
+			}
+			if login == nil && !inCluster() {
+				return nil, storeerr.Missing(storeerr.NeedKubeconfig, "no kubeconfig found")
+			}
 		}
 	}
 	cfg, err := loader.ClientConfig()
 	if err != nil {
 		return nil, storeerr.BadInput(fmt.Errorf("loading kubeconfig: %w", err))
 	}
-	return NewForConfig(cfg, o.UserAgent)
+	s, err := NewForConfig(cfg, o.UserAgent)
+	if err != nil {
+		return nil, err
+	}
+	s.login, s.source = login, source(login, rules, loader, o)
+	return s, nil
 }
 
 // NewForConfig builds the store on a REST config (tests use the harness's configs), with
@@ -161,6 +179,9 @@ func (s *Store) Kind() store.Kind { return store.Live }
 
 // Server implements store.Store: a live store is its own server.
 func (s *Store) Server() (store.Server, error) { return s, nil }
+
+// Connection implements store.Server: the config every request goes out with.
+func (s *Store) Connection() *rest.Config { return rest.CopyConfig(s.config) }
 
 // Host is the API server the store talks to.
 func (s *Store) Host() string { return s.config.Host }

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -18,7 +19,17 @@ type Server struct {
 	WatchOne     func(ctx context.Context, namespace, name, resourceVersion string) (watch.Interface, error)
 	DryRunCreate func(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (*v1alpha1.TenantCluster, []v1alpha1.TenantAddon, error)
 	Secret       func(ctx context.Context, namespace, name string, keys ...string) (string, []byte, error)
+	// Config is what Connection returns.
+	Config *rest.Config
+	// Source is what CredentialSource returns.
+	Source string
 }
+
+// CredentialSource implements store.Server.
+func (s *Server) CredentialSource() string { return s.Source }
+
+// Connection implements store.Server.
+func (s *Server) Connection() *rest.Config { return s.Config }
 
 // ErrNotGiven is the error of a Server call whose function the test did not give.
 var ErrNotGiven = errors.New("storetest: the test gave the server no such function")

@@ -19,6 +19,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/nextstep"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -162,7 +163,8 @@ func (a Answer) write(w io.Writer) error {
 		return err
 	}
 	for _, r := range a.Reasons {
-		if _, err := fmt.Fprintf(w, "  - %s\n", r); err != nil {
+		// Reasons quote names and roles' reasons from manifests.
+		if _, err := fmt.Fprintf(w, "  - %s\n", inert.Text(r)); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package cani
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
@@ -19,5 +20,17 @@ func TestNewCmdCompletes(t *testing.T) {
 	}
 	if r.Stdout != "" || r.Stderr != "" {
 		t.Errorf("runF only, yet printed %q %q", r.Stdout, r.Stderr)
+	}
+}
+
+// The reasons quote names from manifests: printed inert.
+func TestAnswerWriteInert(t *testing.T) {
+	var b strings.Builder
+	a := Answer{Allowed: false, Reasons: []string{"role none in team \"pay\x1b]0;x\aments\""}}
+	if err := a.write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(b.String(), "\x1b\a") || !strings.HasPrefix(b.String(), "no\n  - role none") {
+		t.Errorf("%q", b.String())
 	}
 }

@@ -16,16 +16,20 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // View is whoami's computed view, printed by -o json|yaml|jsonpath|go-template (docs/output.md).
 type View struct {
-	User          string       `json:"user"`
-	Groups        []string     `json:"groups"`
-	PlatformAdmin bool         `json:"platformAdmin"`
-	AdminReason   string       `json:"platformAdminReason,omitempty"`
-	Teams         []Membership `json:"teams"`
+	User          string   `json:"user"`
+	Groups        []string `json:"groups"`
+	PlatformAdmin bool     `json:"platformAdmin"`
+	AdminReason   string   `json:"platformAdminReason,omitempty"`
+	// Source is where the identity came from: the credentials of a live cluster
+	// (kubeconfig and context, butler-cli's login), or --as and where that was set.
+	Source string       `json:"source"`
+	Teams  []Membership `json:"teams"`
 }
 
 // Membership is a role in a team or one of its environments.
@@ -47,6 +51,9 @@ type Options struct {
 	Print *output.Flags
 	// Printer prints by -o; Complete resolves it.
 	Printer *output.Printer
+	// AsSource is where --as came from (cmdutil.SourceCommandLine, SourceEnv,
+	// SourceConfig), for the identity's source on manifests.
+	AsSource string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run (tests assert what
@@ -80,6 +87,7 @@ func (o *Options) Validate(cmd *cobra.Command) error { return o.Print.Validate(c
 func (o *Options) Complete(f *factory.Factory) {
 	o.IO, o.Store = f.IOStreams, f.Store
 	o.Printer = o.Print.Printer(f.IOStreams)
+	o.AsSource = f.Options.AsSource
 }
 
 func run(ctx context.Context, o *Options) error {
@@ -95,7 +103,8 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	v := View{User: a.Identity.Username, Groups: a.Identity.Groups, PlatformAdmin: a.PlatformAdmin, AdminReason: a.AdminReason, Teams: []Membership{}}
+	v := View{User: a.Identity.Username, Groups: a.Identity.Groups, PlatformAdmin: a.PlatformAdmin, AdminReason: a.AdminReason,
+		Source: identitySource(s, o.AsSource), Teams: []Membership{}}
 	if v.Groups == nil {
 		v.Groups = []string{}
 	}
@@ -119,15 +128,33 @@ func run(ctx context.Context, o *Options) error {
 	})
 }
 
+// identitySource says where the identity came from: live, the server's answer for the
+// credentials the store uses; on manifests, --as from where it was set.
+func identitySource(s store.Store, as string) string {
+	if srv, err := s.Server(); err == nil {
+		return "the API server, for " + srv.CredentialSource()
+	}
+	switch as {
+	case cmdutil.SourceEnv:
+		return "BUTLER_AS (working on manifests)"
+	case cmdutil.SourceConfig:
+		return "as in the config file (working on manifests)"
+	}
+	return "--as (working on manifests)"
+}
+
 // describe is the human output: who, whether platform admin and why, then each role.
 func describe(out io.Writer, v View, color bool, width int) error {
-	fmt.Fprintf(out, "User:           %s\n", v.User)
+	fmt.Fprintf(out, "User:           %s\n", inert.Text(v.User))
 	if len(v.Groups) > 0 {
-		fmt.Fprintf(out, "Groups:         %s\n", strings.Join(v.Groups, ", "))
+		fmt.Fprintf(out, "Groups:         %s\n", inert.Text(strings.Join(v.Groups, ", ")))
+	}
+	if v.Source != "" {
+		fmt.Fprintf(out, "Identity from:  %s\n", inert.Text(v.Source))
 	}
 	admin := "no"
 	if v.PlatformAdmin {
-		admin = "yes (" + v.AdminReason + ")"
+		admin = "yes (" + inert.Text(v.AdminReason) + ")"
 	}
 	fmt.Fprintf(out, "Platform admin: %s\n", admin)
 	if len(v.Teams) == 0 {
@@ -138,7 +165,7 @@ func describe(out io.Writer, v View, color bool, width int) error {
 	tb := tables.NewTable(color, "TEAM", "ENVIRONMENT", "ROLE", "WHY")
 	tb.Width = width // fit the terminal (tables.Table.fit)
 	for _, m := range v.Teams {
-		tb.Row(m.Team, tables.Dash(m.Environment), m.Role, m.Reason)
+		tb.Row(m.Team, tables.Dash(m.Environment), m.Role, m.Reason) // cells are made inert
 	}
 	return tb.Render(out)
 }

@@ -56,7 +56,20 @@ func TestRun(t *testing.T) {
 	}
 	got := out.String()
 	if !strings.Contains(got, "User:           bob@example.com\n") || !strings.Contains(got, "Platform admin: no\n") ||
-		!strings.Contains(got, "payments") {
+		!strings.Contains(got, "payments") || !strings.Contains(got, "Identity from:  --as (working on manifests)\n") {
 		t.Errorf("output:\n%s", got)
+	}
+}
+
+// Where the identity came from, and text from the server or manifests made inert.
+func TestDescribeSourceInert(t *testing.T) {
+	var b strings.Builder
+	v := View{User: "eve\x1b[2J@example.com", Groups: []string{"g\a"}, Source: "the API server, for kubeconfig /k, context c", Teams: []Membership{}}
+	if err := describe(&b, v, false, 80); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if strings.ContainsAny(got, "\x1b\a") || !strings.Contains(got, "Identity from:  the API server, for kubeconfig /k, context c\n") {
+		t.Errorf("output:\n%q", got)
 	}
 }

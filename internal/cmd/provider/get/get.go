@@ -20,6 +20,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
+	"github.com/butlerdotdev/butler-toolkit/internal/textwrap"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -71,13 +72,13 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	return o.Print.Printer(f.IOStreams).Print(output.Doc{
 		One:   true,
 		Items: []output.Item{{Object: providerutil.WithTypeMeta(*pc)}},
-		Text:  func(w io.Writer) error { return describe(ctx, w, s, pc, f.Now()) },
+		Text:  func(w io.Writer) error { return describe(ctx, w, s, pc, f.Now(), f.IOStreams.Width()) },
 	})
 }
 
 // describe is the human output: settings, then status, capacity and users.
-func describe(ctx context.Context, w io.Writer, s store.Store, pc *v1alpha1.ProviderConfig, now time.Time) error {
-	d := &describer{w: w}
+func describe(ctx context.Context, w io.Writer, s store.Store, pc *v1alpha1.ProviderConfig, now time.Time, width int) error {
+	d := &describer{w: w, width: width}
 	d.line("Name", pc.Name)
 	d.line("Namespace", pc.Namespace)
 	d.line("Provider", pc.Spec.Provider)
@@ -210,10 +211,13 @@ func section(pc *v1alpha1.ProviderConfig) any {
 type describer struct {
 	w      io.Writer
 	indent string
+	// width is the terminal's: a long value wraps under its column (0: one line).
+	width int
 }
 
 func (d *describer) line(label, value string) {
-	fmt.Fprintf(d.w, "%s%-*s %s\n", d.indent, 20-len(d.indent), label+":", inert.Text(value))
+	head := fmt.Sprintf("%s%-*s ", d.indent, 20-len(d.indent), label+":")
+	fmt.Fprintln(d.w, textwrap.Indent(inert.Text(value), head, strings.Repeat(" ", len(head)), d.width))
 }
 
 // block prints v as YAML under label, indented.

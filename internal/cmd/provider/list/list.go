@@ -93,7 +93,10 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	doc := output.Doc{
 		Header:     []string{"NAMESPACE", "NAME", "PROVIDER", "SCOPE", "READY", "VALIDATED", "AGE", "CLUSTERS", "TEAMS"},
 		WideHeader: []string{"CREDENTIALS", "NETWORK", "USED BY"},
-		Empty:      empty,
+		// On a narrow terminal: the age, then whether validated (READY says whether usable;
+		// provider get has both), before any name is cut.
+		Drop:  []string{"AGE", "VALIDATED"},
+		Empty: empty,
 	}
 	for i := range pcs {
 		doc.Items = append(doc.Items, output.Item{Object: providerutil.WithTypeMeta(pcs[i])})

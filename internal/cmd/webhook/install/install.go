@@ -21,6 +21,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // Spec is what install prints: YAML documents by default (ready for kubectl apply, or a
@@ -179,7 +180,7 @@ func apply(ctx context.Context, f *factory.Factory, o *Options, objs []runtime.O
 	defer cancel()
 	applied, err := a.Apply(ctx, objs, false)
 	for _, u := range applied {
-		f.Errorf("%s/%s applied\n", strings.ToLower(u.GetKind()), u.GetName())
+		f.Errorf("%s\n", inert.Line(strings.ToLower(u.GetKind())+"/"+u.GetName()+" applied"))
 	}
 	if err != nil {
 		return err
@@ -193,7 +194,7 @@ func apply(ctx context.Context, f *factory.Factory, o *Options, objs []runtime.O
 		return err
 	}
 	d.Text = func(w io.Writer) error {
-		_, err := fmt.Fprintf(w, "webhook %s installed in %s: %d replicas ready on %s\n", o.Name, ns, o.Replicas, cfg.Host)
+		_, err := fmt.Fprintf(w, "webhook %s installed in %s: %d replicas ready on %s\n", inert.Text(o.Name), inert.Text(ns), o.Replicas, inert.Text(cfg.Host))
 		return err
 	}
 	return o.Print.Printer(f.IOStreams).Print(d)

@@ -1,0 +1,173 @@
+// Package doctor checks a management cluster as the tools need it: the API server, Butler's
+// CRDs against the ones the tools were built with, the webhooks that validate Butler's
+// objects, the controller and Steward, ProviderConfigs, teams over quota, clusters stuck
+// in a phase, and the identity the tools act as. Each check ends in a verdict and, unless
+// it passed, a next step.
+//
+// It reads with the live store's connection (store.Server.Connection): each request has
+// the store's deadline, and each check a deadline of its own on top. A read the identity
+// may not make is a skip, not a failure: `butlerctl doctor` runs as a developer.
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/rest"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+)
+
+// Verdict is how a check ended.
+type Verdict string
+
+// Verdicts. Only Fail fails the run: Warn is a pass with something to know, Skip a check
+// that could not be made (not allowed, or nothing to check on this cluster).
+const (
+	Pass Verdict = "pass"
+	Warn Verdict = "warn"
+	Skip Verdict = "skip"
+	Fail Verdict = "fail"
+)
+
+// Check is one check's result.
+type Check struct {
+	Name    string  `json:"name"`
+	Verdict Verdict `json:"verdict"`
+	Detail  string  `json:"detail"`
+	Next    string  `json:"next,omitempty"`
+}
+
+// Report is every check's result, in the order they ran.
+type Report struct {
+	Checks []Check `json:"checks"`
+	Passed bool    `json:"passed"`
+}
+
+// Scope is who runs the checks: the platform's operator (butleradm) or a developer
+// (butlerctl), who sees their own teams and clusters and is not told to fix the platform.
+type Scope int
+
+// Scopes.
+const (
+	Developer Scope = iota
+	Operator
+)
+
+// CheckTimeout bounds each check, whatever its number of requests.
+const CheckTimeout = 20 * time.Second
+
+// Options are what the checks run with.
+type Options struct {
+	Scope Scope
+	// Now is the clock for ages (stuck clusters).
+	Now func() time.Time
+	// StuckAfter is how long a cluster may stay in a phase on its way somewhere before it
+	// counts as stuck.
+	StuckAfter time.Duration
+}
+
+// DefaultStuckAfter is Options.StuckAfter's default: provisioning a cluster takes minutes,
+// not half an hour.
+const DefaultStuckAfter = 30 * time.Minute
+
+// env is what every check reads with.
+type env struct {
+	s       store.Store
+	cfg     *rest.Config
+	source  string // where the credentials came from (store.Server.CredentialSource)
+	o       Options
+	clients *clients
+
+	// The teams and their clusters, read once for the quota and cluster checks.
+	read       []teamClusters
+	readChecks []Check
+	// noController: the operator's checks found no controller, so an object without a
+	// status is nothing to worry about.
+	noController bool
+}
+
+// Run runs the checks on s's server. Offline it returns store.ErrNoServer: manifests have
+// no installation to check.
+func Run(ctx context.Context, s store.Store, o Options) (Report, error) {
+	srv, err := s.Server()
+	if err != nil {
+		return Report{}, err
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.StuckAfter <= 0 {
+		o.StuckAfter = DefaultStuckAfter
+	}
+	e := &env{s: s, cfg: srv.Connection(), source: srv.CredentialSource(), o: o}
+	if e.clients, err = newClients(e.cfg); err != nil {
+		return Report{}, err
+	}
+	api := e.run(ctx, checkAPI)
+	r := Report{Checks: []Check{api}}
+	if api.Verdict == Fail {
+		r.Checks = append(r.Checks, Check{Name: "all others", Verdict: Skip, Detail: "the API server did not answer"})
+		return r.done(), nil
+	}
+	checks := []func(context.Context, *env) []Check{checkIdentity, checkCRDs}
+	if o.Scope == Operator {
+		checks = append(checks, checkWebhooks, checkController, checkSteward)
+	}
+	checks = append(checks, checkProviders, checkQuotas, checkClusters)
+	for _, c := range checks {
+		r.Checks = append(r.Checks, e.runMany(ctx, c)...)
+	}
+	return r.done(), nil
+}
+
+func (r Report) done() Report {
+	r.Passed = true
+	for _, c := range r.Checks {
+		if c.Verdict == Fail {
+			r.Passed = false
+		}
+	}
+	return r
+}
+
+func (e *env) run(ctx context.Context, f func(context.Context, *env) Check) Check {
+	ctx, cancel := context.WithTimeout(ctx, CheckTimeout)
+	defer cancel()
+	return f(ctx, e)
+}
+
+func (e *env) runMany(ctx context.Context, f func(context.Context, *env) []Check) []Check {
+	ctx, cancel := context.WithTimeout(ctx, CheckTimeout)
+	defer cancel()
+	return f(ctx, e)
+}
+
+// readFailed is the check of a read that failed: a skip when the identity may not read,
+// else a failure naming what could not be read.
+func readFailed(name, what string, err error, scope Scope) Check {
+	if apierrors.IsForbidden(err) {
+		c := Check{Name: name, Verdict: Skip, Detail: "not allowed to read " + what}
+		if scope == Developer {
+			c.Next = "a platform admin sees this with butleradm doctor"
+		} else {
+			c.Next = "run doctor as a platform admin (cluster-admin) to check " + what
+		}
+		return c
+	}
+	return Check{Name: name, Verdict: Fail, Detail: fmt.Sprintf("reading %s: %v", what, err),
+		Next: "retry; if it persists, check the API server's health (kubectl get --raw /readyz)"}
+}
+
+func notFound(err error) bool    { return apierrors.IsNotFound(err) }
+func isForbidden(err error) bool { return apierrors.IsForbidden(err) }
+
+// count is "1 team", "2 teams".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
