@@ -47,6 +47,7 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) (code int) {
 		err = unknown
 	}
 	if err == nil {
+		filterNote(f, ran)
 		return cmdutil.ExitOK
 	}
 	err = cmdutil.Explain(err) // a store's error gets its advice and exit code
