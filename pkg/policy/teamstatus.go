@@ -85,3 +85,63 @@ func finish(st TeamStanding) TeamStanding {
 	}
 	return st
 }
+
+// LimitsBelowUsage says, one sentence each, which of team's limits are below what its
+// clusters already use: the team's quota lines over 100 %, each environment's maxClusters
+// and each member over maxClustersPerMember. Setting such a limit is allowed (the server
+// checks limits on create and scale, not on a Team update), so the commands that set limits
+// warn with these figures.
+func LimitsBelowUsage(team *v1alpha1.Team, clusters []v1alpha1.TenantCluster) []string {
+	var out []string
+	for _, l := range TeamQuota(team, clusters).Lines {
+		if l.Status != QuotaExceeded {
+			continue
+		}
+		then := "creates and scale-ups that need more are refused until usage drops"
+		if l.Resource == ResourceClusters {
+			then = "creates are refused until some are deleted"
+		}
+		out = append(out, fmt.Sprintf("%s is %s, below the %s %s team %q uses: %s", limitField[l.Resource], l.Limit, l.Used, l.Resource, team.Name, then))
+	}
+	if team == nil {
+		return out
+	}
+	for _, e := range team.Spec.Environments {
+		u := EnvironmentUsageOf(team, e.Name, clusters)
+		if u.MaxClusters > 0 && u.Clusters > int(u.MaxClusters) {
+			out = append(out, fmt.Sprintf("environment %q maxClusters is %d, below the %d cluster(s) it has: creates there are refused until some are deleted",
+				e.Name, u.MaxClusters, u.Clusters))
+		}
+		if u.MaxClustersPerMember <= 0 {
+			continue
+		}
+		members := make([]string, 0, len(u.Members))
+		for m := range u.Members {
+			members = append(members, m)
+		}
+		sort.Strings(members)
+		for _, m := range members {
+			if n := u.Members[m]; n > int(u.MaxClustersPerMember) {
+				out = append(out, fmt.Sprintf("environment %q maxClustersPerMember is %d, below the %d cluster(s) %s owns there: their creates there are refused until some are deleted",
+					e.Name, u.MaxClustersPerMember, n, m))
+			}
+		}
+	}
+	return out
+}
+
+// NewlyBelowUsage is LimitsBelowUsage of updated less what old already had: the warnings
+// a change of limits earns.
+func NewlyBelowUsage(old, updated *v1alpha1.Team, clusters []v1alpha1.TenantCluster) []string {
+	before := map[string]bool{}
+	for _, s := range LimitsBelowUsage(old, clusters) {
+		before[s] = true
+	}
+	var out []string
+	for _, s := range LimitsBelowUsage(updated, clusters) {
+		if !before[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}

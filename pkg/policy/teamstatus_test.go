@@ -71,3 +71,33 @@ func TestStandingOfTeam(t *testing.T) {
 }
 
 func ptrQ(s string) *resource.Quantity { q := resource.MustParse(s); return &q }
+
+// A limit below usage is named with its figures; one already below before is not news.
+func TestNewlyBelowUsage(t *testing.T) {
+	old := standingTeam()
+	clusters := []v1alpha1.TenantCluster{standingCluster("a", "dev", "carol@example.com"), standingCluster("b", "dev", "carol@example.com"), standingCluster("c", "prod", "bob@example.com")}
+	updated := old.DeepCopy()
+	updated.Spec.ResourceLimits.MaxClusters = ptr32(2)
+	updated.Spec.ResourceLimits.MaxMemory = ptrQ("8Gi")
+	updated.Spec.Environments[0].Limits.MaxClustersPerMember = ptr32(1)
+	updated.Spec.Environments[1].Limits.MaxClusters = ptr32(1) // 1 of 1: at the cap, not below
+	want := []string{
+		`maxClusters is 2, below the 3 clusters team "payments" uses: creates are refused until some are deleted`,
+		`maxMemory is 8Gi, below the 12Gi memory team "payments" uses: creates and scale-ups that need more are refused until usage drops`,
+		`environment "dev" maxClustersPerMember is 1, below the 2 cluster(s) carol@example.com owns there: their creates there are refused until some are deleted`,
+	}
+	got := NewlyBelowUsage(old, updated, clusters)
+	if len(got) != len(want) {
+		t.Fatalf("got %q", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("got  %q\nwant %q", got[i], want[i])
+		}
+	}
+	if again := NewlyBelowUsage(updated, updated, clusters); len(again) != 0 {
+		t.Errorf("unchanged limits warned again: %q", again)
+	}
+}
+
+func ptr32(n int32) *int32 { return &n }

@@ -161,6 +161,7 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
+	teamedit.WarnBelowUsage(ctx, s, a, o.IO.ErrOut)
 	msg, written := fmt.Sprintf("environment %q on team %s unchanged", env.Name, a.Old.Name), a.Old
 	if a.Updated != nil {
 		msg, written = fmt.Sprintf("environment %q updated on team %s", env.Name, a.Old.Name), a.Updated
