@@ -208,7 +208,7 @@ func FlagErrorFunc(cmd *cobra.Command, err error) error {
 	if u := UnknownSubcommand(cmd); u != nil {
 		return u
 	}
-	return UsageError("%v\nSee '%s --help'.", err, cmd.CommandPath())
+	return UsageError("%s\nSee '%s --help'.", withFlagSuggestion(cmd, err), cmd.CommandPath())
 }
 
 // UnknownSubcommand is the usage error, with cobra's suggestions, for a group command
@@ -224,6 +224,9 @@ func UnknownSubcommand(c *cobra.Command) error {
 	rest := c.Flags().Args()
 	if len(rest) == 0 {
 		return nil
+	}
+	if right := verbFirst(c, rest); right != "" {
+		return verbFirstError(c, rest, right)
 	}
 	msg := fmt.Sprintf("unknown command %q for %q", rest[0], c.CommandPath())
 	if c.SuggestionsMinimumDistance <= 0 {

@@ -121,7 +121,8 @@ func contains(list []string, s string) bool {
 
 // Closest is the name of known a user probably meant by name: one differing only in case
 // first, else one that starts with it or it starts with (three letters at least), else
-// the nearest at most two edits away and closer than half its length; "" when none is.
+// the nearest at most two edits away (a swap of neighbours is one) and closer than half its
+// length; "" when none is.
 func Closest(name string, known []string) string {
 	for _, k := range known {
 		if policy.SameEnvironment(k, name) {
@@ -147,23 +148,28 @@ func Closest(name string, known []string) string {
 	return best
 }
 
-// distance is the Levenshtein distance of a and b, in bytes.
+// distance is the edit distance of a and b in bytes, a swap of two neighbours counting as
+// one edit (optimal string alignment): "tema" is one edit from "team".
 func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev = cur
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }

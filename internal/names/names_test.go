@@ -16,6 +16,8 @@ func TestClosest(t *testing.T) {
 		"PROD":    "prod",    //
 		"stag":    "staging", // a prefix
 		"prd":     "prod",    // one edit
+		"porod":   "prod",    // one extra letter
+		"dve":     "dev",     // a swap of neighbours is one edit
 		"stagign": "staging", // two edits
 		"qa":      "",        // nothing close
 		"x":       "",        // one letter is close to nothing
