@@ -101,6 +101,21 @@ func TeamAndActor(ctx context.Context, s store.Store, name string) (*v1alpha1.Te
 	return team, actor, nil
 }
 
+// TeamEnvironment reads team and, when env is given and the team defines environments,
+// checks that it is one of them, both as every command matches names (names): for a
+// command that only filters by them. A team without environments takes any label, as on
+// the server, so a filter by one is no unknown name.
+func TeamEnvironment(ctx context.Context, s store.Store, team, env string) (*v1alpha1.Team, error) {
+	t, err := Team(ctx, s, team)
+	if err != nil || env == "" || len(t.Spec.Environments) == 0 {
+		return t, err
+	}
+	if _, err := RequireEnvironment(t, env); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
 // EnvironmentNames lists a team's environments in spec order.
 func EnvironmentNames(t *v1alpha1.Team) []string {
 	names := make([]string, 0, len(t.Spec.Environments))
