@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // EnvSettings are the BUTLER_ variables that are no flag: read by the tools directly.
@@ -62,7 +64,7 @@ func warnUnknownEnv(root *cobra.Command, env []string, warn io.Writer) {
 		if s := closest(strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(k, "BUTLER_")), "_", "-"), flags); s != "" {
 			hint = fmt.Sprintf("did you mean %s?", envName(s))
 		}
-		fmt.Fprintf(warn, "Warning: environment variable %s is ignored (%s)\n", k, hint)
+		fmt.Fprintf(warn, "Warning: environment variable %s is ignored (%s)\n", inert.Text(k), hint)
 	}
 }
 

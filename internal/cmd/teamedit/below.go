@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -22,6 +23,6 @@ func WarnBelowUsage(ctx context.Context, s store.Store, a Applied, errOut io.Wri
 		return
 	}
 	for _, w := range policy.NewlyBelowUsage(a.Old, a.Updated, clusters) {
-		fmt.Fprintf(errOut, "Warning: %s\n", w)
+		fmt.Fprintf(errOut, "Warning: %s\n", inert.Line(w)) // names and e-mails from manifests
 	}
 }
