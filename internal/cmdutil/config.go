@@ -69,7 +69,11 @@ func ApplyConfigWarn(cmd *cobra.Command, configFlag string, warn io.Writer) erro
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
 	v.AutomaticEnv()
 	file := viper.New() // the file alone, to tell its values from the environment's
-	if path := ConfigPath(configFlag); path != "" {
+	if warn != nil {
+		warnUnknownEnv(cmd.Root(), environ(), warn)
+	}
+	path := ConfigPath(configFlag)
+	if path != "" {
 		b, err := fileio.ReadFile(path, MaxConfigBytes)
 		if err != nil {
 			if configFlag == "" && errors.Is(err, fs.ErrNotExist) {
@@ -99,16 +103,16 @@ func ApplyConfigWarn(cmd *cobra.Command, configFlag string, warn io.Writer) erro
 			return // output: {format: x} is no value: its keys were warned about as unknown
 		}
 		source := SourceConfig
-		if os.Getenv("BUTLER_"+strings.ToUpper(strings.ReplaceAll(fl.Name, "-", "_"))) != "" { // viper ignores empty ones too
+		if os.Getenv(envName(fl.Name)) != "" { // viper ignores empty ones too
 			source = SourceEnv
 		}
 		if sv, ok := fl.Value.(pflag.SliceValue); ok {
 			if err := sv.Replace(v.GetStringSlice(fl.Name)); err != nil {
-				firstErr = UsageError("%s value for %q: %v", source, fl.Name, err)
+				firstErr = valueError(source, path, fl, strings.Join(v.GetStringSlice(fl.Name), ","), err)
 				return
 			}
 		} else if err := fl.Value.Set(v.GetString(fl.Name)); err != nil {
-			firstErr = UsageError("%s value for %q: %v", source, fl.Name, err)
+			firstErr = valueError(source, path, fl, v.GetString(fl.Name), err)
 			return
 		}
 		if fl.Annotations == nil {
@@ -142,17 +146,7 @@ func IsSet(fs *pflag.FlagSet, name string) bool { return FlagSource(fs, name) !=
 // file is shared by every command, so a key is known when any command has that flag.
 // Nested keys (teem.x) and misspellings (teem) are both unknown.
 func warnUnknownKeys(root *cobra.Command, keys []string, path string, warn io.Writer) {
-	known := map[string]bool{}
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		for _, fs := range []*pflag.FlagSet{c.LocalFlags(), c.PersistentFlags(), c.InheritedFlags()} {
-			fs.VisitAll(func(fl *pflag.Flag) { known[fl.Name] = true })
-		}
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
-	}
-	walk(root)
+	known := flagNames(root)
 	names := make([]string, 0, len(known))
 	for n := range known {
 		names = append(names, n)
@@ -214,7 +208,7 @@ func FlagErrorFunc(cmd *cobra.Command, err error) error {
 	if u := UnknownSubcommand(cmd); u != nil {
 		return u
 	}
-	return UsageError("%v\nSee '%s --help'.", err, cmd.CommandPath())
+	return UsageError("%s\nSee '%s --help'.", withFlagSuggestion(cmd, err), cmd.CommandPath())
 }
 
 // UnknownSubcommand is the usage error, with cobra's suggestions, for a group command
@@ -230,6 +224,9 @@ func UnknownSubcommand(c *cobra.Command) error {
 	rest := c.Flags().Args()
 	if len(rest) == 0 {
 		return nil
+	}
+	if right := verbFirst(c, rest); right != "" {
+		return verbFirstError(c, rest, right)
 	}
 	msg := fmt.Sprintf("unknown command %q for %q", rest[0], c.CommandPath())
 	if c.SuggestionsMinimumDistance <= 0 {

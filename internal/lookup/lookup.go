@@ -13,6 +13,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/names"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -26,9 +27,24 @@ func Team(ctx context.Context, s store.Store, name string) (*v1alpha1.Team, erro
 	}
 	t, err := s.GetTeam(ctx, name)
 	if apierrors.IsNotFound(err) {
-		return nil, notFound("teams", name, "team %q not found", name)
+		return nil, teamNotFound(ctx, s, name)
 	}
 	return t, err
+}
+
+// teamNotFound is the names error for a team that does not exist, with the teams that do
+// when the identity may list them (an error listing them leaves them out: the answer is
+// still that this one does not exist).
+func teamNotFound(ctx context.Context, s store.Store, name string) error {
+	teams, err := s.ListTeams(ctx)
+	if err != nil {
+		return names.Team(name, nil, false)
+	}
+	known := make([]string, 0, len(teams))
+	for _, t := range teams {
+		known = append(known, t.Name)
+	}
+	return names.Team(name, known, true)
 }
 
 // Policy reads a ClusterCreationPolicy; a missing one is NotFound, named by its kind as
@@ -85,6 +101,21 @@ func TeamAndActor(ctx context.Context, s store.Store, name string) (*v1alpha1.Te
 	return team, actor, nil
 }
 
+// TeamEnvironment reads team and, when env is given and the team defines environments,
+// checks that it is one of them, both as every command matches names (names): for a
+// command that only filters by them. A team without environments takes any label, as on
+// the server, so a filter by one is no unknown name.
+func TeamEnvironment(ctx context.Context, s store.Store, team, env string) (*v1alpha1.Team, error) {
+	t, err := Team(ctx, s, team)
+	if err != nil || env == "" || len(t.Spec.Environments) == 0 {
+		return t, err
+	}
+	if _, err := RequireEnvironment(t, env); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
 // EnvironmentNames lists a team's environments in spec order.
 func EnvironmentNames(t *v1alpha1.Team) []string {
 	names := make([]string, 0, len(t.Spec.Environments))
@@ -94,20 +125,13 @@ func EnvironmentNames(t *v1alpha1.Team) []string {
 	return names
 }
 
-// RequireEnvironment checks that env names one of the team's environments; NotFound
-// when it does not.
+// RequireEnvironment checks that env names one of the team's environments, exactly as
+// the server matches the label; a *names.NotFoundError (NotFound) when it does not.
 func RequireEnvironment(t *v1alpha1.Team, env string) (*v1alpha1.EnvironmentSpec, error) {
 	if env == "" {
 		return nil, storeerr.Missing(storeerr.NeedEnvironment, "no environment named")
 	}
-	e := t.Environment(env)
-	if e == nil {
-		if len(t.Spec.Environments) == 0 {
-			return nil, notFound("environments", env, "environment %q not found: team %q defines no environments", env, t.Name)
-		}
-		return nil, notFound("environments", env, "environment %q not found on team %q (environments: %s)", env, t.Name, strings.Join(EnvironmentNames(t), ", "))
-	}
-	return e, nil
+	return names.Environment(t, env)
 }
 
 // Provider picks the ProviderConfig a new cluster of the team uses: the flag, else the

@@ -50,6 +50,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 	cmd.AddCommand(check.NewCmd(f))
 	cmd.AddCommand(webhook.NewCmd(f))
 	cmd.AddCommand(network.NewCmd(f))
+	version.Enable(cmd)
 	completion.Register(cmd, f) // last: completes the whole tree
 	return cmd
 }

@@ -35,6 +35,7 @@ func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.S
 	return func(ctx context.Context, f *factory.Factory) (store.Store, error) {
 		o := f.Options
 		if len(o.Manifests) > 0 {
+			stdinHint(f)
 			return offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict})
 		}
 		as, groups := impersonation(f)
@@ -86,4 +87,19 @@ func groupList(groups []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (groups %s)", strings.Join(groups, ", "))
+}
+
+// stdinHint tells someone at a terminal that --manifests - is waiting for them to type or
+// paste the manifests, as kubectl apply -f - leaves them guessing: on stderr, before the
+// read blocks.
+func stdinHint(f *factory.Factory) {
+	if !f.IOStreams.IsStdinTTY() {
+		return
+	}
+	for _, m := range f.Options.Manifests {
+		if m == "-" {
+			fmt.Fprintln(f.IOStreams.ErrOut, "Reading manifests from standard input (--manifests -): paste or type them, then press Ctrl-D on a line of its own.")
+			return
+		}
+	}
 }

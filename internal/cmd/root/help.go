@@ -59,7 +59,8 @@ func environmentTopic(binary string) *cobra.Command {
 		Short: "Environment variables, the config file, and which wins",
 		Long: `Any flag can be set without typing it, from the environment or a config file.
 Precedence, first wins: the flag on the command line, then BUTLER_<FLAG>, then the
-config file, then the flag's default.
+config file, then the flag's default. A value a flag refuses names its variable or its
+file and key; a BUTLER_ variable that is no flag and none of those below is warned about.
 
 BUTLER_<FLAG>        any flag, upper case, - as _: BUTLER_TEAM=payments,
                      BUTLER_MANIFESTS=examples/payments, BUTLER_AS=carol@example.com,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/names"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
@@ -46,6 +47,7 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) (code int) {
 		err = unknown
 	}
 	if err == nil {
+		filterNote(f, ran)
 		return cmdutil.ExitOK
 	}
 	err = cmdutil.Explain(err) // a store's error gets its advice and exit code
@@ -63,6 +65,11 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) (code int) {
 			for _, l := range hinted.Hint {
 				fmt.Fprintln(f.IOStreams.ErrOut, inert.Lines(l))
 			}
+		}
+		// A name that names nothing: on a terminal, the command that lists the names.
+		var unknown *names.NotFoundError
+		if errors.As(err, &unknown) && ran != nil && f.IOStreams.HintsEnabled() {
+			fmt.Fprintln(f.IOStreams.ErrOut, inert.Lines(unknown.Next(ran.Root().DisplayName())))
 		}
 	}
 	code = cmdutil.CodeOf(err)

@@ -5,6 +5,7 @@ package version
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -61,4 +62,18 @@ func (v View) write(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "%s %s\ncommit: %s\nbuilt:  %s\ngo:     %s %s\n",
 		v.Binary, v.Version, commit, v.Date, v.GoVersion, v.Platform)
 	return err
+}
+
+// Enable gives root the --version flag gh and kubectl users reach for, printing what the
+// version command prints. The build information is read only when the flag is used.
+func Enable(root *cobra.Command) {
+	root.Version = buildinfo.Version
+	cobra.AddTemplateFunc("butlerVersionText", func(binary string) string {
+		var b strings.Builder
+		_ = View{Binary: binary, Info: buildinfo.Get()}.write(&b)
+		return b.String()
+	})
+	root.SetVersionTemplate(`{{butlerVersionText .DisplayName}}`)
+	// Defined here so that cobra adds no -v: kubectl users read -v as log verbosity.
+	root.Flags().Bool("version", false, "Print the version, as the version command does")
 }

@@ -10,7 +10,6 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
@@ -18,7 +17,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/nextstep"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -104,16 +102,12 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	var unknownEnv string
 	switch {
 	case verb == "create":
 		// The same questions as cluster create: an environment where the team has some
-		// (exit 2), and an unknown one is the server's refusal (no, exit 4).
+		// (exit 2), one of its names (exit 3).
 		if err := shared.CheckEnvironment(t, env); err != nil {
 			return err
-		}
-		if env != "" && t.Environment(env) == nil {
-			unknownEnv = field.NotSupported(field.NewPath("metadata", "labels").Key(v1alpha1.LabelEnvironment), env, lookup.EnvironmentNames(t)).Error()
 		}
 	case env != "":
 		if _, err := lookup.RequireEnvironment(t, env); err != nil {
@@ -135,10 +129,6 @@ func run(ctx context.Context, o *Options) error {
 	} else {
 		ans.Allowed = false
 		ans.Reasons = append(ans.Reasons, fmt.Sprintf("role %s in %s (%s); %s needs operator or admin", role.Role, scope, role.Reason, verb))
-	}
-	if unknownEnv != "" {
-		ans.Allowed = false
-		ans.Reasons = append(ans.Reasons, unknownEnv)
 	}
 	if verb == "create" {
 		reasons, ok := nextstep.CapReasons(t, env, clusters, a.Identity.Username)

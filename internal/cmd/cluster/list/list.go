@@ -110,6 +110,11 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		if err != nil {
 			return err
 		}
+		if o.Environment != "" && len(t.Spec.Environments) > 0 {
+			if _, err := lookup.RequireEnvironment(t, o.Environment); err != nil {
+				return err
+			}
+		}
 		ns = t.TeamNamespace()
 	}
 	if o.Watch {

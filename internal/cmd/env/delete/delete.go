@@ -14,6 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/names"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
@@ -108,7 +109,7 @@ func run(ctx context.Context, o *Options) error {
 	}
 	i := teamedit.FindEnvironment(old, o.Name)
 	if i < 0 {
-		return cmdutil.NotFoundError("environment %q not found on team %s", o.Name, old.Name)
+		return names.EnvironmentNotFound(old, o.Name)
 	}
 	name := old.Spec.Environments[i].Name
 

@@ -120,7 +120,7 @@ func TestOperatorDeletingUncappedEnv(t *testing.T) {
 
 func TestNotFoundAndBadName(t *testing.T) {
 	_, r := exec(t, "alice@example.com", "", false, "qa", "--team", "payments", "--yes")
-	if r.Code != cmdutil.ExitNotFound || r.Msg() != `environment "qa" not found on team payments` {
+	if r.Code != cmdutil.ExitNotFound || r.Msg() != `environment "qa" not found on team "payments" (environments: dev, prod)` {
 		t.Errorf("exit %d, %q", r.Code, r.Msg())
 	}
 	_, r = exec(t, "alice@example.com", "", false, "q/a", "--team", "payments", "--yes")

@@ -8,7 +8,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
@@ -109,11 +108,11 @@ func planFor(ctx context.Context, f *factory.Factory, o *Options) (*planned, err
 	if err != nil {
 		return nil, err
 	}
-	i := teamedit.FindEnvironment(team, o.Environment)
-	if i < 0 {
-		return nil, cmdutil.NotFoundError("environment %q is not defined on team %s; create it first", o.Environment, team.Name)
+	e, err := lookup.RequireEnvironment(team, o.Environment)
+	if err != nil {
+		return nil, err
 	}
-	env := team.Spec.Environments[i].Name
+	env := e.Name
 	username, err := authorize(ctx, s, team, env)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/names"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -138,7 +139,7 @@ func run(ctx context.Context, o *Options) error {
 	a, err := teamedit.Apply(ctx, s, team, func(old *v1alpha1.Team) (*v1alpha1.Team, error) {
 		i := teamedit.FindEnvironment(old, o.Name)
 		if i < 0 {
-			return nil, cmdutil.NotFoundError("environment %q not found on team %s", o.Name, old.Name)
+			return nil, names.EnvironmentNotFound(old, o.Name)
 		}
 		updated := old.DeepCopy()
 		env = &updated.Spec.Environments[i]
@@ -160,6 +161,7 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
+	teamedit.WarnBelowUsage(ctx, s, a, o.IO.ErrOut)
 	msg, written := fmt.Sprintf("environment %q on team %s unchanged", env.Name, a.Old.Name), a.Old
 	if a.Updated != nil {
 		msg, written = fmt.Sprintf("environment %q updated on team %s", env.Name, a.Old.Name), a.Updated

@@ -167,7 +167,7 @@ func TestUnchanged(t *testing.T) {
 
 func TestNotFound(t *testing.T) {
 	_, r := exec(t, "alice@example.com", "staging", "--team", "payments", "--description", "x")
-	if r.Code != cmdutil.ExitNotFound || r.Msg() != `environment "staging" not found on team payments` {
+	if r.Code != cmdutil.ExitNotFound || r.Msg() != `environment "staging" not found on team "payments" (environments: dev, prod)` {
 		t.Errorf("exit %d, %q", r.Code, r.Msg())
 	}
 }
@@ -220,7 +220,7 @@ func TestConcurrentDeleteIsNotFound(t *testing.T) {
 	s := storetest.Payments(t, "alice@example.com")
 	s.Interfere = func(team *v1alpha1.Team) { team.Spec.Environments = team.Spec.Environments[:1] } // dev only
 	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "prod", "--team", "payments", "--max-clusters", "8")
-	if r.Code != cmdutil.ExitNotFound || r.Msg() != `environment "prod" not found on team payments` || s.Writes() != 0 {
+	if r.Code != cmdutil.ExitNotFound || r.Msg() != `environment "prod" not found on team "payments" (environments: dev)` || s.Writes() != 0 {
 		t.Errorf("exit %d, %q, %d writes", r.Code, r.Msg(), s.Writes())
 	}
 }

@@ -63,7 +63,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	fl.StringVar(&o.Environment, "environment", "", "The environment of a teamAndEnvironment scope")
 	fl.StringArrayVar(&o.Providers, "provider-type", nil, "Only for this provider type (repeatable; default every provider)")
 	fl.StringArrayVar(&o.Rules, "option", nil, "OPTION=MODE[:V1,V2...] (repeatable), e.g. image=pin:ubuntu-24")
-	fl.StringVarP(&o.File, "filename", "f", "", "The whole ClusterCreationPolicy from a YAML file")
+	fl.StringVarP(&o.File, "filename", "f", "", "The whole ClusterCreationPolicy from a YAML file (- for standard input)")
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
@@ -100,7 +100,7 @@ func run(ctx context.Context, o *Options) error {
 // policy builds the object from -f FILE or the flags; a bad input is a usage error.
 func (o *Options) policy() (*v1alpha1.ClusterCreationPolicy, error) {
 	if o.File != "" {
-		return policyutil.FromFile(o.File, o.Name)
+		return policyutil.FromFile(o.File, o.Name, o.IO.In)
 	}
 	if o.Name == "" {
 		return nil, cmdutil.UsageError("policy create needs a NAME or -f FILE")

@@ -13,6 +13,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/policyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -91,6 +92,11 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
+	if o.Target.Team != "" {
+		if _, err := lookup.TeamEnvironment(ctx, s, o.Target.Team, o.Target.Environment); err != nil {
+			return err
+		}
+	}
 	all, err := s.ListClusterCreationPolicies(ctx)
 	if err != nil {
 		return err
@@ -165,6 +171,11 @@ func runAll(ctx context.Context, f *factory.Factory, o *Options) error {
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
+	}
+	if o.Target.Team != "" {
+		if _, err := lookup.TeamEnvironment(ctx, s, o.Target.Team, o.Target.Environment); err != nil {
+			return err
+		}
 	}
 	all, err := s.ListClusterCreationPolicies(ctx)
 	if err != nil {

@@ -5,6 +5,7 @@ package policyutil
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
@@ -79,11 +80,18 @@ func Providers(flags []string) []v1alpha1.PolicyProviderType {
 	return out
 }
 
-// FromFile reads the ClusterCreationPolicy of -f FILE (bounded like a manifest file); name,
-// when given, must be the file's. Bad input is a usage error (exit 2) naming the file.
-func FromFile(path, name string) (*v1alpha1.ClusterCreationPolicy, error) {
-	data, err := fileio.ReadFile(path, manifest.DefaultMaxFileBytes)
-	if err != nil {
+// FromFile reads the ClusterCreationPolicy of -f FILE (bounded like a manifest file), or of
+// stdin for -f -, as kubectl reads it; name, when given, must be the file's. Bad input is a
+// usage error (exit 2) naming the file.
+func FromFile(path, name string, stdin io.Reader) (*v1alpha1.ClusterCreationPolicy, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		path = "standard input"
+		if data, err = fileio.ReadAll(stdin, manifest.DefaultMaxFileBytes); err != nil {
+			return nil, cmdutil.UsageError("reading %s: %v", path, err)
+		}
+	} else if data, err = fileio.ReadFile(path, manifest.DefaultMaxFileBytes); err != nil {
 		return nil, cmdutil.UsageError("%v", err)
 	}
 	objs, err := manifest.Decode(path, data)

@@ -70,7 +70,7 @@ rewritten in place.`,
 	fl.BoolVar(&o.AllProviders, "all-providers", false, "For every provider type (empties the list)")
 	fl.StringArrayVar(&o.Rules, "option", nil, "OPTION=MODE[:V1,V2...] (repeatable): replaces that option's rule")
 	fl.StringArrayVar(&o.Remove, "remove-option", nil, "Drop the rule of this option (repeatable)")
-	fl.StringVarP(&o.File, "filename", "f", "", "Replace the spec with the ClusterCreationPolicy of this YAML file")
+	fl.StringVarP(&o.File, "filename", "f", "", "Replace the spec with the ClusterCreationPolicy of this YAML file (- for standard input)")
 	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
 		if err := o.Validate(cmd); err != nil {
@@ -146,7 +146,7 @@ func (o *Options) apply(cur *v1alpha1.ClusterCreationPolicy) (*v1alpha1.ClusterC
 	next := cur.DeepCopy()
 	next.APIVersion, next.Kind = v1alpha1.APIVersion, v1alpha1.KindClusterCreationPolicy
 	if o.File != "" {
-		fromFile, err := policyutil.FromFile(o.File, o.Name)
+		fromFile, err := policyutil.FromFile(o.File, o.Name, o.IO.In)
 		if err != nil {
 			return nil, err
 		}

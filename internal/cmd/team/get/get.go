@@ -27,8 +27,11 @@ type View struct {
 	DisplayName string `json:"displayName,omitempty"`
 	Description string `json:"description,omitempty"`
 	Namespace   string `json:"namespace"`
-	// Status is the worst of the team quota's and every environment's status.
-	Status       string               `json:"status"`
+	// Status is the team's one quota status (policy.StandingOfTeam): the worst of its quota
+	// lines and every environment's status, the one team list shows.
+	Status string `json:"status"`
+	// StatusSetBy is the limit that set Status, with its figures (policy.StandingOfTeam).
+	StatusSetBy  string               `json:"statusSetBy,omitempty"`
 	Quota        policy.QuotaReport   `json:"quota"`
 	Environments []EnvironmentSummary `json:"environments"`
 }
@@ -105,7 +108,8 @@ func run(ctx context.Context, o *Options) error {
 	}
 	v := View{Name: t.Name, DisplayName: t.Spec.DisplayName, Description: t.Spec.Description,
 		Namespace: t.TeamNamespace(), Quota: policy.TeamQuota(t, clusters), Environments: Summaries(t, clusters)}
-	v.Status = worst(v.Quota.Status, v.Environments)
+	standing := policy.StandingOfTeam(t, clusters)
+	v.Status, v.StatusSetBy = standing.Status, standing.SetBy
 	defer func() {
 		for _, env := range v.Environments {
 			for _, p := range env.Problems {
@@ -132,7 +136,11 @@ func describe(out io.Writer, v View, color bool, width int) error {
 		fmt.Fprintf(out, "Description:  %s\n", inert.Text(v.Description))
 	}
 	fmt.Fprintf(out, "Namespace:    %s\n", inert.Text(v.Namespace))
-	fmt.Fprintf(out, "Quota:        %s\n\n", st.Status(v.Status))
+	fmt.Fprintf(out, "Quota:        %s\n", st.Status(v.Status))
+	if v.StatusSetBy != "" {
+		fmt.Fprintf(out, "Set by:       %s\n", inert.Text(v.StatusSetBy))
+	}
+	fmt.Fprintln(out)
 	q := tables.NewTable(color, "RESOURCE", "USED", "LIMIT", "UTILISATION", "STATUS")
 	q.Width = width // fit the terminal (tables.Table.fit)
 	for _, l := range v.Quota.Lines {
@@ -155,16 +163,4 @@ func describe(out io.Writer, v View, color bool, width int) error {
 		e.Row(env.Name, strconv.Itoa(env.Clusters), tables.Cap(env.MaxClusters), tables.Cap(env.MaxClustersPerMember), st.Status(env.Status), env.Description)
 	}
 	return e.Render(out)
-}
-
-// worst is the most severe of the team quota status and the environments' statuses.
-func worst(team string, envs []EnvironmentSummary) string {
-	rank := map[string]int{policy.QuotaOK: 0, policy.QuotaWarning: 1, policy.QuotaExceeded: 2}
-	w := team
-	for _, e := range envs {
-		if rank[e.Status] > rank[w] {
-			w = e.Status
-		}
-	}
-	return w
 }

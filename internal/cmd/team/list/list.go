@@ -25,6 +25,8 @@ type Row struct {
 	Environments int    `json:"environments"`
 	Clusters     int    `json:"clusters"`
 	Quota        string `json:"quotaStatus"`
+	// QuotaSetBy is the limit that set Quota, with its figures (policy.StandingOfTeam).
+	QuotaSetBy string `json:"quotaSetBy,omitempty"`
 }
 
 // Spec is what team list prints: the Teams, or with --view a Row each.
@@ -82,7 +84,7 @@ func run(ctx context.Context, o *Options) error {
 	}
 	st := tables.NewStyles(o.IO.ColorEnabled())
 	d := output.Doc{
-		Header:     []string{"NAME", "NAMESPACE", "ENVIRONMENTS", "CLUSTERS", "QUOTA"},
+		Header:     []string{"NAME", "NAMESPACE", "ENVIRONMENTS", "CLUSTERS", "QUOTA", "SET BY"},
 		WideHeader: []string{"DISPLAY NAME"},
 		Empty:      "No teams found.",
 	}
@@ -95,12 +97,13 @@ func run(ctx context.Context, o *Options) error {
 		r := Row{
 			Name: t.Name, DisplayName: t.Spec.DisplayName, Namespace: t.TeamNamespace(),
 			Environments: len(t.Spec.Environments), Clusters: len(clusters),
-			Quota: policy.TeamQuota(t, clusters).Status,
 		}
+		standing := policy.StandingOfTeam(t, clusters)
+		r.Quota, r.QuotaSetBy = standing.Status, standing.SetBy
 		d.Items = append(d.Items, output.Item{
 			Object:    teamview.Object(t),
 			View:      r,
-			Cells:     []string{r.Name, r.Namespace, strconv.Itoa(r.Environments), strconv.Itoa(r.Clusters), st.Status(r.Quota)},
+			Cells:     []string{r.Name, r.Namespace, strconv.Itoa(r.Environments), strconv.Itoa(r.Clusters), st.Status(r.Quota), tables.Dash(r.QuotaSetBy)},
 			WideCells: []string{r.DisplayName},
 		})
 	}

@@ -142,6 +142,7 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
+	teamedit.WarnBelowUsage(ctx, s, a, o.IO.ErrOut)
 	what := teamedit.ResourceName(a.Old.Name)
 	verb, res, updated := "unchanged", a.Result, a.Updated
 	if updated != nil {

@@ -92,7 +92,7 @@ func run(ctx context.Context, o *Options) error {
 	}
 	var teams []v1alpha1.Team
 	if o.Team != "" {
-		t, err := lookup.Team(ctx, s, o.Team)
+		t, err := lookup.TeamEnvironment(ctx, s, o.Team, o.Environment)
 		if err != nil {
 			return err
 		}
