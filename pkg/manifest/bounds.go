@@ -59,6 +59,14 @@ func (b *budget) spent() bool { return b != nil && (b.units > runUnits || b.drop
 // tick counts a node against the bounds of its document and of the run, and checks its
 // depth; false (with the error recorded once) past any of them.
 func (c *converter) tick(n *yaml.Node, p *field.Path, depth int) bool {
+	if !c.tickOK(n, p, depth) {
+		c.broken = true
+		return false
+	}
+	return true
+}
+
+func (c *converter) tickOK(n *yaml.Node, p *field.Path, depth int) bool {
 	c.nodes++
 	if c.nodes > maxNodes {
 		if c.nodes == maxNodes+1 {
@@ -89,6 +97,7 @@ func (c *converter) count(n *yaml.Node, p *field.Path, depth int) bool {
 	}
 	n = resolve(n)
 	if n == nil || n.Kind == yaml.AliasNode {
+		c.broken = true
 		c.fail(p, 0, "unresolvable alias")
 		return false
 	}

@@ -58,6 +58,9 @@ type converter struct {
 	// (a field the tree's CRD declares and the tools do not know yet); tolerated lists them.
 	tolerate  func(path string) bool
 	tolerated []convError
+	// broken: the document itself is in doubt (a bound crossed, an alias or merge key
+	// that does not resolve, a key that is not text), not only some of its fields.
+	broken bool
 }
 
 func newConverter(strict bool) *converter {
@@ -113,12 +116,18 @@ func (c *converter) convert(n *yaml.Node, t reflect.Type, p *field.Path, depth i
 	}
 	n = resolve(n)
 	if n == nil || n.Kind == yaml.AliasNode {
+		c.broken = true
 		c.fail(p, 0, "unresolvable alias")
 		return nil, false
 	}
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
 		return nil, true
 	}
+	return c.convertNode(n, t, p, depth)
+}
+
+// convertNode is convert of a resolved node, already counted, that is not null.
+func (c *converter) convertNode(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (v any, ok bool) {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -261,6 +270,7 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 		}
 		kn, vn := resolve(n.Content[i]), n.Content[i+1]
 		if kn == nil || kn.Kind != yaml.ScalarNode {
+			c.broken = true
 			c.fail(p, n.Content[i].Line, "mapping keys must be strings")
 			continue
 		}
@@ -269,6 +279,7 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 			continue
 		}
 		if kn.ShortTag() == "!!null" {
+			c.broken = true
 			c.fail(p, kn.Line, "mapping keys must be strings, got null")
 			continue
 		}
@@ -296,10 +307,12 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 		}
 		for _, s := range sources {
 			if s == nil || s.Kind != yaml.MappingNode {
+				c.broken = true
 				c.fail(p, n.Line, "merge key \"<<\" must refer to mappings")
 				return
 			}
 			if depth > maxDepth {
+				c.broken = true
 				c.fail(p, n.Line, "nested more than %d levels deep", maxDepth)
 				return
 			}
@@ -348,6 +361,7 @@ func (c *converter) untyped(n *yaml.Node, p *field.Path, depth int) (any, bool) 
 	case yaml.ScalarNode:
 		return c.scalar(n, p)
 	}
+	c.broken = true
 	c.fail(p, n.Line, "unsupported YAML node")
 	return nil, false
 }

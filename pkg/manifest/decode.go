@@ -6,14 +6,15 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	sigsjson "sigs.k8s.io/json"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
@@ -323,15 +324,12 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 	if d.opts.Tolerate != nil && ki != nil {
 		c.tolerate = func(path string) bool { return d.opts.Tolerate(h.apiVersion, h.kind, path) }
 	}
-	var v any
-	var ok bool
 	if ki != nil {
-		v, ok = c.convert(n, ki.typ, nil, 0)
-	} else {
-		v, ok = c.untyped(n, nil, 0)
+		return d.typedObject(o, n, h, ki, c)
 	}
+	v, ok := c.untyped(n, nil, 0)
 	c.lines.done()
-	o.lines, o.NotJudged = c.lines, c.notJudged(src.File)
+	o.lines = c.lines
 	for _, e := range c.errs {
 		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
 	}
@@ -343,31 +341,66 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 	}
 	m := v.(map[string]any)
 	m["apiVersion"], m["kind"] = h.apiVersion, h.kind
-	if ki == nil {
-		o.Obj = &unstructured.Unstructured{Object: m}
+	o.Obj = &unstructured.Unstructured{Object: m}
+	return o, nil
+}
+
+// typedObject decodes an object of a known kind straight into its Go type (fill). When
+// only fields are wrong (a type, a name), the rest is still validated, so that one run
+// reports every problem of the object: those of the fields that decoded, and not again
+// those of the fields that did not.
+func (d *decoder) typedObject(o Object, n *yaml.Node, h header, ki *kindInfo, c *converter) (Object, []error) {
+	obj := ki.newTyped()
+	ok := c.fill(n, reflect.ValueOf(obj).Elem(), nil, 0)
+	c.lines.done()
+	o.lines, o.NotJudged = c.lines, c.notJudged(o.Source.File)
+	if ta, err := meta.TypeAccessor(obj); err == nil {
+		ta.SetAPIVersion(h.apiVersion)
+		ta.SetKind(h.kind)
+	}
+	if ok && len(c.errs) == 0 {
+		o.Obj = obj
 		return o, nil
 	}
-	data, err := json.Marshal(m)
-	if err != nil {
-		return o, []error{o.errorAt("", 0, "%v", err)}
+	errs := make([]*DecodeError, 0, len(c.errs))
+	for _, e := range c.errs {
+		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
 	}
-	obj := ki.newTyped()
-	opts := []sigsjson.StrictOption{sigsjson.DisallowDuplicateFields}
-	if ki.strict {
-		opts = append(opts, sigsjson.DisallowUnknownFields)
+	if len(errs) == 0 {
+		return o, []error{o.errorAt("", 0, "invalid document")}
 	}
-	strictErrs, err := sigsjson.UnmarshalStrict(data, obj, opts...)
-	if err != nil {
-		return o, []error{jsonError(&o, err)}
+	if d.opts.validate && !c.broken {
+		partial := o
+		partial.Obj = obj
+		errs = append(errs, besides(validateObject(partial), errs)...)
+		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
 	}
-	for _, e := range strictErrs {
-		errs = append(errs, jsonError(&o, e))
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e
 	}
-	if errs != nil {
-		return o, errs
+	return o, out
+}
+
+// besides drops the findings of fields that did not decode (or of what holds them, or
+// of what they hold): the field is not missing or wrong in the way validation would say.
+func besides(found, decodeErrs []*DecodeError) []*DecodeError {
+	var out []*DecodeError
+	for _, f := range found {
+		fs := fieldSteps(f.Field)
+		related := false
+		for _, d := range decodeErrs {
+			ds := fieldSteps(d.Field)
+			if len(fs) == 0 || len(ds) == 0 || prefixOf(ds, fs) || prefixOf(fs, ds) {
+				related = true
+				break
+			}
+		}
+		if !related {
+			out = append(out, f)
+		}
 	}
-	o.Obj = obj
-	return o, nil
+	return out
 }
 
 var strictFieldRE = regexp.MustCompile(`^(unknown|duplicate) field "(.*)"$`)

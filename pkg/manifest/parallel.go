@@ -119,6 +119,7 @@ func (p *pipeline) decode(j loadJob) {
 // decodeAndValidate decodes the documents of a file and validates each object.
 func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, []error) {
 	var errs []error
+	opts.validate = true
 	objs, err := decodeDocuments(name, data, opts, b, tab)
 	if err != nil {
 		errs = append(errs, err)

@@ -48,6 +48,10 @@ type Options struct {
 	// AllowDuplicates keeps two objects of one identity (a GitOps tree holds one per
 	// cluster it targets); the caller checks each target with Duplicates.
 	AllowDuplicates bool
+
+	// validate: the objects are validated after decoding (a Load), so an object with
+	// wrong fields is validated too, for every problem at once.
+	validate bool
 }
 
 func (o Options) fileLimit() int64 {

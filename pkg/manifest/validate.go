@@ -131,6 +131,16 @@ func compiled(p string) *regexp.Regexp {
 // object was read from. Unknown kinds are not checked. Errors are *DecodeError values,
 // joined.
 func Validate(obj Object) error {
+	derrs := validateObject(obj)
+	errs := make([]error, len(derrs))
+	for i, e := range derrs {
+		errs[i] = e
+	}
+	return errors.Join(errs...)
+}
+
+// validateObject is Validate's findings, in file order.
+func validateObject(obj Object) []*DecodeError {
 	if obj.Obj == nil {
 		return nil
 	}
@@ -148,11 +158,11 @@ func Validate(obj Object) error {
 	fillIdentity(&obj)
 	s, err := schemaFor(ki)
 	if err != nil {
-		return obj.errorAt("", 0, "%v", err)
+		return []*DecodeError{obj.errorAt("", 0, "%v", err)}
 	}
 	val, err := toJSONValue(obj.Obj)
 	if err != nil {
-		return obj.errorAt("", 0, "%v", err)
+		return []*DecodeError{obj.errorAt("", 0, "%v", err)}
 	}
 	v := &validator{obj: &obj}
 	v.validate(s, val, nil)
@@ -172,11 +182,7 @@ func Validate(obj Object) error {
 	}
 	// Report in file order, the way a reader goes through the document.
 	sort.SliceStable(derrs, func(i, j int) bool { return derrs[i].Line < derrs[j].Line })
-	errs := make([]error, len(derrs))
-	for i, e := range derrs {
-		errs[i] = e
-	}
-	return errors.Join(errs...)
+	return derrs
 }
 
 // kindOfObject finds the known kind of a typed object by its Go type.
