@@ -89,6 +89,7 @@ func decode(file string, data []byte, opts Options, b *budget, tab *pathTable) (
 	if err := checkJSON(file, data); err != nil {
 		return nil, err
 	}
+	b.grant(len(data))
 	return decodeDocuments(file, data, opts, b, tab)
 }
 

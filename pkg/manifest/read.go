@@ -19,8 +19,10 @@ import (
 const (
 	// DefaultMaxFileBytes bounds each manifest file and standard input.
 	DefaultMaxFileBytes = 8 << 20
-	// DefaultMaxTotalBytes bounds everything one Load reads.
-	DefaultMaxTotalBytes = 64 << 20
+	// DefaultMaxTotalBytes bounds everything one Load reads: a tree of 100,000 clusters
+	// is about 360 MiB. What a Load keeps is bounded by its node bound (bounds.go), which
+	// grows with what was read; a file's bytes are dropped once it is decoded.
+	DefaultMaxTotalBytes = 512 << 20
 	// MaxDocumentBytes bounds one YAML document: its parse tree costs about 100 times
 	// its size in memory when it is dense.
 	MaxDocumentBytes = 1 << 20
