@@ -156,23 +156,18 @@ type decoder struct {
 	tab    *pathTable
 }
 
-// shiftLines makes segment-relative lines absolute.
+// shiftLines makes segment-relative lines absolute. The parser builds a tree (an alias is
+// a node of its own that points at its anchor), so each node is met once.
 func shiftLines(n *yaml.Node, off int) {
-	seen := map[*yaml.Node]bool{}
-	var walk func(*yaml.Node)
-	walk = func(n *yaml.Node) {
-		if n == nil || seen[n] {
-			return
-		}
-		seen[n] = true
-		if n.Line > 0 {
-			n.Line += off
-		}
-		for _, c := range n.Content {
-			walk(c)
-		}
+	if n == nil {
+		return
 	}
-	walk(n)
+	if n.Line > 0 {
+		n.Line += off
+	}
+	for _, c := range n.Content {
+		shiftLines(c, off)
+	}
 }
 
 // header is what a document says about itself, read leniently for error messages.

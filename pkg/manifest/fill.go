@@ -177,8 +177,8 @@ func (c *converter) fillStruct(n *yaml.Node, dst reflect.Value, p *field.Path, d
 	quoted := quotedIntFields[t]
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
-		kp := child(p, k)
-		defer c.leave(c.enter(pathStep{kind: stepChild, name: k}, kp, kn.Line))
+		kp, prev := c.down(pathStep{kind: stepChild, name: k}, p, kn.Line)
+		defer c.leave(prev)
 		f, known := info.byName[k]
 		if !known {
 			if !c.unknownField(k, kn, vn, kp, info, depth) {
@@ -243,8 +243,8 @@ func (c *converter) fillMap(n *yaml.Node, dst reflect.Value, p *field.Path, dept
 	m := reflect.MakeMapWithSize(t, len(n.Content)/2)
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
-		kp := key(p, k)
-		defer c.leave(c.enter(pathStep{kind: stepKey, name: k}, kp, kn.Line))
+		kp, prev := c.down(pathStep{kind: stepKey, name: k}, p, kn.Line)
+		defer c.leave(prev)
 		e := reflect.New(t.Elem()).Elem()
 		if c.fill(vn, e, kp, depth+1) {
 			m.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), e)
@@ -264,8 +264,7 @@ func (c *converter) fillSlice(n *yaml.Node, dst reflect.Value, p *field.Path, de
 	s := reflect.MakeSlice(dst.Type(), len(n.Content), len(n.Content))
 	good := true
 	for i, item := range n.Content {
-		ip := p.Index(i)
-		prev := c.enter(pathStep{kind: stepIndex, index: i}, ip, item.Line)
+		ip, prev := c.down(pathStep{kind: stepIndex, index: i}, p, item.Line)
 		if !c.fill(item, s.Index(i), ip, depth+1) {
 			good = false
 		}
