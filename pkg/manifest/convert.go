@@ -258,10 +258,57 @@ func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, dep
 	return out, good
 }
 
+// keySet holds the keys of a mapping met so far and their lines: in a slice while there
+// are few (most mappings of a manifest have a handful of keys), in a map past that.
+type keySet struct {
+	few  []keyLine
+	many map[string]int
+}
+
+type keyLine struct {
+	key  string
+	line int
+}
+
+const fewKeys = 16
+
+func (s *keySet) get(k string) (int, bool) {
+	if s.many != nil {
+		l, ok := s.many[k]
+		return l, ok
+	}
+	for _, e := range s.few {
+		if e.key == k {
+			return e.line, true
+		}
+	}
+	return 0, false
+}
+
+func (s *keySet) set(k string, line int) {
+	if s.many == nil && len(s.few) < fewKeys {
+		for i := range s.few {
+			if s.few[i].key == k {
+				s.few[i].line = line
+				return
+			}
+		}
+		s.few = append(s.few, keyLine{k, line})
+		return
+	}
+	if s.many == nil {
+		s.many = make(map[string]int, 2*fewKeys)
+		for _, e := range s.few {
+			s.many[e.key] = e.line
+		}
+	}
+	s.many[k] = line
+}
+
 // eachPair walks the pairs of a mapping, expanding merge keys ("<<") and refusing
 // duplicate and non-scalar keys.
 func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k string, kn, vn *yaml.Node)) {
-	seen := map[string]int{}
+	var seen keySet
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		// Keys count too: merge keys ("<<") walk the same mappings again and again.
@@ -284,11 +331,11 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 			continue
 		}
 		k := kn.Value
-		if first, dup := seen[k]; dup {
+		if first, dup := seen.get(k); dup {
 			c.fail(child(p, k), kn.Line, "duplicate field (first set on line %d)", first)
 			continue
 		}
-		seen[k] = kn.Line
+		seen.set(k, kn.Line)
 		fn(k, kn, vn)
 	}
 	// Merged keys come after explicit ones and never override them.
@@ -318,14 +365,14 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 			}
 			sub := map[string]bool{}
 			c.eachPair(s, p, depth+1, func(k string, kn, vn *yaml.Node) {
-				if _, explicit := seen[k]; explicit || sub[k] {
+				if _, explicit := seen.get(k); explicit || sub[k] {
 					return
 				}
 				sub[k] = true
 				fn(k, kn, vn)
 			})
 			for k := range sub {
-				seen[k] = 0
+				seen.set(k, 0)
 			}
 		}
 	}
