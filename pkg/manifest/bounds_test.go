@@ -125,3 +125,22 @@ func TestRunBoundOfLoadFiles(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// Past the run's total of bytes, reading stops at the first file that crosses it: one
+// error names it and says so, not one error for every file left.
+func TestRunReadBoundStopsReading(t *testing.T) {
+	dir := t.TempDir()
+	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%02d}\ndata: {a: \"" + strings.Repeat("x", 1000) + "\"}\n"
+	for f := 0; f < 50; f++ {
+		must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.yaml", f)), []byte(fmt.Sprintf(doc, f)), 0o644))
+	}
+	_, err := LoadWith([]string{dir, filepath.Join(dir, "f00.yaml")}, nil, Options{MaxTotalBytes: 10 << 10})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, filepath.Join(dir, "f09.yaml")+": larger than ") || strings.Contains(msg, "\n") ||
+		!strings.HasSuffix(msg, " bytes (what is left of the limit of 10 KiB for all manifests together); nothing after this point was read") {
+		t.Fatalf("want one error, at f09.yaml (the tenth file of 1 KiB):\n%s", msg)
+	}
+}
