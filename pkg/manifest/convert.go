@@ -156,41 +156,9 @@ func (c *converter) convertNode(n *yaml.Node, t reflect.Type, p *field.Path, dep
 	case reflect.Struct:
 		return c.structValue(n, t, p, depth)
 	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			c.wrongType(n, p, "a mapping")
-			return nil, false
-		}
-		out := map[string]any{}
-		good := true
-		c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
-			kp := key(p, k)
-			defer c.leave(c.enter(pathStep{kind: stepKey, name: k}, kp, kn.Line))
-			if v, ok := c.convert(vn, t.Elem(), kp, depth+1); ok {
-				out[k] = v
-			} else {
-				good = false
-			}
-		})
-		return out, good
+		return c.convertMap(n, t, p, depth)
 	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return c.scalarString(n, p, "a base64 string")
-		}
-		if n.Kind != yaml.SequenceNode {
-			c.wrongType(n, p, "a list")
-			return nil, false
-		}
-		out := make([]any, 0, len(n.Content))
-		good := true
-		for i, item := range n.Content {
-			ip := p.Index(i)
-			prev := c.enter(pathStep{kind: stepIndex, index: i}, ip, item.Line)
-			v, ok := c.convert(item, t.Elem(), ip, depth+1)
-			c.leave(prev)
-			good = good && ok
-			out = append(out, v)
-		}
-		return out, good
+		return c.convertSlice(n, t, p, depth)
 	case reflect.String:
 		return c.scalarString(n, p, "a string")
 	case reflect.Bool:
@@ -212,6 +180,46 @@ func (c *converter) convertNode(n *yaml.Node, t reflect.Type, p *field.Path, dep
 		return c.untyped(n, p, depth)
 	}
 	return c.untyped(n, p, depth)
+}
+
+func (c *converter) convertMap(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (any, bool) {
+	if n.Kind != yaml.MappingNode {
+		c.wrongType(n, p, "a mapping")
+		return nil, false
+	}
+	out := map[string]any{}
+	good := true
+	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
+		kp := key(p, k)
+		defer c.leave(c.enter(pathStep{kind: stepKey, name: k}, kp, kn.Line))
+		if v, ok := c.convert(vn, t.Elem(), kp, depth+1); ok {
+			out[k] = v
+		} else {
+			good = false
+		}
+	})
+	return out, good
+}
+
+func (c *converter) convertSlice(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (any, bool) {
+	if t.Elem().Kind() == reflect.Uint8 {
+		return c.scalarString(n, p, "a base64 string")
+	}
+	if n.Kind != yaml.SequenceNode {
+		c.wrongType(n, p, "a list")
+		return nil, false
+	}
+	out := make([]any, 0, len(n.Content))
+	good := true
+	for i, item := range n.Content {
+		ip := p.Index(i)
+		prev := c.enter(pathStep{kind: stepIndex, index: i}, ip, item.Line)
+		v, ok := c.convert(item, t.Elem(), ip, depth+1)
+		c.leave(prev)
+		good = good && ok
+		out = append(out, v)
+	}
+	return out, good
 }
 
 func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (any, bool) {
@@ -256,53 +264,6 @@ func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, dep
 		}
 	})
 	return out, good
-}
-
-// keySet holds the keys of a mapping met so far and their lines: in a slice while there
-// are few (most mappings of a manifest have a handful of keys), in a map past that.
-type keySet struct {
-	few  []keyLine
-	many map[string]int
-}
-
-type keyLine struct {
-	key  string
-	line int
-}
-
-const fewKeys = 16
-
-func (s *keySet) get(k string) (int, bool) {
-	if s.many != nil {
-		l, ok := s.many[k]
-		return l, ok
-	}
-	for _, e := range s.few {
-		if e.key == k {
-			return e.line, true
-		}
-	}
-	return 0, false
-}
-
-func (s *keySet) set(k string, line int) {
-	if s.many == nil && len(s.few) < fewKeys {
-		for i := range s.few {
-			if s.few[i].key == k {
-				s.few[i].line = line
-				return
-			}
-		}
-		s.few = append(s.few, keyLine{k, line})
-		return
-	}
-	if s.many == nil {
-		s.many = make(map[string]int, 2*fewKeys)
-		for _, e := range s.few {
-			s.many[e.key] = e.line
-		}
-	}
-	s.many[k] = line
 }
 
 // eachPair walks the pairs of a mapping, expanding merge keys ("<<") and refusing

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -339,64 +337,6 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 	m["apiVersion"], m["kind"] = h.apiVersion, h.kind
 	o.Obj = &unstructured.Unstructured{Object: m}
 	return o, nil
-}
-
-// typedObject decodes an object of a known kind straight into its Go type (fill). When
-// only fields are wrong (a type, a name), the rest is still validated, so that one run
-// reports every problem of the object: those of the fields that decoded, and not again
-// those of the fields that did not.
-func (d *decoder) typedObject(o Object, n *yaml.Node, h header, ki *kindInfo, c *converter) (Object, []error) {
-	obj := ki.newTyped()
-	ok := c.fill(n, reflect.ValueOf(obj).Elem(), nil, 0)
-	c.lines.done()
-	o.lines, o.NotJudged = c.lines, c.notJudged(o.Source.File)
-	if ta, err := meta.TypeAccessor(obj); err == nil {
-		ta.SetAPIVersion(h.apiVersion)
-		ta.SetKind(h.kind)
-	}
-	if ok && len(c.errs) == 0 {
-		o.Obj = obj
-		return o, nil
-	}
-	errs := make([]*DecodeError, 0, len(c.errs))
-	for _, e := range c.errs {
-		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
-	}
-	if len(errs) == 0 {
-		return o, []error{o.errorAt("", 0, "invalid document")}
-	}
-	if d.opts.validate && !c.broken {
-		partial := o
-		partial.Obj = obj
-		errs = append(errs, besides(validateObject(partial), errs)...)
-		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
-	}
-	out := make([]error, len(errs))
-	for i, e := range errs {
-		out[i] = e
-	}
-	return o, out
-}
-
-// besides drops the findings of fields that did not decode (or of what holds them, or
-// of what they hold): the field is not missing or wrong in the way validation would say.
-func besides(found, decodeErrs []*DecodeError) []*DecodeError {
-	var out []*DecodeError
-	for _, f := range found {
-		fs := fieldSteps(f.Field)
-		related := false
-		for _, d := range decodeErrs {
-			ds := fieldSteps(d.Field)
-			if len(fs) == 0 || len(ds) == 0 || prefixOf(ds, fs) || prefixOf(fs, ds) {
-				related = true
-				break
-			}
-		}
-		if !related {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 var strictFieldRE = regexp.MustCompile(`^(unknown|duplicate) field "(.*)"$`)
