@@ -40,7 +40,7 @@
 # floor's own work, about 45% of the CPU), validation against the CRD schemas (17%), garbage
 # collection (15%), decoding into the types (10%); the memory is the typed objects kept
 # (about 60 MiB live at 10,000 clusters, 6 KiB a cluster), the collector's headroom, and
-# the binary's own pages (about 45 MiB of the peak).
+# the binary's own pages (about 25 MiB of the peak).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
