@@ -7,6 +7,8 @@
 #
 #   floor                                   bench/manifestfloor DIR
 #   team list                               butlerctl team list --manifests DIR
+#   cluster list -A                         butlerctl cluster list -A --manifests DIR
+#   create preflight                        butlerctl cluster create ... --manifests DIR --dry-run
 #   check                                   butlerctl check --manifests DIR
 #   change check (10-file pull request)     butlerctl check --manifests HEAD --base-manifests DIR --as A
 #   change check, git (the same request)    butlerctl check --manifests . --base HEAD --as A (in a repo)
@@ -27,9 +29,18 @@
 # loader alone over the same tree is BenchmarkLoadTree in pkg/manifest:
 #   go test -run '^$' -bench LoadTree -benchmem ./pkg/manifest
 #
-# Targets: team list and check at most 2x the floor, peak memory at most 100 MiB; the
-# change check at most 1.2x the state check. The exit status is 1 when a target is missed.
+# Targets: every command at most 1.5x the floor's wall time, peak memory at most 64 MiB; the
+# change check at most 1.1x the state check. The exit status is 1 when a target is missed.
 # Not part of make test: it takes a minute or two and wants a quiet machine.
+# Measured on the 2-CPU development machine under a load of 12 to 14 (CPU seconds, the
+# steadier figure there, as ratios to the floor in the same run): before the loader decoded
+# straight into the Go types, check 3.4x, team list 3.0x, cluster list -A 3.1x, create
+# preflight 2.7x, peaks 210 to 275 MiB; after, 2.5x, 2.1x, 2.3x, 2.2x, peaks 210 to 265
+# MiB, the 10-file change check 1.13x the state check. What is left: yaml.v3's parse (the
+# floor's own work, about 45% of the CPU), validation against the CRD schemas (17%), garbage
+# collection (15%), decoding into the types (10%); the memory is the typed objects kept
+# (about 60 MiB live at 10,000 clusters, 6 KiB a cluster), the collector's headroom, and
+# the binary's own pages (about 25 MiB of the peak).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,8 +64,10 @@ tree="${KEEP:-$tmp/tree}"
 rm -rf "$tree"
 gen="$("$tmp/bin/manifestgen" -dir "$tree" -clusters "$CLUSTERS" -teams "$TEAMS")"
 
-names=("floor (yaml.v3, all cores)" "team list")
-cmds=("$tmp/bin/manifestfloor $tree" "$BUTLERCTL team list --manifests $tree")
+names=("floor (yaml.v3, all cores)" "team list" "cluster list -A" "create preflight")
+cmds=("$tmp/bin/manifestfloor $tree" "$BUTLERCTL team list --manifests $tree"
+  "$BUTLERCTL cluster list -A --manifests $tree"
+  "$BUTLERCTL cluster create bench-new --team team-00 --environment prod --kubernetes-version v1.31.1 --manifests $tree --as dev0.team-00@example.com --dry-run")
 notes=()
 if "$BUTLERCTL" check --help >/dev/null 2>&1; then
   names+=("check")
@@ -138,21 +151,23 @@ done
 echo
 
 ok=0
+check=0
+for i in "${!names[@]}"; do [ "${names[$i]}" = check ] && check=$i; done
 for i in "${!cmds[@]}"; do
   [ "$i" = 0 ] && continue
   case "${names[$i]}" in
   change*)
-    r=$(awk -v a="${wall[$i]}" -v b="${wall[2]}" 'BEGIN {print (a <= 1.2 * b) ? "yes" : "no"}')
-    echo "target: ${names[$i]} <= 1.2x check: $r ($(awk -v a="${wall[$i]}" -v b="${wall[2]}" 'BEGIN {printf "%.2fx", a / b}'))"
+    r=$(awk -v a="${wall[$i]}" -v b="${wall[$check]}" 'BEGIN {print (a <= 1.1 * b) ? "yes" : "no"}')
+    echo "target: ${names[$i]} <= 1.1x check: $r ($(awk -v a="${wall[$i]}" -v b="${wall[$check]}" 'BEGIN {printf "%.2fx", a / b}'))"
     ;;
   *)
-    r=$(awk -v a="${wall[$i]}" -v b="${wall[0]}" 'BEGIN {print (a <= 2 * b) ? "yes" : "no"}')
-    echo "target: ${names[$i]} <= 2x floor: $r ($(awk -v a="${wall[$i]}" -v b="${wall[0]}" 'BEGIN {printf "%.2fx", a / b}'))"
+    r=$(awk -v a="${wall[$i]}" -v b="${wall[0]}" 'BEGIN {print (a <= 1.5 * b) ? "yes" : "no"}')
+    echo "target: ${names[$i]} <= 1.5x floor: $r ($(awk -v a="${wall[$i]}" -v b="${wall[0]}" 'BEGIN {printf "%.2fx", a / b}'))"
     ;;
   esac
   [ "$r" = yes ] || ok=1
-  m=$(awk -v k="${rssmax[$i]}" 'BEGIN {print (k <= 100 * 1024) ? "yes" : "no"}')
-  echo "target: ${names[$i]} peak RSS <= 100 MiB: $m (max $(awk -v k="${rssmax[$i]}" 'BEGIN {printf "%.1f", k / 1024}') MiB)"
+  m=$(awk -v k="${rssmax[$i]}" 'BEGIN {print (k <= 64 * 1024) ? "yes" : "no"}')
+  echo "target: ${names[$i]} peak RSS <= 64 MiB: $m (max $(awk -v k="${rssmax[$i]}" 'BEGIN {printf "%.1f", k / 1024}') MiB)"
   [ "$m" = yes ] || ok=1
 done
 exit $ok

@@ -9,10 +9,12 @@
 #
 # Timing uses hyperfine when installed (Debian package hyperfine), else a loop timed with
 # date +%s%N; memory always comes from GNU time (/usr/bin/time -f %M). kubectl is the test
-# control plane's (`make testbin`, hack/testbin.sh --dir) when built, else the one on PATH.
+# control plane's (`make testbin`, hack/testbin.sh --dir).
 #
-# Targets: `butlerctl version` at most a quarter of kubectl's wall time, and under 30 MiB
-# peak memory. The exit status is 1 when a target is missed.
+# Targets: `butlerctl version` at most 0.2x kubectl's wall time (kubectl: the test control
+# plane's, which the harness builds, not one that happens to be on PATH), and under 30 MiB
+# peak memory (GNU time's max RSS: most of it is the binary's own pages, read from the page
+# cache, not memory the process allocated). The exit status is 1 when a target is missed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,12 +24,11 @@ if [ -z "${BUTLERCTL:-}" ]; then
   make --no-print-directory build >/dev/null
   BUTLERCTL=bin/butlerctl
 fi
-if [ -z "${KUBECTL:-}" ]; then
-  KUBECTL="$(hack/testbin.sh --dir)/kubectl"
-  [ -x "$KUBECTL" ] || KUBECTL="$(command -v kubectl || true)"
-fi
-if [ -z "$KUBECTL" ] || [ ! -x "$KUBECTL" ]; then
-  echo "startup: no kubectl: run make testbin or install kubectl" >&2
+# The real kubectl the test harness builds: a kubectl on PATH may be a wrapper (a plugin
+# manager's shim, a script) that measures something else.
+KUBECTL="${KUBECTL:-$(hack/testbin.sh --dir)/kubectl}"
+if [ ! -x "$KUBECTL" ]; then
+  echo "startup: no kubectl at $KUBECTL: run make testbin (or set KUBECTL)" >&2
   exit 2
 fi
 if [ ! -x /usr/bin/time ]; then
@@ -110,9 +111,9 @@ GODEBUG=inittrace=1 "$BUTLERCTL" version 2>&1 >/dev/null | awk '/^init github.co
 echo
 
 ok=0
-ratio=$(awk -v a="${wall[0]}" -v b="${wall[2]}" 'BEGIN {print (a * 4 <= b) ? "yes" : "no"}')
+ratio=$(awk -v a="${wall[0]}" -v b="${wall[2]}" 'BEGIN {print (a * 5 <= b) ? "yes" : "no"}')
 mem=$(awk -v k="${rssmax[0]}" 'BEGIN {print (k < 30 * 1024) ? "yes" : "no"}')
-echo "target: butlerctl version <= 1/4 of kubectl version --client: $ratio (${wall[0]} ms vs ${wall[2]} ms)"
+echo "target: butlerctl version <= 0.2x kubectl version --client: $ratio (${wall[0]} ms vs ${wall[2]} ms)"
 echo "target: butlerctl version peak RSS < 30 MiB: $mem (max $(awk -v k="${rssmax[0]}" 'BEGIN {printf "%.1f", k / 1024}') MiB)"
 [ "$ratio" = yes ] || ok=1
 [ "$mem" = yes ] || ok=1

@@ -53,7 +53,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: it is %s", ErrNotRegular, KindOf(st.Mode()))}
 	}
-	b, err := ReadAll(f, limit)
+	b, err := readAll(f, limit, st.Size())
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
@@ -61,10 +61,34 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 }
 
 // ReadAll reads r to its end, failing with ErrTooLarge past limit bytes.
-func ReadAll(r io.Reader, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+func ReadAll(r io.Reader, limit int64) ([]byte, error) { return readAll(r, limit, 0) }
+
+// readAll is ReadAll with a guess of the size (a file's, which may be wrong: only what is
+// read counts against limit), so that a file is read into one buffer of its size rather
+// than one grown step by step.
+func readAll(r io.Reader, limit, size int64) ([]byte, error) {
+	var b []byte
+	if size > 0 && size <= limit {
+		b = make([]byte, 0, size+1) // one more byte, to meet the end without growing
+		lr := io.LimitReader(r, limit+1)
+		for {
+			if len(b) == cap(b) {
+				b = append(b, 0)[:len(b)]
+			}
+			n, err := lr.Read(b[len(b):cap(b)])
+			b = b[:len(b)+n]
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		var err error
+		if b, err = io.ReadAll(io.LimitReader(r, limit+1)); err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(b)) > limit {
 		return nil, fmt.Errorf("%w: more than %s", ErrTooLarge, Size(limit))

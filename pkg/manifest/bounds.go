@@ -4,14 +4,22 @@ import (
 	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// maxRunNodes bounds the nodes, aliases expanded, that one Load converts across every
-// document, so that many documents each under maxNodes cannot add up to exhaust memory.
-// It is counted in nodes of loosely kept objects (unstructured maps, the costliest to
-// keep); a node of a known kind, kept in its typed struct, weighs a quarter of one, so
-// that a real tree of 10,000 clusters (about 2 million nodes) still loads.
+// The run's bounds on nodes, aliases expanded, so that many documents each under maxNodes
+// cannot add up to exhaust memory. They are counted in units: a node of a loosely kept
+// object (unstructured maps, the costliest to keep) weighs looseWeight units, a node of a
+// known kind, kept in its typed struct, one.
+//
+//   - Loosely kept nodes: at most maxRunNodes in a run, whatever was read.
+//   - All nodes: maxRunNodes loose ones' worth to start with, and one more unit for every
+//     bytesPerUnit bytes read. An honest tree of Butler objects holds about one node in 20
+//     bytes (2 million nodes in 38 MB for 10,000 clusters), a Team's list of users one in
+//     10; only aliases make more nodes of fewer bytes, so a tree of any size loads, and
+//     what aliases expand to is bounded by what was read.
 const maxRunNodes = 1 << 20
 
 // Weights of a node against the run's bound, in quarters of a loosely kept node.
@@ -20,45 +28,81 @@ const (
 	looseWeight = 4
 )
 
-// runUnits is the bound in units; a variable only so that tests can reach it quickly.
-var runUnits = maxRunNodes * looseWeight
+// runUnits is the bound in units before anything is read, and bytesPerUnit how many bytes
+// read add a unit to it; variables only so that tests can reach them quickly.
+var (
+	runUnits     = maxRunNodes * looseWeight
+	bytesPerUnit = 4
+)
 
-// budget counts the nodes a Load has converted, in units of typedWeight.
+// runLimit is the run's bound in units once read bytes have been read.
+func runLimit(read int64) int64 { return int64(runUnits) + read/int64(bytesPerUnit) }
+
+// budget counts the nodes a Load has converted, in units of typedWeight, against the
+// bound of what was read so far (limit), and the units of loosely kept nodes (loose)
+// against runUnits.
 type budget struct {
 	units    int
+	loose    int
+	limit    int64
 	reported bool
 
 	// A worker's budget (parallel.go) also adds its units to the run's shared total, by
-	// batches of flushUnits, and is dropped once that total is over the bound.
+	// batches of flushUnits, and is dropped once that total is over the bound of every
+	// byte read so far (read).
 	shared  *atomic.Int64
+	read    *atomic.Int64
 	flushed int
 	dropped bool
 }
 
 const flushUnits = 1024
 
-func newBudget() *budget { return &budget{} }
+func newBudget() *budget { return &budget{limit: runLimit(0)} }
 
-// take counts one node of weight w; false once the run is over its bound.
+// grant raises the bound for n more bytes read.
+func (b *budget) grant(n int) {
+	if b != nil {
+		b.limit += int64(n) / int64(bytesPerUnit)
+	}
+}
+
+// take counts one node of weight w; false once the run is over a bound.
 func (b *budget) take(w int) bool {
 	if b == nil {
 		return true
 	}
 	b.units += w
+	if w == looseWeight {
+		b.loose += w
+	}
 	if b.shared != nil && b.units-b.flushed >= flushUnits {
-		if b.shared.Add(int64(b.units-b.flushed)) > int64(runUnits) {
+		if b.shared.Add(int64(b.units-b.flushed)) > runLimit(b.read.Load()) {
 			b.dropped = true
 		}
 		b.flushed = b.units
 	}
-	return b.units <= runUnits && !b.dropped
+	return !b.over() && !b.dropped && !b.reported
 }
 
-func (b *budget) spent() bool { return b != nil && (b.units > runUnits || b.dropped) }
+func (b *budget) over() bool { return int64(b.units) > b.limit || b.loose > runUnits }
+
+// spent reports a bound crossed; it stays crossed when later bytes raise the bound.
+func (b *budget) spent() bool {
+	return b != nil && (b.over() || b.dropped || b.reported)
+}
 
 // tick counts a node against the bounds of its document and of the run, and checks its
 // depth; false (with the error recorded once) past any of them.
 func (c *converter) tick(n *yaml.Node, p *field.Path, depth int) bool {
+	if !c.tickOK(n, p, depth) {
+		c.broken = true
+		return false
+	}
+	return true
+}
+
+func (c *converter) tickOK(n *yaml.Node, p *field.Path, depth int) bool {
 	c.nodes++
 	if c.nodes > maxNodes {
 		if c.nodes == maxNodes+1 {
@@ -69,7 +113,12 @@ func (c *converter) tick(n *yaml.Node, p *field.Path, depth int) bool {
 	if !c.budget.take(c.weight) {
 		if !c.budget.reported {
 			c.budget.reported = true
-			c.fail(p, n.Line, "the manifests together are too large (more than %d nodes, aliases expanded); nothing after this point was read", maxRunNodes)
+			if c.budget.loose > runUnits {
+				c.fail(p, n.Line, "the manifests together are too large (more than %d nodes of kinds other than Butler's and Steward's, aliases expanded); nothing after this point was read", maxRunNodes)
+			} else {
+				c.fail(p, n.Line, "the manifests together are too large (more than %d nodes for %s read, aliases expanded); nothing after this point was read",
+					c.budget.limit, fileio.Size((c.budget.limit-int64(runUnits))*int64(bytesPerUnit)))
+			}
 		}
 		return false
 	}
@@ -89,6 +138,7 @@ func (c *converter) count(n *yaml.Node, p *field.Path, depth int) bool {
 	}
 	n = resolve(n)
 	if n == nil || n.Kind == yaml.AliasNode {
+		c.broken = true
 		c.fail(p, 0, "unresolvable alias")
 		return false
 	}

@@ -58,6 +58,9 @@ type converter struct {
 	// (a field the tree's CRD declares and the tools do not know yet); tolerated lists them.
 	tolerate  func(path string) bool
 	tolerated []convError
+	// broken: the document itself is in doubt (a bound crossed, an alias or merge key
+	// that does not resolve, a key that is not text), not only some of its fields.
+	broken bool
 }
 
 func newConverter(strict bool) *converter {
@@ -113,12 +116,18 @@ func (c *converter) convert(n *yaml.Node, t reflect.Type, p *field.Path, depth i
 	}
 	n = resolve(n)
 	if n == nil || n.Kind == yaml.AliasNode {
+		c.broken = true
 		c.fail(p, 0, "unresolvable alias")
 		return nil, false
 	}
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
 		return nil, true
 	}
+	return c.convertNode(n, t, p, depth)
+}
+
+// convertNode is convert of a resolved node, already counted, that is not null.
+func (c *converter) convertNode(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (v any, ok bool) {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -147,41 +156,9 @@ func (c *converter) convert(n *yaml.Node, t reflect.Type, p *field.Path, depth i
 	case reflect.Struct:
 		return c.structValue(n, t, p, depth)
 	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			c.wrongType(n, p, "a mapping")
-			return nil, false
-		}
-		out := map[string]any{}
-		good := true
-		c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
-			kp := key(p, k)
-			defer c.leave(c.enter(pathStep{kind: stepKey, name: k}, kp, kn.Line))
-			if v, ok := c.convert(vn, t.Elem(), kp, depth+1); ok {
-				out[k] = v
-			} else {
-				good = false
-			}
-		})
-		return out, good
+		return c.convertMap(n, t, p, depth)
 	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return c.scalarString(n, p, "a base64 string")
-		}
-		if n.Kind != yaml.SequenceNode {
-			c.wrongType(n, p, "a list")
-			return nil, false
-		}
-		out := make([]any, 0, len(n.Content))
-		good := true
-		for i, item := range n.Content {
-			ip := p.Index(i)
-			prev := c.enter(pathStep{kind: stepIndex, index: i}, ip, item.Line)
-			v, ok := c.convert(item, t.Elem(), ip, depth+1)
-			c.leave(prev)
-			good = good && ok
-			out = append(out, v)
-		}
-		return out, good
+		return c.convertSlice(n, t, p, depth)
 	case reflect.String:
 		return c.scalarString(n, p, "a string")
 	case reflect.Bool:
@@ -203,6 +180,46 @@ func (c *converter) convert(n *yaml.Node, t reflect.Type, p *field.Path, depth i
 		return c.untyped(n, p, depth)
 	}
 	return c.untyped(n, p, depth)
+}
+
+func (c *converter) convertMap(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (any, bool) {
+	if n.Kind != yaml.MappingNode {
+		c.wrongType(n, p, "a mapping")
+		return nil, false
+	}
+	out := map[string]any{}
+	good := true
+	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
+		kp := key(p, k)
+		defer c.leave(c.enter(pathStep{kind: stepKey, name: k}, kp, kn.Line))
+		if v, ok := c.convert(vn, t.Elem(), kp, depth+1); ok {
+			out[k] = v
+		} else {
+			good = false
+		}
+	})
+	return out, good
+}
+
+func (c *converter) convertSlice(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (any, bool) {
+	if t.Elem().Kind() == reflect.Uint8 {
+		return c.scalarString(n, p, "a base64 string")
+	}
+	if n.Kind != yaml.SequenceNode {
+		c.wrongType(n, p, "a list")
+		return nil, false
+	}
+	out := make([]any, 0, len(n.Content))
+	good := true
+	for i, item := range n.Content {
+		ip := p.Index(i)
+		prev := c.enter(pathStep{kind: stepIndex, index: i}, ip, item.Line)
+		v, ok := c.convert(item, t.Elem(), ip, depth+1)
+		c.leave(prev)
+		good = good && ok
+		out = append(out, v)
+	}
+	return out, good
 }
 
 func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (any, bool) {
@@ -252,7 +269,7 @@ func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, dep
 // eachPair walks the pairs of a mapping, expanding merge keys ("<<") and refusing
 // duplicate and non-scalar keys.
 func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k string, kn, vn *yaml.Node)) {
-	seen := map[string]int{}
+	var seen keySet
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		// Keys count too: merge keys ("<<") walk the same mappings again and again.
@@ -261,6 +278,7 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 		}
 		kn, vn := resolve(n.Content[i]), n.Content[i+1]
 		if kn == nil || kn.Kind != yaml.ScalarNode {
+			c.broken = true
 			c.fail(p, n.Content[i].Line, "mapping keys must be strings")
 			continue
 		}
@@ -269,15 +287,16 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 			continue
 		}
 		if kn.ShortTag() == "!!null" {
+			c.broken = true
 			c.fail(p, kn.Line, "mapping keys must be strings, got null")
 			continue
 		}
 		k := kn.Value
-		if first, dup := seen[k]; dup {
+		if first, dup := seen.get(k); dup {
 			c.fail(child(p, k), kn.Line, "duplicate field (first set on line %d)", first)
 			continue
 		}
-		seen[k] = kn.Line
+		seen.set(k, kn.Line)
 		fn(k, kn, vn)
 	}
 	// Merged keys come after explicit ones and never override them.
@@ -296,23 +315,25 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 		}
 		for _, s := range sources {
 			if s == nil || s.Kind != yaml.MappingNode {
+				c.broken = true
 				c.fail(p, n.Line, "merge key \"<<\" must refer to mappings")
 				return
 			}
 			if depth > maxDepth {
+				c.broken = true
 				c.fail(p, n.Line, "nested more than %d levels deep", maxDepth)
 				return
 			}
 			sub := map[string]bool{}
 			c.eachPair(s, p, depth+1, func(k string, kn, vn *yaml.Node) {
-				if _, explicit := seen[k]; explicit || sub[k] {
+				if _, explicit := seen.get(k); explicit || sub[k] {
 					return
 				}
 				sub[k] = true
 				fn(k, kn, vn)
 			})
 			for k := range sub {
-				seen[k] = 0
+				seen.set(k, 0)
 			}
 		}
 	}
@@ -348,6 +369,7 @@ func (c *converter) untyped(n *yaml.Node, p *field.Path, depth int) (any, bool) 
 	case yaml.ScalarNode:
 		return c.scalar(n, p)
 	}
+	c.broken = true
 	c.fail(p, n.Line, "unsupported YAML node")
 	return nil, false
 }

@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	sigsjson "sigs.k8s.io/json"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
@@ -88,6 +87,7 @@ func decode(file string, data []byte, opts Options, b *budget, tab *pathTable) (
 	if err := checkJSON(file, data); err != nil {
 		return nil, err
 	}
+	b.grant(len(data))
 	return decodeDocuments(file, data, opts, b, tab)
 }
 
@@ -154,23 +154,18 @@ type decoder struct {
 	tab    *pathTable
 }
 
-// shiftLines makes segment-relative lines absolute.
+// shiftLines makes segment-relative lines absolute. The parser builds a tree (an alias is
+// a node of its own that points at its anchor), so each node is met once.
 func shiftLines(n *yaml.Node, off int) {
-	seen := map[*yaml.Node]bool{}
-	var walk func(*yaml.Node)
-	walk = func(n *yaml.Node) {
-		if n == nil || seen[n] {
-			return
-		}
-		seen[n] = true
-		if n.Line > 0 {
-			n.Line += off
-		}
-		for _, c := range n.Content {
-			walk(c)
-		}
+	if n == nil {
+		return
 	}
-	walk(n)
+	if n.Line > 0 {
+		n.Line += off
+	}
+	for _, c := range n.Content {
+		shiftLines(c, off)
+	}
 }
 
 // header is what a document says about itself, read leniently for error messages.
@@ -323,15 +318,12 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 	if d.opts.Tolerate != nil && ki != nil {
 		c.tolerate = func(path string) bool { return d.opts.Tolerate(h.apiVersion, h.kind, path) }
 	}
-	var v any
-	var ok bool
 	if ki != nil {
-		v, ok = c.convert(n, ki.typ, nil, 0)
-	} else {
-		v, ok = c.untyped(n, nil, 0)
+		return d.typedObject(o, n, h, ki, c)
 	}
+	v, ok := c.untyped(n, nil, 0)
 	c.lines.done()
-	o.lines, o.NotJudged = c.lines, c.notJudged(src.File)
+	o.lines = c.lines
 	for _, e := range c.errs {
 		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
 	}
@@ -343,30 +335,7 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 	}
 	m := v.(map[string]any)
 	m["apiVersion"], m["kind"] = h.apiVersion, h.kind
-	if ki == nil {
-		o.Obj = &unstructured.Unstructured{Object: m}
-		return o, nil
-	}
-	data, err := json.Marshal(m)
-	if err != nil {
-		return o, []error{o.errorAt("", 0, "%v", err)}
-	}
-	obj := ki.newTyped()
-	opts := []sigsjson.StrictOption{sigsjson.DisallowDuplicateFields}
-	if ki.strict {
-		opts = append(opts, sigsjson.DisallowUnknownFields)
-	}
-	strictErrs, err := sigsjson.UnmarshalStrict(data, obj, opts...)
-	if err != nil {
-		return o, []error{jsonError(&o, err)}
-	}
-	for _, e := range strictErrs {
-		errs = append(errs, jsonError(&o, e))
-	}
-	if errs != nil {
-		return o, errs
-	}
-	o.Obj = obj
+	o.Obj = &unstructured.Unstructured{Object: m}
 	return o, nil
 }
 

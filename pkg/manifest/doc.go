@@ -9,7 +9,10 @@
 //
 // Decode checks structure and types only. Validate checks what the CRD schemas (the ones
 // generated into config/crd, which match the live API) would refuse: minimums, patterns,
-// enums, required fields, unique list keys. Load does both.
+// enums, required fields, unique list keys. Load does both, and validates an object whose
+// fields did not all decode too (leaving out what it says of those fields), so that one
+// run reports every problem of an object. Known kinds are decoded from the YAML node tree
+// straight into their Go types, in one pass.
 //
 // Writing edits files in place: only the documents that change are touched, and within a
 // document only the lines of the changed values, so comments, key order, blank lines and

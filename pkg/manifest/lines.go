@@ -29,11 +29,14 @@ const (
 
 const noPath int32 = -1
 
-// pathTable numbers the field paths of one Load; its workers share it.
+// pathTable numbers the field paths of one Load; its workers share it. It also keeps one
+// field.Path per path (field.Path is immutable), so that decoding does not build a new one
+// for every node of every object.
 type pathTable struct {
 	mu    sync.Mutex
 	steps map[pathStep]int32
 	byStr map[string]int32
+	paths []*field.Path // by id
 }
 
 func newPathTable() *pathTable {
@@ -42,19 +45,27 @@ func newPathTable() *pathTable {
 
 // id numbers a step; p is the same path as a field.Path, rendered only the first time.
 func (t *pathTable) id(s pathStep, p *field.Path) int32 {
+	id, _ := t.step(s, func() *field.Path { return p })
+	return id
+}
+
+// step numbers a step and returns its path; mk makes the path, called only the first time.
+func (t *pathTable) step(s pathStep, mk func() *field.Path) (int32, *field.Path) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if id, ok := t.steps[s]; ok {
-		return id
+		return id, t.paths[id]
 	}
+	p := mk()
 	str := pathString(p)
 	id, ok := t.byStr[str]
 	if !ok {
 		id = int32(len(t.byStr))
 		t.byStr[str] = id
+		t.paths = append(t.paths, p)
 	}
 	t.steps[s] = id
-	return id
+	return id, t.paths[id]
 }
 
 func (t *pathTable) lookup(path string) (int32, bool) {
@@ -111,3 +122,26 @@ func (c *converter) enter(s pathStep, p *field.Path, line int) int32 {
 }
 
 func (c *converter) leave(prev int32) { c.pid = prev }
+
+// down is enter for fill: it returns the step's path as well, the table's shared one when
+// lines are recorded (else a new one), and the path to restore with leave.
+func (c *converter) down(s pathStep, p *field.Path, line int) (*field.Path, int32) {
+	mk := func() *field.Path {
+		switch s.kind {
+		case stepChild:
+			return child(p, s.name)
+		case stepKey:
+			return key(p, s.name)
+		}
+		return p.Index(s.index)
+	}
+	prev := c.pid
+	if c.lines == nil {
+		return mk(), prev
+	}
+	s.parent = prev
+	id, sp := c.lines.tab.step(s, mk)
+	c.pid = id
+	c.lines.add(id, line)
+	return sp, prev
+}

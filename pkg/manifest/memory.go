@@ -15,6 +15,7 @@ type File struct {
 func LoadFiles(files []File, opts Options) (*Set, error) {
 	set := &Set{}
 	budget, tab := newBudget(), newPathTable()
+	opts.validate = true
 	var errs []error
 	for _, f := range files {
 		objs, err := decode(f.Name, f.Data, opts, budget, tab)

@@ -28,10 +28,12 @@ type fileResult struct {
 	index      int    // in the order read
 	stdin      []byte // standard input is kept: it cannot be read again
 	errsBefore int    // reader errors that come before this file
+	read       int64  // bytes submitted up to this file, its own included
 	jsonErr    *DecodeError
 	objs       []Object
 	errs       []error // decoding's, then each object's validation errors
 	units      int
+	loose      int
 	dropped    bool // not usable as it is (see decode): decode again in order
 }
 
@@ -50,6 +52,7 @@ type pipeline struct {
 	wg      sync.WaitGroup
 	results []*fileResult
 	total   atomic.Int64 // units counted by every worker
+	read    atomic.Int64 // bytes submitted
 }
 
 func newPipeline(opts Options, tab *pathTable) *pipeline {
@@ -69,7 +72,8 @@ func newPipeline(opts Options, tab *pathTable) *pipeline {
 
 // submit queues a file read by the reader; errsBefore is how many reader errors precede it.
 func (p *pipeline) submit(errsBefore int, name string, data []byte) {
-	res := &fileResult{name: name, index: len(p.results), errsBefore: errsBefore}
+	read := p.read.Add(int64(len(data)))
+	res := &fileResult{name: name, index: len(p.results), errsBefore: errsBefore, read: read}
 	if name == Stdin {
 		res.stdin = data
 	}
@@ -79,7 +83,8 @@ func (p *pipeline) submit(errsBefore int, name string, data []byte) {
 
 // done records a file whose objects are known already (Options.Reuse), in its place.
 func (p *pipeline) done(errsBefore int, name string, objs []Object) {
-	res := &fileResult{name: name, index: len(p.results), errsBefore: errsBefore, objs: make([]Object, len(objs))}
+	res := &fileResult{name: name, index: len(p.results), errsBefore: errsBefore, read: p.read.Load(),
+		objs: make([]Object, len(objs))}
 	for i, o := range objs {
 		o.Source.File = name
 		res.objs[i] = o
@@ -101,10 +106,10 @@ func (p *pipeline) decode(j loadJob) {
 	if res.jsonErr = checkJSON(res.name, j.data); res.jsonErr != nil {
 		return
 	}
-	b := &budget{shared: &p.total}
+	b := &budget{shared: &p.total, read: &p.read, limit: runLimit(res.read)}
 	res.objs, res.errs = decodeAndValidate(res.name, j.data, p.opts, b, p.tab)
-	res.units = b.units
-	if b.units > runUnits {
+	res.units, res.loose = b.units, b.loose
+	if b.over() {
 		// Over the bound on its own: exact for the first file, whose budget starts at zero
 		// in a sequential Load too; any other is decoded again, and not kept meanwhile.
 		res.dropped = res.index > 0
@@ -119,6 +124,7 @@ func (p *pipeline) decode(j loadJob) {
 // decodeAndValidate decodes the documents of a file and validates each object.
 func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, []error) {
 	var errs []error
+	opts.validate = true
 	objs, err := decodeDocuments(name, data, opts, b, tab)
 	if err != nil {
 		errs = append(errs, err)
@@ -140,6 +146,9 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 	run := newBudget()
 	next, collected := 0, false
 	for _, res := range p.results {
+		if !run.spent() {
+			run.limit = runLimit(res.read)
+		}
 		errs = append(errs, readErrs[next:res.errsBefore]...)
 		next = res.errsBefore
 		switch {
@@ -148,10 +157,11 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 			continue
 		case run.spent():
 			continue // nothing after the crossing is read
-		case !res.dropped && run.units+res.units <= runUnits:
+		case !res.dropped && int64(run.units+res.units) <= run.limit && run.loose+res.loose <= runUnits:
 			run.units += res.units
+			run.loose += res.loose
 		case !res.dropped && run.units == 0:
-			run.units, run.reported = res.units, true // the first file, over the bound alone
+			run.units, run.loose, run.reported = res.units, res.loose, true // the first file, over a bound alone
 		default:
 			// The bound is crossed in this file, or a worker stopped short of it.
 			if res.dropped && !collected {

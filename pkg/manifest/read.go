@@ -19,8 +19,10 @@ import (
 const (
 	// DefaultMaxFileBytes bounds each manifest file and standard input.
 	DefaultMaxFileBytes = 8 << 20
-	// DefaultMaxTotalBytes bounds everything one Load reads.
-	DefaultMaxTotalBytes = 64 << 20
+	// DefaultMaxTotalBytes bounds everything one Load reads: a tree of 100,000 clusters
+	// is about 360 MiB. What a Load keeps is bounded by its node bound (bounds.go), which
+	// grows with what was read; a file's bytes are dropped once it is decoded.
+	DefaultMaxTotalBytes = 512 << 20
 	// MaxDocumentBytes bounds one YAML document: its parse tree costs about 100 times
 	// its size in memory when it is dense.
 	MaxDocumentBytes = 1 << 20
@@ -48,6 +50,10 @@ type Options struct {
 	// AllowDuplicates keeps two objects of one identity (a GitOps tree holds one per
 	// cluster it targets); the caller checks each target with Duplicates.
 	AllowDuplicates bool
+
+	// validate: the objects are validated after decoding (a Load), so an object with
+	// wrong fields is validated too, for every problem at once.
+	validate bool
 }
 
 func (o Options) fileLimit() int64 {
@@ -85,6 +91,8 @@ type reader struct {
 	seenFiles map[fileID]bool
 	seenDirs  map[fileID]bool
 	stdinRead bool
+	// full: the run's total was reached; reading stops there, with one error.
+	full bool
 }
 
 func (r *reader) fail(format string, args ...any) {
@@ -94,6 +102,9 @@ func (r *reader) fail(format string, args ...any) {
 // path reads one path given on the command line: a file whatever its name, a directory
 // recursively, or "-".
 func (r *reader) path(p string, stdin io.Reader) {
+	if r.full {
+		return
+	}
 	if p == Stdin {
 		r.stdin(stdin)
 		return
@@ -123,7 +134,7 @@ func (r *reader) stdin(stdin io.Reader) {
 	limit, which := r.limit()
 	data, err := fileio.ReadAll(stdin, limit)
 	if errors.Is(err, fileio.ErrTooLarge) {
-		r.fail("<stdin>: larger than %s (the limit %s)", fileio.Size(limit), which)
+		r.tooLarge("<stdin>", limit, which)
 		return
 	}
 	if err != nil {
@@ -148,6 +159,17 @@ func (r *reader) limit() (int64, string) {
 	return limit, which
 }
 
+// tooLarge reports a file past a limit. Past the run's total, reading stops: one error
+// says so, rather than one for every file left.
+func (r *reader) tooLarge(name string, limit int64, which string) {
+	if which == "per manifest file" {
+		r.fail("%s: larger than %s (the limit %s)", name, fileio.Size(limit), which)
+		return
+	}
+	r.full = true
+	r.fail("%s: larger than %s (what is left of the limit %s); nothing after this point was read", name, fileio.Size(limit), which)
+}
+
 // file reads a file that Stat (following symlinks) described as fi.
 func (r *reader) file(p string, fi fs.FileInfo) {
 	if !fi.Mode().IsRegular() {
@@ -168,7 +190,7 @@ func (r *reader) file(p string, fi fs.FileInfo) {
 	data, err := fileio.ReadFile(p, limit)
 	switch {
 	case errors.Is(err, fileio.ErrTooLarge):
-		r.fail("%s: larger than %s (the limit %s)", p, fileio.Size(limit), which)
+		r.tooLarge(p, limit, which)
 		return
 	case errors.Is(err, fileio.ErrNotRegular):
 		r.fail("%s: not a regular file%s; manifests are read only from regular files", p, via(p))
@@ -212,6 +234,9 @@ func (r *reader) dir(dir string, stack []fileID) {
 		return
 	}
 	for _, e := range entries {
+		if r.full {
+			return
+		}
 		if strings.HasPrefix(e.Name(), ".") {
 			continue // .git and friends
 		}

@@ -81,8 +81,7 @@ type crdDoc struct {
 var (
 	schemaMu    sync.Mutex
 	schemaCache = map[schema.GroupVersionKind]*jsonSchema{}
-	patternMu   sync.Mutex
-	patterns    = map[string]*regexp.Regexp{}
+	patterns    sync.Map // pattern -> *regexp.Regexp, nil when it does not compile in Go
 )
 
 // schemaFor loads the schema of a known kind from the embedded generated CRDs.
@@ -109,18 +108,18 @@ func schemaFor(ki *kindInfo) (*jsonSchema, error) {
 	return nil, fmt.Errorf("CRD %s has no version %s", ki.crd, ki.gvk.Version)
 }
 
+// compiled returns a schema pattern compiled; the workers of a Load ask for it at every
+// string they check, so it is read without a lock.
 func compiled(p string) *regexp.Regexp {
-	patternMu.Lock()
-	defer patternMu.Unlock()
-	if re, ok := patterns[p]; ok {
-		return re
+	if re, ok := patterns.Load(p); ok {
+		return re.(*regexp.Regexp)
 	}
 	re, err := regexp.Compile(p)
 	if err != nil {
 		re = nil // an ECMA-only pattern: not checked rather than wrongly refused
 	}
-	patterns[p] = re
-	return re
+	v, _ := patterns.LoadOrStore(p, re)
+	return v.(*regexp.Regexp)
 }
 
 // Validate reports what the API server would refuse in a known object: everything its
@@ -131,6 +130,16 @@ func compiled(p string) *regexp.Regexp {
 // object was read from. Unknown kinds are not checked. Errors are *DecodeError values,
 // joined.
 func Validate(obj Object) error {
+	derrs := validateObject(obj)
+	errs := make([]error, len(derrs))
+	for i, e := range derrs {
+		errs[i] = e
+	}
+	return errors.Join(errs...)
+}
+
+// validateObject is Validate's findings, in file order.
+func validateObject(obj Object) []*DecodeError {
 	if obj.Obj == nil {
 		return nil
 	}
@@ -148,11 +157,11 @@ func Validate(obj Object) error {
 	fillIdentity(&obj)
 	s, err := schemaFor(ki)
 	if err != nil {
-		return obj.errorAt("", 0, "%v", err)
+		return []*DecodeError{obj.errorAt("", 0, "%v", err)}
 	}
 	val, err := toJSONValue(obj.Obj)
 	if err != nil {
-		return obj.errorAt("", 0, "%v", err)
+		return []*DecodeError{obj.errorAt("", 0, "%v", err)}
 	}
 	v := &validator{obj: &obj}
 	v.validate(s, val, nil)
@@ -172,11 +181,7 @@ func Validate(obj Object) error {
 	}
 	// Report in file order, the way a reader goes through the document.
 	sort.SliceStable(derrs, func(i, j int) bool { return derrs[i].Line < derrs[j].Line })
-	errs := make([]error, len(derrs))
-	for i, e := range derrs {
-		errs[i] = e
-	}
-	return errors.Join(errs...)
+	return derrs
 }
 
 // kindOfObject finds the known kind of a typed object by its Go type.
@@ -260,6 +265,11 @@ func (v *validator) validate(s *jsonSchema, val any, p *field.Path) {
 		matched := 0
 		var types []string
 		for _, sub := range subs {
+			if sub.Type != "" && !typeMatches(sub, val) {
+				// What the trial would find first; an int-or-string value tries both.
+				types = append(types, sub.Type)
+				continue
+			}
 			trial := &validator{obj: v.obj}
 			trial.validate(sub, val, p)
 			if len(trial.errs) == 0 {

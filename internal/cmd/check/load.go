@@ -56,7 +56,8 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 		}
 		names = repo.name
 	case len(o.BaseManifests) > 0:
-		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{}); err != nil {
+		reuse := dirReuse(paths, o.BaseManifests, head.Raw, manifest.DefaultMaxFileBytes)
+		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{Manifest: manifest.Options{Reuse: reuse}}); err != nil {
 			return nil, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
 		}
 	}

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Growth benchmark: how `butlerctl check --manifests` scales with the size of the tree. For
+# each size in SIZES it generates the tree of bench/manifests.sh (TenantClusters in TEAMS
+# teams, one file each) and times, in turn and round after round, the floor
+# (bench/manifestfloor: reads and parses every file with yaml.v3 on all cores), check, and
+# kubeconform when it is found (KUBECONFORM, else on PATH), with schemas generated from the
+# project's CRDs (bench/crdschema, as kubeconform's openapi2jsonschema makes them) and
+# -strict. It prints, per size, the medians of wall and CPU seconds, their ratios to the
+# floor, the largest peak memory, and per cluster: CPU microseconds and KiB of peak memory
+# (flat columns mean linear growth); and kubeconform's files per second against check's.
+#
+#   bench/growth.sh                                 # 1,000 10,000 30,000 100,000 clusters
+#   SIZES="1000 10000" RUNS=5 bench/growth.sh
+#   BUTLERCTL=/path/butlerctl KUBECONFORM=/path/kubeconform bench/growth.sh
+#
+# kubeconform: go install github.com/yannh/kubeconform/cmd/kubeconform@latest
+# Targets (the exit status is 1 when one is missed): peak memory at most 200 MiB at
+# 100,000 clusters; check faster than kubeconform in files per second at every size.
+# Not part of make test: at 100,000 clusters (about 360 MiB of YAML) it takes many minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS="${RUNS:-3}"
+SIZES="${SIZES:-1000 10000 30000 100000}"
+TEAMS="${TEAMS:-20}"
+if [ ! -x /usr/bin/time ]; then
+  echo "growth: /usr/bin/time (GNU time) is needed for peak memory: apt-get install -y time" >&2
+  exit 2
+fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+if [ -z "${BUTLERCTL:-}" ]; then
+  make --no-print-directory build >/dev/null
+  BUTLERCTL=bin/butlerctl
+fi
+KUBECONFORM="${KUBECONFORM:-$(command -v kubeconform || true)}"
+go build -o "$tmp/bin/" ./bench/manifestgen ./bench/manifestfloor ./bench/crdschema
+"$tmp/bin/crdschema" -out "$tmp/schemas" config/crd/*.yaml >/dev/null
+export XDG_CONFIG_HOME="$tmp" HOME="$tmp" KUBECONFIG="$tmp/none" NO_COLOR=1
+
+echo "butlerctl:   $BUTLERCTL ($("$BUTLERCTL" version | sed -n 1p))"
+echo "kubeconform: ${KUBECONFORM:-not found (KUBECONFORM=/path, or go install github.com/yannh/kubeconform/cmd/kubeconform@latest)}"
+echo "machine:     $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg); $RUNS rounds after 1 warm-up per size"
+echo
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2fx", a / b}'; }
+printf '%8s %-12s %9s %9s %8s %9s %12s %12s %14s\n' clusters command "median s" "vs floor" "CPU s" "vs floor" "max RSS MiB" "CPU us/clu" "RSS KiB/clu"
+ok=0
+for n in $SIZES; do
+  tree="$tmp/tree-$n"
+  "$tmp/bin/manifestgen" -dir "$tree" -clusters "$n" -teams "$TEAMS" >/dev/null
+  names=(floor check)
+  cmds=("$tmp/bin/manifestfloor $tree" "$BUTLERCTL check --manifests $tree")
+  if [ -n "$KUBECONFORM" ]; then
+    names+=(kubeconform)
+    cmds+=("$KUBECONFORM -strict -summary -schema-location $tmp/schemas/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json $tree")
+  fi
+  rm -f "$tmp"/[wcr]*
+  for round in $(seq 0 "$RUNS"); do
+    for i in "${!cmds[@]}"; do
+      read -r -a argv <<<"${cmds[$i]}"
+      rc=0
+      /usr/bin/time -f '%e %M %U %S' -o "$tmp/t" "${argv[@]}" >"$tmp/out" 2>&1 || rc=$?
+      if [ "$rc" != 0 ]; then
+        echo "growth: ${names[$i]} failed at $n clusters (exit $rc):" >&2
+        head -5 "$tmp/out" >&2
+        exit 2
+      fi
+      [ "$round" = 0 ] && continue
+      read -r wall rss user sys < <(tail -1 "$tmp/t")
+      echo "$wall" >>"$tmp/w$i"
+      awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}' >>"$tmp/c$i"
+      echo "$rss" >>"$tmp/r$i"
+    done
+  done
+  declare -a wall cpu rss
+  for i in "${!cmds[@]}"; do
+    wall[$i]="$(median <"$tmp/w$i")"
+    cpu[$i]="$(median <"$tmp/c$i")"
+    rss[$i]="$(sort -n "$tmp/r$i" | tail -1)"
+    printf '%8s %-12s %9s %9s %8s %9s %12s %12s %14s\n' "$n" "${names[$i]}" "${wall[$i]}" \
+      "$(ratio "${wall[$i]}" "${wall[0]}")" "${cpu[$i]}" "$(ratio "${cpu[$i]}" "${cpu[0]}")" \
+      "$(awk -v k="${rss[$i]}" 'BEGIN {printf "%.1f", k / 1024}')" \
+      "$(awk -v c="${cpu[$i]}" -v n="$n" 'BEGIN {printf "%.0f", c * 1e6 / n}')" \
+      "$(awk -v k="${rss[$i]}" -v n="$n" 'BEGIN {printf "%.2f", k / n}')"
+  done
+  if [ -n "$KUBECONFORM" ]; then
+    faster=$(awk -v a="${wall[1]}" -v b="${wall[2]}" 'BEGIN {print (a < b) ? "yes" : "no"}')
+    echo "         check vs kubeconform, files per second: $(ratio "${wall[2]}" "${wall[1]}") (faster: $faster)"
+    [ "$faster" = yes ] || ok=1
+  fi
+  if [ "$n" = 100000 ]; then
+    m=$(awk -v k="${rss[1]}" 'BEGIN {print (k <= 200 * 1024) ? "yes" : "no"}')
+    echo "         target: check peak RSS <= 200 MiB at 100,000 clusters: $m"
+    [ "$m" = yes ] || ok=1
+  fi
+  rm -rf "$tree"
+done
+exit $ok

@@ -1,0 +1,335 @@
+package manifest
+
+import (
+	"encoding"
+	"encoding/json"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	sigsjson "sigs.k8s.io/json"
+)
+
+// fill decodes a node straight into the typed value dst (settable), checking it as convert
+// does and recording the same lines and errors: one pass from the node tree to the struct,
+// without the JSON document and the second decoder a round trip through encoding/json
+// cost (a quarter of a Load's time and most of its garbage). Its result is the struct
+// sigs.k8s.io/json would have made of convert's value; TestFillAsJSON holds the two equal.
+// Types that decode themselves (Quantity from anything but a string, Time, RawExtension,
+// base64 bytes, text unmarshalers) still go through their JSON form, one field at a time.
+// ok is false after an error; dst then holds what decoded.
+func (c *converter) fill(n *yaml.Node, dst reflect.Value, p *field.Path, depth int) bool {
+	if !c.tick(n, p, depth) {
+		return false
+	}
+	n = resolve(n)
+	if n == nil || n.Kind == yaml.AliasNode {
+		c.broken = true
+		c.fail(p, 0, "unresolvable alias")
+		return false
+	}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return true // what encoding/json does with null: the zero value stays
+	}
+	t := dst.Type()
+	if t.Kind() == reflect.Pointer {
+		e := reflect.New(t.Elem())
+		if !c.fillValue(n, e.Elem(), p, depth) {
+			return false
+		}
+		dst.Set(e)
+		return true
+	}
+	return c.fillValue(n, dst, p, depth)
+}
+
+var textUnmarshalerType = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()
+
+// fillValue is fill of a resolved node that is not null into a value that is not a pointer.
+func (c *converter) fillValue(n *yaml.Node, dst reflect.Value, p *field.Path, depth int) bool {
+	t := dst.Type()
+	switch {
+	case t == quantityType && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
+		q, err := resource.ParseQuantity(strings.TrimSpace(n.Value))
+		if err != nil {
+			c.fail(p, n.Line, "invalid quantity %q: expected a Kubernetes quantity such as 16Gi, 500m or 4", n.Value)
+			return false
+		}
+		dst.Set(reflect.ValueOf(q))
+		return true
+	case t == quantityType || t == timeType || reflect.PointerTo(t).Implements(unmarshalerType) ||
+		reflect.PointerTo(t).Implements(textUnmarshalerType) || t.Kind() == reflect.Pointer ||
+		t.Kind() == reflect.Array:
+		return c.fillJSON(n, dst, p, depth)
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return c.fillStruct(n, dst, p, depth)
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return c.fillJSON(n, dst, p, depth)
+		}
+		return c.fillMap(n, dst, p, depth)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return c.fillJSON(n, dst, p, depth)
+		}
+		return c.fillSlice(n, dst, p, depth)
+	case reflect.String:
+		s, ok := c.scalarString(n, p, "a string")
+		if ok {
+			dst.SetString(s)
+		}
+		return ok
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v, ok := c.integer(n, t, p)
+		if ok {
+			dst.SetInt(v.(int64))
+		}
+		return ok
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v, ok := c.integer(n, t, p)
+		if ok {
+			dst.SetUint(uint64(v.(int64)))
+		}
+		return ok
+	}
+	// Booleans, numbers and free-form values: convert's value, as encoding/json stores it.
+	v, ok := c.convertNode(n, t, p, depth)
+	if !ok {
+		return false
+	}
+	switch x := jsonNumbers(v).(type) {
+	case nil:
+	case bool:
+		dst.SetBool(x)
+	case int64:
+		if t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64 {
+			dst.SetFloat(float64(x))
+		} else {
+			dst.Set(reflect.ValueOf(x))
+		}
+	case float64:
+		if t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64 {
+			dst.SetFloat(x)
+		} else {
+			dst.Set(reflect.ValueOf(x))
+		}
+	default:
+		dst.Set(reflect.ValueOf(x))
+	}
+	return true
+}
+
+// jsonNumbers makes a free-form value what a JSON round trip makes of it: a float that is a
+// whole number comes back as an integer (sigs.k8s.io/json keeps integers as int64).
+func jsonNumbers(v any) any {
+	switch x := v.(type) {
+	case float64:
+		// encoding/json writes a whole number below 1e21 without a fraction or exponent.
+		if x == math.Trunc(x) && math.Abs(x) < 1e21 && x >= math.MinInt64 && x < math.MaxInt64 {
+			return int64(x)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = jsonNumbers(e)
+		}
+	}
+	return v
+}
+
+// fillJSON decodes one value through its JSON form, for the types that decode themselves.
+func (c *converter) fillJSON(n *yaml.Node, dst reflect.Value, p *field.Path, depth int) bool {
+	v, ok := c.convertNode(n, dst.Type(), p, depth)
+	if !ok {
+		return false
+	}
+	data, err := json.Marshal(v)
+	if err == nil {
+		var errs []error
+		errs, err = sigsjson.UnmarshalStrict(data, dst.Addr().Interface(), sigsjson.DisallowDuplicateFields)
+		if err == nil && len(errs) > 0 {
+			err = errs[0]
+		}
+	}
+	if err != nil {
+		c.fail(p, n.Line, "%s", strings.TrimPrefix(err.Error(), "json: "))
+		return false
+	}
+	return true
+}
+
+func (c *converter) fillStruct(n *yaml.Node, dst reflect.Value, p *field.Path, depth int) bool {
+	if n.Kind != yaml.MappingNode {
+		c.wrongType(n, p, "a mapping")
+		return false
+	}
+	t := dst.Type()
+	info := structFields(t)
+	quoted := quotedIntFields[t]
+	good := true
+	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
+		kp, prev := c.down(pathStep{kind: stepChild, name: k}, p, kn.Line)
+		defer c.leave(prev)
+		f, known := info.byName[k]
+		if !known {
+			if !c.unknownField(k, kn, vn, kp, info, depth) {
+				good = false
+			}
+			return
+		}
+		fv := settableField(dst, f.index)
+		if quoted[k] {
+			if s := resolve(vn); s != nil && s.Kind == yaml.ScalarNode && s.ShortTag() == "!!str" {
+				if i, err := strconv.ParseInt(strings.TrimSpace(s.Value), 10, 32); err == nil {
+					if fv.Kind() == reflect.Pointer {
+						fv.Set(reflect.New(fv.Type().Elem()))
+						fv = fv.Elem()
+					}
+					fv.SetInt(i)
+					return
+				}
+			}
+		}
+		if !c.fill(vn, fv, kp, depth+1) {
+			good = false
+		}
+	})
+	return good
+}
+
+// unknownField handles a field a struct does not have: tolerated, refused (strict kinds)
+// or kept out of the object but counted against the bounds; false after an error.
+func (c *converter) unknownField(k string, kn, vn *yaml.Node, kp *field.Path, info *structInfo, depth int) bool {
+	switch {
+	case c.strict && c.tolerate != nil && c.tolerate(pathString(kp)):
+		c.tolerated = append(c.tolerated, convError{field: pathString(kp), line: kn.Line})
+		return c.count(vn, kp, depth+1)
+	case c.strict:
+		c.fail(kp, kn.Line, "unknown field%s", suggest(k, info.names))
+		return false
+	}
+	return c.count(vn, kp, depth+1) // kept loosely, but bounded all the same
+}
+
+// settableField is v.FieldByIndex, allocating embedded struct pointers on the way.
+func settableField(v reflect.Value, index []int) reflect.Value {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v
+}
+
+func (c *converter) fillMap(n *yaml.Node, dst reflect.Value, p *field.Path, depth int) bool {
+	if n.Kind != yaml.MappingNode {
+		c.wrongType(n, p, "a mapping")
+		return false
+	}
+	t := dst.Type()
+	m := reflect.MakeMapWithSize(t, len(n.Content)/2)
+	good := true
+	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
+		kp, prev := c.down(pathStep{kind: stepKey, name: k}, p, kn.Line)
+		defer c.leave(prev)
+		e := reflect.New(t.Elem()).Elem()
+		if c.fill(vn, e, kp, depth+1) {
+			m.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), e)
+		} else {
+			good = false
+		}
+	})
+	dst.Set(m)
+	return good
+}
+
+func (c *converter) fillSlice(n *yaml.Node, dst reflect.Value, p *field.Path, depth int) bool {
+	if n.Kind != yaml.SequenceNode {
+		c.wrongType(n, p, "a list")
+		return false
+	}
+	s := reflect.MakeSlice(dst.Type(), len(n.Content), len(n.Content))
+	good := true
+	for i, item := range n.Content {
+		ip, prev := c.down(pathStep{kind: stepIndex, index: i}, p, item.Line)
+		if !c.fill(item, s.Index(i), ip, depth+1) {
+			good = false
+		}
+		c.leave(prev)
+	}
+	dst.Set(s)
+	return good
+}
+
+// typedObject decodes an object of a known kind straight into its Go type (fill). When
+// only fields are wrong (a type, a name), the rest is still validated, so that one run
+// reports every problem of the object: those of the fields that decoded, and not again
+// those of the fields that did not.
+func (d *decoder) typedObject(o Object, n *yaml.Node, h header, ki *kindInfo, c *converter) (Object, []error) {
+	obj := ki.newTyped()
+	ok := c.fill(n, reflect.ValueOf(obj).Elem(), nil, 0)
+	c.lines.done()
+	o.lines, o.NotJudged = c.lines, c.notJudged(o.Source.File)
+	if ta, err := meta.TypeAccessor(obj); err == nil {
+		ta.SetAPIVersion(h.apiVersion)
+		ta.SetKind(h.kind)
+	}
+	if ok && len(c.errs) == 0 {
+		o.Obj = obj
+		return o, nil
+	}
+	errs := make([]*DecodeError, 0, len(c.errs))
+	for _, e := range c.errs {
+		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
+	}
+	if len(errs) == 0 {
+		return o, []error{o.errorAt("", 0, "invalid document")}
+	}
+	if d.opts.validate && !c.broken {
+		partial := o
+		partial.Obj = obj
+		errs = append(errs, besides(validateObject(partial), errs)...)
+		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
+	}
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e
+	}
+	return o, out
+}
+
+// besides drops the findings of fields that did not decode (or of what holds them, or
+// of what they hold): the field is not missing or wrong in the way validation would say.
+func besides(found, decodeErrs []*DecodeError) []*DecodeError {
+	var out []*DecodeError
+	for _, f := range found {
+		fs := fieldSteps(f.Field)
+		related := false
+		for _, d := range decodeErrs {
+			ds := fieldSteps(d.Field)
+			if len(fs) == 0 || len(ds) == 0 || prefixOf(ds, fs) || prefixOf(fs, ds) {
+				related = true
+				break
+			}
+		}
+		if !related {
+			out = append(out, f)
+		}
+	}
+	return out
+}

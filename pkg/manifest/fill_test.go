@@ -1,0 +1,232 @@
+package manifest
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/api/meta"
+	sigsjson "sigs.k8s.io/json"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
+)
+
+// viaJSON is how a typed object was decoded before fill: convert's value, as JSON, through
+// sigs.k8s.io/json's strict decoder.
+func viaJSON(n *yaml.Node, ki *kindInfo, apiVersion, kind string) (any, bool) {
+	c := newConverter(ki.strict)
+	v, ok := c.convert(n, ki.typ, nil, 0)
+	if !ok || len(c.errs) > 0 {
+		return nil, false
+	}
+	m := v.(map[string]any)
+	m["apiVersion"], m["kind"] = apiVersion, kind
+	data, err := json.Marshal(m)
+	if err != nil {
+		return nil, false
+	}
+	obj := ki.newTyped()
+	opts := []sigsjson.StrictOption{sigsjson.DisallowDuplicateFields}
+	if ki.strict {
+		opts = append(opts, sigsjson.DisallowUnknownFields)
+	}
+	if errs, err := sigsjson.UnmarshalStrict(data, obj, opts...); err != nil || len(errs) > 0 {
+		return nil, false
+	}
+	return obj, true
+}
+
+func viaFill(n *yaml.Node, ki *kindInfo, apiVersion, kind string) (any, bool) {
+	c := newConverter(ki.strict)
+	obj := ki.newTyped()
+	if !c.fill(n, reflect.ValueOf(obj).Elem(), nil, 0) || len(c.errs) > 0 {
+		return nil, false
+	}
+	ta, _ := meta.TypeAccessor(obj)
+	ta.SetAPIVersion(apiVersion)
+	ta.SetKind(kind)
+	return obj, true
+}
+
+// fillCorpus is every document of a known kind the repository holds: the examples, the
+// testscripts' files (hostile ones too) and a generated tree.
+func fillCorpus(t *testing.T) map[string]string {
+	docs := map[string]string{}
+	root := filepath.Join("..", "..")
+	add := func(name string, data []byte) {
+		if !strings.Contains(string(data), "kind:") && !strings.Contains(string(data), `"kind"`) {
+			return
+		}
+		docs[name] = string(data)
+	}
+	for _, dir := range []string{"examples", "testdata"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return nil
+			}
+			switch {
+			case strings.HasSuffix(p, ".txtar"):
+				for _, f := range txtar.Parse(data).Files {
+					add(p+":"+f.Name, f.Data)
+				}
+			case manifestFile(p):
+				add(p, data)
+			}
+			return nil
+		})
+	}
+	tree, err := manifesttest.Generate(t.TempDir(), 2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range tree.Clusters {
+		data, _ := os.ReadFile(p)
+		add(p, data)
+	}
+	return docs
+}
+
+// TestFillAsJSON holds fill to what the JSON round trip it replaced made of every document
+// of a known kind in the repository: the same object, or an error for both.
+func TestFillAsJSON(t *testing.T) {
+	compared := 0
+	for name, data := range fillCorpus(t) {
+		for _, seg := range splitDocuments(data) {
+			if seg.doc < 0 {
+				continue
+			}
+			doc, _, _, err := parseSegment(seg)
+			if err != nil || doc == nil {
+				continue
+			}
+			n := resolve(doc.Content[0])
+			h := readHeader(n)
+			ki, _ := kindFor(h.apiVersion, h.kind)
+			if ki == nil || n.Kind != yaml.MappingNode {
+				continue
+			}
+			want, okJSON := viaJSON(n, ki, h.apiVersion, h.kind)
+			got, okFill := viaFill(n, ki, h.apiVersion, h.kind)
+			if okJSON != okFill {
+				t.Errorf("%s (document %d): through JSON ok=%v, fill ok=%v", name, seg.doc+1, okJSON, okFill)
+				continue
+			}
+			if okJSON && !reflect.DeepEqual(want, got) {
+				w, _ := json.Marshal(want)
+				g, _ := json.Marshal(got)
+				t.Errorf("%s (document %d): fill differs\nJSON: %s\nfill: %s", name, seg.doc+1, w, g)
+			}
+			compared++
+		}
+	}
+	if compared < 100 {
+		t.Fatalf("only %d documents compared: the corpus was not found", compared)
+	}
+	t.Logf("%d documents compared", compared)
+}
+
+// TestFillEdges holds fill to the JSON round trip on the values that take a detour: numbers
+// as quantities, whole floats in free-form values, nulls in maps and lists, base64.
+func TestFillEdges(t *testing.T) {
+	for _, in := range []string{
+		teamHeader + "spec:\n  resourceLimits: {maxCPUCores: 4, maxMemory: 1e3, maxStorage: 0.5}\n",
+		teamHeader + "spec:\n  resourceLimits: {maxCPUCores: \" 4 \", maxMemory: null}\n",
+		teamHeader + "spec:\n  environments:\n    - name: dev\n      clusterDefaults: {workerCPU: \"2\"}\n",
+		"apiVersion: butler.butlerlabs.dev/v1alpha1\nkind: TenantCluster\nmetadata:\n  name: a\n  namespace: b\n  labels: {x: null, y: \"\"}\nspec:\n  addons:\n    cni: {version: \"1\", values: {a: 1.0, b: [1, 2.5, null], c: 1e300}}\n",
+	} {
+		doc, _, _, err := parseSegment(segment{text: in, line: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := resolve(doc.Content[0])
+		h := readHeader(n)
+		ki, _ := kindFor(h.apiVersion, h.kind)
+		want, okJSON := viaJSON(n, ki, h.apiVersion, h.kind)
+		got, okFill := viaFill(n, ki, h.apiVersion, h.kind)
+		if okJSON != okFill || !reflect.DeepEqual(want, got) {
+			w, _ := json.Marshal(want)
+			g, _ := json.Marshal(got)
+			t.Errorf("%s:\nJSON (%v): %s\nfill (%v): %s", in, okJSON, w, okFill, g)
+		}
+	}
+}
+
+// An object with a field that does not decode is still validated, so that one Load reports
+// every problem of it; a document in doubt as a whole (an alias that does not resolve, a
+// bound crossed) is not, and Decode alone checks types only, as before.
+func TestLoadReportsEveryProblemOfAnObject(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	team := write("team.yaml", teamHeader+`spec:
+  displayName: 5
+  access:
+    users:
+      - role: admin
+  environments:
+    - description: no name
+`)
+	_, err := Load([]string{team}, nil)
+	got := fieldsOf(err)
+	want := []string{"spec.displayName", "spec.access.users[0].name", "spec.environments[0].name"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Load reported %q, want %q (in file order)", got, want)
+	}
+	data, _ := os.ReadFile(team)
+	if _, err := Decode(team, data); !reflect.DeepEqual(fieldsOf(err), want[:1]) {
+		t.Errorf("Decode reported %q, want the type error only", fieldsOf(err))
+	}
+
+	// A wrong field below a required one: the field is there, so it is not "Required".
+	ref := write("ref.yaml", teamHeader+"spec:\n  providerConfigRef: {name: 5}\n")
+	_, err = Load([]string{ref}, nil)
+	if got := fieldsOf(err); !reflect.DeepEqual(got, []string{"spec.providerConfigRef.name"}) {
+		t.Errorf("reported %q, want the type error of spec.providerConfigRef.name alone", got)
+	}
+
+	doubt := write("doubt.yaml", teamHeader+"spec:\n  displayName: 5\n  access: {users: [{role: admin}], <<: 5}\n")
+	_, err = Load([]string{doubt}, nil)
+	for _, f := range fieldsOf(err) {
+		if strings.HasSuffix(f, ".name") {
+			t.Errorf("a document in doubt was validated: %v", err)
+		}
+	}
+}
+
+func fieldsOf(err error) []string {
+	var out []string
+	for _, e := range unjoin(err) {
+		if de, ok := e.(*DecodeError); ok {
+			out = append(out, de.Field)
+		}
+	}
+	return out
+}
+
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, unjoin(e)...)
+		}
+		return out
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}
