@@ -33,6 +33,6 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 		return cmd
 	}
 	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f, nil), delete.NewCmd(f, nil), kubeconfig.NewCmd(f))
-	cmd.AddCommand(upgrade.NewCmd(f), describe.NewCmd(f, nil), events.NewCmd(f, nil))
+	cmd.AddCommand(upgrade.NewCmd(f, nil), describe.NewCmd(f, nil), events.NewCmd(f, nil))
 	return cmd
 }
