@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -55,15 +54,12 @@ func TestSecretRef(t *testing.T) {
 
 func TestOfflineIsAUsageError(t *testing.T) {
 	streams, _, _, _ := iostreams.Test()
-	f := &factory.Factory{
-		IOStreams: streams,
-		Options:   &factory.GlobalOptions{Manifests: []string{"."}, Output: "table"},
-		NewStore: func(context.Context, *factory.Factory) (store.Store, error) {
+	o := &Options{IO: streams, Offline: true, Name: "web", Team: "payments",
+		Store: func(context.Context) (store.Store, error) {
 			t.Fatal("the store is not needed to refuse")
 			return nil, nil
-		},
-	}
-	err := run(context.Background(), f, &Options{Name: "web", Team: "payments"})
+		}}
+	err := run(context.Background(), o)
 	if cmdutil.CodeOf(err) != cmdutil.ExitUsage {
 		t.Fatalf("got %v", err)
 	}
