@@ -20,6 +20,7 @@
 package migrate
 
 import (
+	"context"
 	"os"
 	"os/signal"
 	"syscall"
@@ -29,7 +30,9 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
 
 // DefaultConcurrency is how many clusters are migrated at once: two requests each, so at
@@ -42,8 +45,16 @@ const MaxConcurrency = 64
 // maxAttempts is how often a cluster is re-read and retried after a Conflict.
 const maxAttempts = 5
 
-// Options are the flags and arguments of env migrate.
+// Options are what env migrate runs with: its flags and arguments and, from Complete,
+// its dependencies.
 type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	// Offline is whether the command works on manifests: the next step is then a commit.
+	Offline bool
+
 	Team           string
 	Environment    string
 	Names          []string
@@ -60,8 +71,8 @@ type Options struct {
 	selector labels.Selector
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "migrate --team TEAM --environment ENV (NAME... | --all | -l SELECTOR)",
@@ -77,8 +88,12 @@ It plans first and prints the plan, then asks you to confirm (without a terminal
   butleradm env migrate --team payments --environment prod --all --relabel --yes -o json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Names = args
+			o.Complete(f)
 			if err := o.Validate(cmd); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(o)
 			}
 			// The first Ctrl-C stops starting clusters (those in flight finish, so none is
 			// left half done); a second one ends the process.
@@ -88,7 +103,7 @@ It plans first and prints the plan, then asks you to confirm (without a terminal
 				<-ctx.Done()
 				stop()
 			}()
-			return run(ctx, f, o)
+			return run(ctx, o)
 		},
 	}
 	// No API object of its own: -o json|yaml print the plan and results (Output).
@@ -134,6 +149,12 @@ failure was a refusal by the server).`)
 	fl.BoolVar(&o.ForcePolicy, "force-policy", false, "Send clusters the target environment's ClusterCreationPolicies would refuse, for the server to answer")
 	fl.IntVar(&o.Concurrency, "concurrency", DefaultConcurrency, "Clusters migrated at once")
 	return cmd
+}
+
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store, o.Offline = f.IOStreams, f.Store, f.Offline()
+	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 // Validate checks -o and the flags; mistakes are usage errors (exit 2).

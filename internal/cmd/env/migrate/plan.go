@@ -7,7 +7,6 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -29,12 +28,12 @@ type planned struct {
 
 // run plans, prints the plan, refuses what the caps refuse, asks, migrates and reports.
 // People get text as it goes; -o json|yaml get the Output once, at the end.
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	pl, err := planFor(ctx, f, o)
+func run(ctx context.Context, o *Options) error {
+	pl, err := planFor(ctx, o)
 	if err != nil {
 		return err
 	}
-	p := o.Print.Printer(f.IOStreams)
+	p := o.Printer
 	human := !o.Print.Structured()
 	plan, out := &pl.plan, pl.out
 	if human {
@@ -51,7 +50,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	}
 	if human {
 		for _, r := range out.Results {
-			f.Errorf("error: %s: %s\n", r.Cluster, r.Error)
+			fmt.Fprintf(o.IO.ErrOut, "error: %s: %s\n", r.Cluster, r.Error)
 		}
 	}
 	work := len(plan.Moves) + len(plan.Cleanups)
@@ -67,17 +66,17 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 		return exitCode(out)
 	}
-	if err := confirm(f, o, plan); err != nil {
+	if err := confirm(o, plan); err != nil {
 		return err
 	}
-	r := &runner{f: f, s: pl.s, m: pl.mig, req: pl.req, concurrency: o.Concurrency}
+	r := &runner{io: o.IO, s: pl.s, m: pl.mig, req: pl.req, concurrency: o.Concurrency}
 	results, conflicts, interrupted := r.run(ctx, plan, !human)
 	for _, res := range results {
 		out.add(res)
 	}
 	out.Summary.Conflicts, out.Summary.Interrupted = conflicts, interrupted
 	if human {
-		printResults(f, out, results, interrupted)
+		printResults(o, out, results, interrupted)
 	} else if err := viewIf(p, true, out); err != nil {
 		return err
 	}
@@ -99,8 +98,8 @@ func viewIf(p *output.Printer, structured bool, out *Output) error {
 
 // planFor reads the team and its clusters, checks the identity may migrate into the
 // environment, and plans.
-func planFor(ctx context.Context, f *factory.Factory, o *Options) (*planned, error) {
-	s, err := f.Store(ctx)
+func planFor(ctx context.Context, o *Options) (*planned, error) {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +130,7 @@ func planFor(ctx context.Context, f *factory.Factory, o *Options) (*planned, err
 		return nil, err
 	}
 	if req.Policies, err = s.ListClusterCreationPolicies(ctx); apierrors.IsForbidden(err) {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Warning: cannot read ClusterCreationPolicies, so they are not checked here (the server applies them): %v\n", err)
+		fmt.Fprintf(o.IO.ErrOut, "Warning: cannot read ClusterCreationPolicies, so they are not checked here (the server applies them): %v\n", err)
 		err = nil
 	}
 	if err != nil {
