@@ -4,12 +4,16 @@
 package create
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
@@ -17,6 +21,13 @@ import (
 // Options are the flags and arguments of provider create. The ProviderConfig's settings
 // (network, limits, each provider's section) are rows of the settings table.
 type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	// Manifests are --manifests, where a credentials file may not go.
+	Manifests []string
+
 	Name       string
 	File       string
 	Provider   string
@@ -38,8 +49,8 @@ type Options struct {
 // ownFlags describe the ProviderConfig besides the settings table; with -f the file does.
 var ownFlags = []string{"provider", "credentials-secret", "scope", "team"}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "create NAME --provider TYPE [SETTINGS] (--credentials-file FILE | --credentials-env-file FILE | --credentials-stdin)",
@@ -93,10 +104,14 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			if err := o.Validate(cmd, f); err != nil {
+			o.Complete(f)
+			if err := o.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	// -o json|yaml print the objects created (a List of the ProviderConfig and its Secret).
@@ -116,4 +131,10 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 		st.register(fl)
 	}
 	return cmd
+}
+
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store, o.Manifests = f.IOStreams, f.Store, f.Options.Manifests
+	o.Printer = o.Print.Printer(f.IOStreams)
 }
