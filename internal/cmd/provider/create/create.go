@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
@@ -116,7 +117,12 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 	}
 	// -o json|yaml print the objects created (a List of the ProviderConfig and its Secret).
 	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{Objects: true, Name: true})
-	fl := cmd.Flags()
+	o.addFlags(cmd.Flags())
+	return cmd
+}
+
+// addFlags registers the command's own flags, the credentials flags and the settings table.
+func (o *Options) addFlags(fl *pflag.FlagSet) {
 	fl.StringVarP(&o.File, "filename", "f", "", "The ProviderConfig as a file (- for standard input) instead of flags")
 	fl.StringVar(&o.Provider, "provider", "", "Provider type: harvester, nutanix, proxmox, azure, aws, gcp or local")
 	fl.StringVar(&o.SecretName, "credentials-secret", "", "Name of the credentials Secret (default NAME-credentials)")
@@ -130,7 +136,6 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 	for _, st := range o.settings {
 		st.register(fl)
 	}
-	return cmd
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
