@@ -138,7 +138,19 @@ func planFor(ctx context.Context, o *Options) (*planned, error) {
 	}
 	req.ForcePolicy = o.ForcePolicy
 	plan := policy.PlanMigration(req)
+	for i := range plan.Skipped {
+		plan.Skipped[i].Message = skipMessage(plan.Skipped[i])
+	}
 	return &planned{s: s, mig: mig, req: req, plan: plan, out: newOutput(plan, o.DryRun)}, nil
+}
+
+// skipMessage is why a cluster is skipped, with the flag that moves a cluster of another
+// environment anyway: the plan says what, the command says how.
+func skipMessage(s policy.MigrationSkip) string {
+	if s.Reason == policy.SkipOtherEnvironment {
+		return s.Message + "; pass --relabel to move it"
+	}
+	return s.Message
 }
 
 // authorize returns who asks, when they may operate in env (operator or admin there).

@@ -129,7 +129,7 @@ func (r *runner) migrate(ctx context.Context, c *v1alpha1.TenantCluster, m polic
 					return res
 				}
 				res.Status = StatusSkipped
-				res.Message = "changed during the run, so planned again: " + step.Skip.Message
+				res.Message = "changed during the run, so planned again: " + skipMessage(*step.Skip)
 				return res
 			}
 			c, m = fresh, step.Move
