@@ -71,14 +71,7 @@ first (repeatable).`,
 		Args: cmdutil.ExactArgs(2, "a CLUSTER name and NAME@VERSION"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Cluster, o.Ref = args[0], args[1]
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -50,14 +50,7 @@ installed by the controller itself and are not TenantAddons: butlerctl env get s
 		Args: cmdutil.ExactArgs(1, "a CLUSTER name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Cluster = args[0]
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

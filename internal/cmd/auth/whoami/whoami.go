@@ -59,14 +59,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Example: `  butlerctl auth whoami --manifests examples/payments --as bob@example.com`,
 		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

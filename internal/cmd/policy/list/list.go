@@ -68,14 +68,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butlerctl policy list --team payments -o json --view`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	cmd.Flags().StringVar(&o.Target.Team, "team", "", "The team (without it, only platform-wide policies apply)")
@@ -97,14 +90,7 @@ func NewAdminCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butleradm policy list -o json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{Objects: true, List: true, Name: true})

@@ -73,14 +73,7 @@ rewritten in place.`,
 	fl.StringVarP(&o.File, "filename", "f", "", "Replace the spec with the ClusterCreationPolicy of this YAML file")
 	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		if err := o.Validate(cmd); err != nil {
-			return err
-		}
-		o.Complete(f)
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }

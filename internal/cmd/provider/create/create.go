@@ -105,14 +105,7 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	// -o json|yaml print the objects created (a List of the ProviderConfig and its Secret).

@@ -61,14 +61,7 @@ the list: only --team on the command line does.`,
   butleradm provider list --manifests gitops/ -o name`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	cmd.Flags().StringVar(&o.Team, "team", "", "Only the providers this team may use")

@@ -69,14 +69,7 @@ func NewVerbCmd(f *factory.Factory, v Verb, runF func(*Options) error) *cobra.Co
 		Args:    cmdutil.ExactArgs(v.nargs, argsWanted(v.use)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Team, o.args = args[0], args
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -60,14 +60,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butleradm user list --admins -o name`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	cmd.Flags().BoolVar(&o.Admins, "admins", false, "Only platform admins")

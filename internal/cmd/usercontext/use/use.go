@@ -50,14 +50,7 @@ is rewritten atomically; its other keys stay.`,
 		Args: cmdutil.ExactArgs(1, "a TEAM name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Team = args[0]
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
