@@ -9,31 +9,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/user/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
-	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
-
-// Row is one user in the computed view. The User objects themselves are not printed: their
-// status holds invite token hashes and password Secret references, which are nobody's
-// business on a terminal or in a CI log.
-type Row struct {
-	Name         string `json:"name"`
-	Email        string `json:"email"`
-	DisplayName  string `json:"displayName,omitempty"`
-	PlatformRole string `json:"platformRole"`
-	Auth         string `json:"authType"`
-	Phase        string `json:"phase,omitempty"`
-	Disabled     bool   `json:"disabled"`
-}
-
-// admin is spec.platformRole of a platform admin (the CRD's enum: admin, viewer or none).
-// Admins by an identity provider's group are not Users' roles: auth whoami tells them.
-const admin = "admin"
 
 // Spec is what user list prints: a Row each (there is no object to print).
 var Spec = output.Spec{List: true, Wide: true, Name: true}
@@ -93,8 +76,8 @@ func run(ctx context.Context, o *Options) error {
 		Empty:      "No users found.",
 	}
 	for i := range users {
-		r := RowOf(&users[i])
-		if o.Admins && r.PlatformRole != admin {
+		r := shared.RowOf(&users[i])
+		if o.Admins && r.PlatformRole != shared.Admin {
 			continue
 		}
 		disabled := "no"
@@ -109,20 +92,4 @@ func run(ctx context.Context, o *Options) error {
 		})
 	}
 	return o.Printer.Print(d)
-}
-
-// RowOf is a user's row. The platform role is spec.platformRole, else "admin" for the
-// deprecated spec.isPlatformAdmin; the sign-in is spec.authType, "internal" by default as
-// the CRD defaults it.
-func RowOf(u *v1alpha1.User) Row {
-	role := u.Spec.PlatformRole
-	if role == "" && u.Spec.IsPlatformAdmin {
-		role = admin
-	}
-	auth := u.Spec.AuthType
-	if auth == "" {
-		auth = "internal"
-	}
-	return Row{Name: u.Name, Email: u.Spec.Email, DisplayName: u.Spec.DisplayName, PlatformRole: role,
-		Auth: auth, Phase: string(u.Status.Phase), Disabled: u.Spec.Disabled}
 }

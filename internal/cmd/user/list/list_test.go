@@ -13,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
-	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 // What the command parsed and completed, through runF: run is not called.
@@ -65,17 +64,5 @@ func TestRun(t *testing.T) {
 	}
 	if got := runOver(t, s, output.Name, true); got != "user.butler.butlerlabs.dev/olivia\n" {
 		t.Errorf("--admins -o name: %q", got)
-	}
-}
-
-// The deprecated isPlatformAdmin still makes an admin; authType defaults to internal.
-func TestRowOf(t *testing.T) {
-	u := &v1alpha1.User{Spec: v1alpha1.UserSpec{Email: "x@example.com", IsPlatformAdmin: true}}
-	if r := RowOf(u); r.PlatformRole != "admin" || r.Auth != "internal" {
-		t.Errorf("%+v", r)
-	}
-	u.Spec.PlatformRole, u.Spec.AuthType = "viewer", "sso"
-	if r := RowOf(u); r.PlatformRole != "viewer" || r.Auth != "sso" {
-		t.Errorf("%+v", r)
 	}
 }
