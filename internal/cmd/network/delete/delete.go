@@ -23,10 +23,10 @@ var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are network delete's arguments, flags and what it needs.
 type Options struct {
-	IO        *iostreams.IOStreams
-	Store     func(context.Context) (store.Store, error)
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
 	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	Printer   *output.Printer
 	Name      string
 	Namespace string
 	Yes       bool

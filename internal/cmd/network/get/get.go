@@ -22,10 +22,10 @@ var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are network get's arguments and what it needs.
 type Options struct {
-	IO        *iostreams.IOStreams
-	Store     func(context.Context) (store.Store, error)
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
 	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	Printer   *output.Printer
 	Name      string
 	Namespace string
 	Print     *output.Flags

@@ -22,10 +22,10 @@ var Spec = output.Spec{Objects: true, List: true, Name: true}
 
 // Options are network list's flags and what it needs.
 type Options struct {
-	IO        *iostreams.IOStreams
-	Store     func(context.Context) (store.Store, error)
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
 	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	Printer   *output.Printer
 	Namespace string
 	Print     *output.Flags
 }
