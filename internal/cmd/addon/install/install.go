@@ -17,7 +17,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/addon/addonutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -30,11 +29,9 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Options are what addon install runs with: its flags and arguments and, from Complete,
 // its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Cluster string
 	Team    string
 	// Ref is NAME@VERSION as typed; Validate parses it into Addon and Version.
@@ -83,12 +80,6 @@ first (repeatable).`,
 	fl.StringVar(&o.ValuesFile, "values", "", "YAML file of the chart's values (spec.values)")
 	fl.StringArrayVar(&o.DependsOn, "depends-on", nil, "TenantAddon of the cluster to install first (repeatable)")
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 // Validate checks the flags and NAME@VERSION before anything is read.

@@ -5,7 +5,6 @@ package update
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
@@ -26,18 +25,15 @@ const NothingToUpdate = "nothing to update: pass --description, --max-clusters, 
 
 // Options are the flags and arguments of env update.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer              *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name                 string
 	Team                 string
 	ClearLimits          bool
 	ClearClusterDefaults bool
 	ClearAccess          bool
 	teamedit.EnvFlags
-
-	Print *output.Flags
 
 	patch teamedit.EnvPatch
 }
@@ -110,12 +106,6 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 		return cmdutil.UsageError(NothingToUpdate)
 	}
 	return nil
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

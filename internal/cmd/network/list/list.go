@@ -10,9 +10,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/network/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
@@ -22,12 +20,10 @@ var Spec = output.Spec{Objects: true, List: true, Name: true}
 
 // Options are network list's flags and what it needs.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer   *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Namespace string
-	Print     *output.Flags
 }
 
 // NewCmd returns `network list`; runF, when not nil, runs instead of run.
@@ -47,15 +43,6 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	shared.NamespaceFlag(cmd, &o.Namespace)
 	return cmd
 }
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
-}
-
-// Validate checks -o before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error { return o.Print.Validate(cmd) }
 
 func run(ctx context.Context, o *Options) error {
 	s, err := o.Store(ctx)

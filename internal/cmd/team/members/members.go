@@ -13,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -27,12 +26,10 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Options are what one verb runs with: its arguments and flags and, from Complete, its
 // dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Team    string
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Team string
 	// Change is what the arguments ask for; Validate parses it.
 	Change teamedit.MemberChange
 
@@ -74,12 +71,6 @@ func NewVerbCmd(f *factory.Factory, v Verb, runF func(*Options) error) *cobra.Co
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 // Validate checks -o and parses the change from the arguments before anything is read.

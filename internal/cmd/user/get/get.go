@@ -14,9 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/user/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
@@ -42,11 +40,9 @@ var Spec = output.Spec{Name: true}
 
 // Options are what user get runs with: its argument and, from Complete, its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	// User is the User's name or e-mail.
 	User string
 }
@@ -76,15 +72,6 @@ hashes and password Secret references.`,
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
-}
-
-// Validate checks -o before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error { return o.Print.Validate(cmd) }
 
 func run(ctx context.Context, o *Options) error {
 	s, err := o.Store(ctx)

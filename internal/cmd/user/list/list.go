@@ -11,9 +11,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/user/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
@@ -23,11 +21,9 @@ var Spec = output.Spec{List: true, Wide: true, Name: true}
 
 // Options are what user list runs with: its flags and, from Complete, its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	// Admins keeps the platform admins only (--admins).
 	Admins bool
 }
@@ -50,15 +46,6 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
-}
-
-// Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error { return o.Print.Validate(cmd) }
 
 func run(ctx context.Context, o *Options) error {
 	s, err := o.Store(ctx)
