@@ -16,7 +16,6 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -34,10 +33,9 @@ const FileMode os.FileMode = 0o600
 // Options are what cluster kubeconfig runs with: its flags and argument and, from
 // Complete, its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	// Offline is whether --manifests was given: the Secret is not in them.
 	Offline bool
 
@@ -49,8 +47,6 @@ type Options struct {
 	ContextName string
 	SetContext  bool
 	Force       bool
-
-	Print *output.Flags
 }
 
 // Spec: for people the kubeconfig as the Secret holds it; the structured formats print it
@@ -105,8 +101,8 @@ usage error).`,
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Offline = f.IOStreams, f.Store, f.Offline()
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
+	o.Offline = f.Offline()
 }
 
 // Validate checks the flags before anything is read.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -54,11 +55,11 @@ func TestSecretRef(t *testing.T) {
 
 func TestOfflineIsAUsageError(t *testing.T) {
 	streams, _, _, _ := iostreams.Test()
-	o := &Options{IO: streams, Offline: true, Name: "web", Team: "payments",
+	o := &Options{Offline: true, Name: "web", Team: "payments", Deps: factory.Deps{IO: streams,
 		Store: func(context.Context) (store.Store, error) {
 			t.Fatal("the store is not needed to refuse")
 			return nil, nil
-		}}
+		}}}
 	err := run(context.Background(), o)
 	if cmdutil.CodeOf(err) != cmdutil.ExitUsage {
 		t.Fatalf("got %v", err)

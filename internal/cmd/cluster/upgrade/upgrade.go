@@ -13,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
@@ -25,10 +24,9 @@ import (
 // Options are what cluster upgrade runs with: its flags and argument and, from Complete,
 // its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	// Offline is whether the command works on manifests (--manifests).
 	Offline bool
 
@@ -40,8 +38,6 @@ type Options struct {
 	Wait            bool
 	Timeout         time.Duration
 	ResourceVersion string
-
-	Print *output.Flags
 }
 
 // Spec: a line for people (after the plan); the cluster as written, or with --view the
@@ -95,8 +91,8 @@ status.observedState.kubernetesVersion), with progress on stderr.`,
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Offline = f.IOStreams, f.Store, f.Offline()
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
+	o.Offline = f.Offline()
 }
 
 // Validate checks the flags before anything is read. A malformed version is bad input

@@ -20,7 +20,6 @@
 package migrate
 
 import (
-	"context"
 	"os"
 	"os/signal"
 	"syscall"
@@ -30,9 +29,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
 
 // DefaultConcurrency is how many clusters are migrated at once: two requests each, so at
@@ -48,10 +45,9 @@ const maxAttempts = 5
 // Options are what env migrate runs with: its flags and arguments and, from Complete,
 // its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	// Offline is whether the command works on manifests: the next step is then a commit.
 	Offline bool
 
@@ -67,7 +63,6 @@ type Options struct {
 	ForcePolicy    bool
 	Concurrency    int
 
-	Print    *output.Flags
 	selector labels.Selector
 }
 
@@ -153,8 +148,8 @@ failure was a refusal by the server).`)
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Offline = f.IOStreams, f.Store, f.Offline()
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
+	o.Offline = f.Offline()
 }
 
 // Validate checks -o and the flags; mistakes are usage errors (exit 2).

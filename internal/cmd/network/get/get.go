@@ -9,9 +9,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/network/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
@@ -22,13 +20,11 @@ var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are network get's arguments and what it needs.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer   *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name      string
 	Namespace string
-	Print     *output.Flags
 }
 
 // NewCmd returns `network get`; runF, when not nil, runs instead of run.
@@ -56,8 +52,7 @@ func (o *Options) Complete(f *factory.Factory) {
 	if o.Namespace == "" {
 		o.Namespace = v1alpha1.DefaultProviderNamespace
 	}
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
 }
 
 // Validate checks -o before anything is read.

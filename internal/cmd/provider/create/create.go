@@ -4,17 +4,13 @@
 package create
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
@@ -22,10 +18,9 @@ import (
 // Options are the flags and arguments of provider create. The ProviderConfig's settings
 // (network, limits, each provider's section) are rows of the settings table.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	// Manifests are --manifests, where a credentials file may not go.
 	Manifests []string
 
@@ -39,7 +34,6 @@ type Options struct {
 	Scope string
 	Team  string
 
-	Print    *output.Flags
 	settings []*setting
 
 	pc *v1alpha1.ProviderConfig
@@ -133,6 +127,6 @@ func (o *Options) addFlags(fl *pflag.FlagSet) {
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Manifests = f.IOStreams, f.Store, f.Options.Manifests
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
+	o.Manifests = f.Options.Manifests
 }

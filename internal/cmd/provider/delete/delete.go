@@ -16,7 +16,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -32,11 +31,9 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Options are what provider delete runs with: its flags and argument and, from Complete,
 // its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer           *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name              string
 	Team              string
 	Yes               bool
@@ -84,8 +81,8 @@ admins) may delete; the ProviderConfig's document is removed from its file.`,
 // Complete takes from the Factory what run needs; it reads nothing yet. -o is checked by
 // the named command's wiring before Complete.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Namespace = f.IOStreams, f.Store, f.Options.Namespace
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
+	o.Namespace = f.Options.Namespace
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
@@ -32,14 +31,12 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Options are what provider get runs with: its flags and argument and, from Complete, its
 // dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Now   func() time.Time
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Name    string
-	Team    string
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Now  func() time.Time
+	Name string
+	Team string
 	// Namespace is -n: where to look first.
 	Namespace string
 }
@@ -75,8 +72,8 @@ provider needs, and the TenantClusters that use it. -o yaml and -o json print th
 // Complete takes from the Factory what run needs; it reads nothing yet. -o is checked by
 // the named command's wiring before Complete.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Now, o.Namespace = f.IOStreams, f.Store, f.Now, f.Options.Namespace
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
+	o.Now, o.Namespace = f.Now, f.Options.Namespace
 }
 
 func run(ctx context.Context, o *Options) error {

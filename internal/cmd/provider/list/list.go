@@ -15,7 +15,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -29,13 +28,11 @@ var Spec = output.Spec{Objects: true, List: true, Wide: true, Name: true}
 // Options are what provider list runs with: its flags and, from Complete, its
 // dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Now   func() time.Time
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Team    string
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Now  func() time.Time
+	Team string
 	// Namespace is -n: only the ProviderConfigs there.
 	Namespace string
 }
@@ -71,8 +68,8 @@ the list: only --team on the command line does.`,
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Now, o.Namespace = f.IOStreams, f.Store, f.Now, f.Options.Namespace
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
+	o.Now, o.Namespace = f.Now, f.Options.Namespace
 }
 
 // Validate checks the flags before anything is read. A default team from the config file

@@ -13,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -23,15 +22,13 @@ import (
 // Options are what provider rotate-credentials runs with: its flags and argument and,
 // from Complete, its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Name    string
-	Team    string
-	DryRun  bool
-	Creds   providerutil.CredentialFlags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Name   string
+	Team   string
+	DryRun bool
+	Creds  providerutil.CredentialFlags
 	// Namespace is -n: where to look first; Manifests are --manifests, for where a
 	// credentials file may not go.
 	Namespace string
@@ -82,8 +79,8 @@ platform admins (and, for a team-scoped provider, the team's admins) may rotate.
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Namespace, o.Manifests = f.IOStreams, f.Store, f.Options.Namespace, f.Options.Manifests
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
+	o.Namespace, o.Manifests = f.Options.Namespace, f.Options.Manifests
 }
 
 // Validate checks the credential flags before anything is read; -o is checked by the named

@@ -12,10 +12,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/usercontext/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
 
 // Spec is what context use prints: the context saved, -o name as TEAM/ENVIRONMENT.
@@ -24,11 +22,9 @@ var Spec = output.Spec{Name: true}
 // Options are what context use runs with: its argument and flag and, from Complete, its
 // dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	// Config is --config: the file written, else the default one.
 	Config      string
 	Team        string
@@ -60,8 +56,8 @@ is rewritten atomically; its other keys stay.`,
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Config = f.IOStreams, f.Store, f.Options.Config
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
+	o.Config = f.Options.Config
 }
 
 // Validate checks -o. The environment key of the config file fills --environment: only a
