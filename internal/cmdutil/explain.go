@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // Explain turns an error of a store or lookup into what the user reads: the advice naming
@@ -31,6 +32,10 @@ func Explain(err error) error {
 	case errors.As(err, &m):
 		// The command's own context around the store's message stays.
 		msg := strings.Replace(err.Error(), m.Msg, advise(m), 1)
+		return &ExitError{Code: CodeOf(err), Err: &explained{msg: msg, err: err}}
+	case errors.Is(err, policy.ErrNoKubernetesVersion):
+		msg := strings.Replace(err.Error(), policy.ErrNoKubernetesVersion.Error(),
+			"no Kubernetes version: pass --kubernetes-version, or set clusterDefaults.kubernetesVersion on the team or the environment", 1)
 		return &ExitError{Code: CodeOf(err), Err: &explained{msg: msg, err: err}}
 	}
 	return err

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
+	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // The stores word their errors without flags; Explain adds the advice and the exit code,
@@ -43,6 +44,8 @@ func TestExplain(t *testing.T) {
 		{"denied keeps its message", storeerr.Denied(errors.New("admission webhook \"v\" denied the request: no")), "admission webhook \"v\" denied the request: no", ExitDenied},
 		{"file exists", fmt.Errorf("cannot write %s: %w", "a.yaml", storeerr.ErrFileExists), "cannot write a.yaml: the file already exists", ExitUsage},
 		{"a code the command chose wins", WithCode(ExitFailure, stdin), `cannot write: team "payments" came from stdin; pass --manifests DIR or FILE`, ExitFailure},
+		{"no Kubernetes version: the library's need, worded with the flag", WithCode(ExitUsage, policy.ErrNoKubernetesVersion),
+			"no Kubernetes version: pass --kubernetes-version, or set clusterDefaults.kubernetesVersion on the team or the environment", ExitUsage},
 	}
 	for _, c := range cases {
 		got := Explain(c.err)

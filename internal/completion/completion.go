@@ -138,8 +138,8 @@ func takesFiles(cmd *cobra.Command) bool {
 }
 
 // argNames says what a command's positional arguments are, by command path in either
-// binary: the name of one team, environment, cluster or provider, or cluster names (any
-// number). A test checks that every path is a command of butlerctl or butleradm.
+// binary: the name of one team, environment, cluster, provider, policy or user, or cluster
+// names (any number). A test checks that every path is a command of butlerctl or butleradm.
 var argNames = map[string]string{
 	"team get": "team", "team access": "team", "team set-limits": "team", "team delete": "team", "context use": "team",
 	"team member add": "new member", "team member remove": "member", "team member set-role": "member",
@@ -151,6 +151,7 @@ var argNames = map[string]string{
 	"cluster upgrade": "cluster", "cluster describe": "cluster", "cluster events": "cluster",
 	"provider get": "provider", "provider delete": "provider", "provider rotate-credentials": "provider",
 	"policy get": "policy", "policy update": "policy", "policy delete": "policy",
+	"user get": "user",
 }
 
 // argsFunc is the completion of a command's positional arguments, by command path.
@@ -168,6 +169,8 @@ func (c *completer) argsFunc(path string) cobra.CompletionFunc {
 		return first(c.providers)
 	case "policy":
 		return first(c.policies)
+	case "user":
+		return first(c.users)
 	case "addon", "addon install":
 		return c.addonArgs
 	case "member", "new member", "group", "new group":

@@ -30,8 +30,5 @@ var layerImports = map[string]string{}
 // "path:line" of the string. These packages report what is needed; the command layer
 // words it as a flag.
 var flagWords = map[string]string{
-	"pkg/manifest/kinds.go:90":    "the strict-mode refusal; to become a typed error the loader's callers word",
-	"pkg/policy/defaults.go:47":   "ErrNoKubernetesVersion; cluster create and check to word the flag around the sentinel",
-	"pkg/policy/migration.go:279": "a skip reason of the migration plan; to become a typed reason env migrate words",
-	"pkg/policy/migration.go:281": "a skip reason of the migration plan; to become a typed reason env migrate words",
+	"pkg/manifest/kinds.go:90": "the strict-mode refusal; to become a typed error the loader's callers word",
 }

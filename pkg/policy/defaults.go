@@ -43,8 +43,9 @@ const (
 	BuiltInDisk              = "100Gi"
 )
 
-// ErrNoKubernetesVersion is what a caller returns when no Kubernetes version resolves.
-var ErrNoKubernetesVersion = errors.New("no Kubernetes version: pass --kubernetes-version, or set clusterDefaults.kubernetesVersion on the team or the environment")
+// ErrNoKubernetesVersion is what a caller returns when no Kubernetes version resolves: the
+// request names none and neither does a default. The command layer words how to give one.
+var ErrNoKubernetesVersion = errors.New("no Kubernetes version: set clusterDefaults.kubernetesVersion on the team or the environment")
 
 // Explicit holds the values the user gave; nil or "" means not given. A non-nil value is
 // explicit even when zero: validation, not defaulting, decides whether it is acceptable.

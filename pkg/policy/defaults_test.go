@@ -43,7 +43,7 @@ func TestNormalizeVersion(t *testing.T) {
 }
 
 func TestErrNoKubernetesVersion(t *testing.T) {
-	const want = "no Kubernetes version: pass --kubernetes-version, or set clusterDefaults.kubernetesVersion on the team or the environment"
+	const want = "no Kubernetes version: set clusterDefaults.kubernetesVersion on the team or the environment"
 	if policy.ErrNoKubernetesVersion.Error() != want {
 		t.Errorf("got %q", policy.ErrNoKubernetesVersion)
 	}

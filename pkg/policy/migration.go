@@ -276,9 +276,9 @@ func ClassifyMigration(req MigrationRequest, c *v1alpha1.TenantCluster) Migratio
 	} else if from != "" {
 		if !req.Relabel {
 			if req.Team != nil && req.Team.Environment(from) == nil {
-				return skip(SkipOtherEnvironment, "in environment %q, which team %q no longer defines; pass --relabel to move it", from, teamName)
+				return skip(SkipOtherEnvironment, "in environment %q, which team %q no longer defines", from, teamName)
 			}
-			return skip(SkipOtherEnvironment, "in environment %q; pass --relabel to move it", from)
+			return skip(SkipOtherEnvironment, "in environment %q", from)
 		}
 		move.Relabel = true
 	}

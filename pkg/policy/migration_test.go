@@ -155,10 +155,10 @@ func TestPlanMigrationMessages(t *testing.T) {
 		"bob-checkout", "carol-sandbox-1", "gone", "other", "dangling", "missing"}}))
 	want := map[string]string{
 		"bob-checkout":    `already in environment "prod"`,
-		"carol-sandbox-1": `in environment "dev"; pass --relabel to move it`,
+		"carol-sandbox-1": `in environment "dev"`,
 		"gone":            `being deleted`,
 		"other":           `belongs to team "ledger" (spec.teamRef), not "payments"`,
-		"dangling":        `in environment "qa", which team "payments" no longer defines; pass --relabel to move it`,
+		"dangling":        `in environment "qa", which team "payments" no longer defines`,
 		"missing":         `not found in namespace payments`,
 	}
 	if len(p.Skipped) != len(want) || len(p.Moves) != 0 {

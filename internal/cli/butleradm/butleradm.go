@@ -45,7 +45,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 	cmd.AddCommand(provider.NewCmd(f), policy.NewCmd(f, true))
 	cmd.AddCommand(cluster.NewCmd(f, true))
 	cmd.AddCommand(user.NewCmd(f))
-	cmd.AddCommand(version.NewCmd(f))
+	cmd.AddCommand(version.NewCmd(f, nil))
 	cmd.AddCommand(doctor.NewCmd(f, doctorchecks.Operator, nil))
 	cmd.AddCommand(check.NewCmd(f))
 	cmd.AddCommand(webhook.NewCmd(f))

@@ -17,6 +17,6 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 		Aliases: []string{"addons"},
 		Short:   "List, install and uninstall a cluster's named addons (TenantAddons)",
 	}
-	cmd.AddCommand(list.NewCmd(f), install.NewCmd(f), uninstall.NewCmd(f))
+	cmd.AddCommand(list.NewCmd(f, nil), install.NewCmd(f, nil), uninstall.NewCmd(f, nil))
 	return cmd
 }

@@ -24,7 +24,7 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 	if adm {
 		cmd.Short = "Manage a team's environments: limits, access and cluster defaults"
 		cmd.AddCommand(create.NewCmd(f, nil), update.NewCmd(f, nil), delete.NewCmd(f, nil))
-		cmd.AddCommand(migrate.NewCmd(f))
+		cmd.AddCommand(migrate.NewCmd(f, nil))
 	}
 	return cmd
 }

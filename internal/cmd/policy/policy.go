@@ -21,10 +21,12 @@ func NewCmd(f *factory.Factory, admin bool) *cobra.Command {
 		Aliases: []string{"policies", "ccp", "clustercreationpolicy", "clustercreationpolicies"},
 		Short:   "See the ClusterCreationPolicies (images, networks, clusters, storage containers) that apply",
 	}
-	cmd.AddCommand(list.NewCmd(f, admin))
-	if admin {
-		cmd.Short = "Manage ClusterCreationPolicies (images, networks, clusters, storage containers)"
-		cmd.AddCommand(create.NewCmd(f, nil), update.NewCmd(f, nil), get.NewCmd(f, nil), validate.NewCmd(f), delete.NewCmd(f, nil))
+	if !admin {
+		cmd.AddCommand(list.NewCmd(f, nil))
+		return cmd
 	}
+	cmd.Short = "Manage ClusterCreationPolicies (images, networks, clusters, storage containers)"
+	cmd.AddCommand(list.NewAdminCmd(f, nil), create.NewCmd(f, nil), update.NewCmd(f, nil), get.NewCmd(f, nil),
+		validate.NewCmd(f, nil), delete.NewCmd(f, nil))
 	return cmd
 }

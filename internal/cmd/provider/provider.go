@@ -38,7 +38,7 @@ and never printed. Works on a live cluster or on manifests (--manifests DIR).`,
 		}
 		return nil
 	}
-	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), validate.NewCmd(f),
-		delete.NewCmd(f), rotatecredentials.NewCmd(f))
+	cmd.AddCommand(create.NewCmd(f, nil), list.NewCmd(f, nil), get.NewCmd(f, nil), validate.NewCmd(f, nil),
+		delete.NewCmd(f, nil), rotatecredentials.NewCmd(f, nil))
 	return cmd
 }

@@ -24,7 +24,7 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 	cmd.AddCommand(list.NewCmd(f, nil), get.NewCmd(f, nil), access.NewCmd(f, nil))
 	if adm {
 		cmd.Short = "Manage teams: create, set limits, members and groups, delete, inspect"
-		cmd.AddCommand(create.NewCmd(f, nil), setlimits.NewCmd(f, nil), members.NewMemberCmd(f), members.NewGroupCmd(f), teamdelete.NewCmd(f, nil))
+		cmd.AddCommand(create.NewCmd(f, nil), setlimits.NewCmd(f, nil), members.NewMemberCmd(f, nil), members.NewGroupCmd(f, nil), teamdelete.NewCmd(f, nil))
 	}
 	return cmd
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/user/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/user/list"
 )
 
@@ -14,8 +15,8 @@ func NewCmd(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "user",
 		Aliases: []string{"users"},
-		Short:   "List Butler users and their platform roles",
+		Short:   "List and show Butler users and their platform roles",
 	}
-	cmd.AddCommand(list.NewCmd(f, nil))
+	cmd.AddCommand(list.NewCmd(f, nil), get.NewCmd(f, nil))
 	return cmd
 }

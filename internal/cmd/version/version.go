@@ -12,6 +12,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/buildinfo"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 )
 
@@ -25,9 +26,19 @@ type View struct {
 // Spec is what version prints: its View; there is no API object.
 var Spec = output.Spec{}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
-	var pf *output.Flags
+// Options are what version runs with: from Complete, its dependencies.
+type Options struct {
+	IO    *iostreams.IOStreams
+	Print *output.Flags
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	// Binary is the name of the binary asked, butlerctl or butleradm.
+	Binary string
+}
+
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
+	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit and build date",
@@ -42,15 +53,30 @@ the commit Go recorded, and "dev" as its version. It never contacts a cluster.`,
 		// BUTLER_* say (an `output: wide` there must not break it), and it starts faster.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := pf.Validate(cmd); err != nil {
+			o.Binary = cmd.Root().Name()
+			o.Complete(f)
+			if err := o.Print.Validate(cmd); err != nil {
 				return err
 			}
-			v := View{Binary: cmd.Root().Name(), Info: buildinfo.Get()}
-			return pf.Printer(f.IOStreams).Print(output.Doc{One: true, View: v, Text: v.write})
+			if runF != nil {
+				return runF(o)
+			}
+			return run(o)
 		},
 	}
-	pf = output.Register(cmd, &f.Options.Output, Spec)
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
+}
+
+// Complete takes from the Factory what run needs.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO = f.IOStreams
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+func run(o *Options) error {
+	v := View{Binary: o.Binary, Info: buildinfo.Get()}
+	return o.Printer.Print(output.Doc{One: true, View: v, Text: v.write})
 }
 
 // write is the human output: binary and version, then commit, build date and Go.

@@ -6,7 +6,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -16,23 +15,22 @@ import (
 // Target is a cluster with its team and its TenantAddons.
 type Target struct {
 	Store   store.Store
-	Addons  store.Addons
 	Team    *v1alpha1.Team
 	Cluster *v1alpha1.TenantCluster
 	// Installed are the TenantAddons naming the cluster, by name.
 	Installed []v1alpha1.TenantAddon
 }
 
-// Resolve reads the team, the cluster and the cluster's TenantAddons.
-func Resolve(ctx context.Context, f *factory.Factory, team, cluster string) (*Target, error) {
+// RequireTeam is the addon commands' check of --team, before anything is read.
+func RequireTeam(team string) error {
 	if team == "" {
-		return nil, cmdutil.UsageError("--team is required")
+		return cmdutil.UsageError("--team is required")
 	}
-	s, err := f.Store(ctx)
-	if err != nil {
-		return nil, err
-	}
-	as := s
+	return nil
+}
+
+// Resolve reads the team, the cluster and the cluster's TenantAddons from the store.
+func Resolve(ctx context.Context, s store.Store, team, cluster string) (*Target, error) {
 	t, err := lookup.Team(ctx, s, team)
 	if err != nil {
 		return nil, err
@@ -41,11 +39,11 @@ func Resolve(ctx context.Context, f *factory.Factory, team, cluster string) (*Ta
 	if err != nil {
 		return nil, err
 	}
-	all, err := as.ListAddons(ctx, c.Namespace)
+	all, err := s.ListAddons(ctx, c.Namespace)
 	if err != nil {
 		return nil, err
 	}
-	tg := &Target{Store: s, Addons: as, Team: t, Cluster: c}
+	tg := &Target{Store: s, Team: t, Cluster: c}
 	for _, a := range all {
 		if a.Spec.ClusterRef.Name == c.Name {
 			tg.Installed = append(tg.Installed, a)

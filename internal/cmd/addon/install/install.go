@@ -18,6 +18,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -25,20 +26,25 @@ import (
 // Spec: a line for people, the TenantAddon as created for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// Options are the flags and arguments of addon install.
+// Options are what addon install runs with: its flags and arguments and, from Complete,
+// its dependencies.
 type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Cluster string
 	Team    string
+	// Ref is NAME@VERSION as typed; Validate parses it into Addon and Version.
+	Ref     string
 	Addon   string
 	Version string
 	// A custom Helm chart instead of a catalog addon: NAME then names the TenantAddon.
 	Chart, Repo, ReleaseName, ValuesFile string
 	DependsOn                            []string
-	Print                                *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "install CLUSTER NAME@VERSION --team TEAM",
@@ -61,15 +67,8 @@ first (repeatable).`,
   butlerctl addon install bob-checkout cert-manager@v1.14.4 --team payments --manifests gitops/ --as bob@example.com`,
 		Args: cmdutil.ExactArgs(2, "a CLUSTER name and NAME@VERSION"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Cluster = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			var err error
-			if o.Addon, o.Version, err = policy.ParseAddonRef(args[1]); err != nil {
-				return cmdutil.UsageError("%v", err)
-			}
-			return run(cmd.Context(), f, o)
+			o.Cluster, o.Ref = args[0], args[1]
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -83,16 +82,29 @@ first (repeatable).`,
 	return cmd
 }
 
-// helm builds spec.helm and spec.values from the flags; nil without --chart.
-func (o *Options) helm() (*v1alpha1.TenantAddonHelm, *runtime.RawExtension, error) {
-	if o.Chart == "" && o.Repo == "" {
-		if o.ReleaseName != "" || o.ValuesFile != "" {
-			return nil, nil, cmdutil.UsageError("--release-name and --values go with --chart and --repo")
-		}
-		return nil, nil, nil
+// Validate checks the flags and NAME@VERSION before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
 	}
-	if o.Chart == "" || o.Repo == "" {
-		return nil, nil, cmdutil.UsageError("--chart and --repo go together")
+	var err error
+	if o.Addon, o.Version, err = policy.ParseAddonRef(o.Ref); err != nil {
+		return cmdutil.UsageError("%v", err)
+	}
+	switch {
+	case o.Chart == "" && o.Repo == "" && (o.ReleaseName != "" || o.ValuesFile != ""):
+		return cmdutil.UsageError("--release-name and --values go with --chart and --repo")
+	case (o.Chart == "") != (o.Repo == ""):
+		return cmdutil.UsageError("--chart and --repo go together")
+	}
+	return addonutil.RequireTeam(o.Team)
+}
+
+// helm builds spec.helm and spec.values from the flags, reading --values; nil without
+// --chart.
+func (o *Options) helm() (*v1alpha1.TenantAddonHelm, *runtime.RawExtension, error) {
+	if o.Chart == "" {
+		return nil, nil, nil
 	}
 	h := &v1alpha1.TenantAddonHelm{Repository: o.Repo, Chart: o.Chart, ReleaseName: o.ReleaseName}
 	if o.ValuesFile == "" {
@@ -120,12 +132,16 @@ func (o *Options) helm() (*v1alpha1.TenantAddonHelm, *runtime.RawExtension, erro
 // maxValuesBytes bounds --values: a chart's values, not a data set.
 const maxValuesBytes = 1 << 20
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
+func run(ctx context.Context, o *Options) error {
 	helm, values, err := o.helm()
 	if err != nil {
 		return err
 	}
-	t, err := addonutil.Resolve(ctx, f, o.Team, o.Cluster)
+	s, err := o.Store(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := addonutil.Resolve(ctx, s, o.Team, o.Cluster)
 	if err != nil {
 		return err
 	}
@@ -168,7 +184,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	for _, d := range o.DependsOn {
 		a.Spec.DependsOn = append(a.Spec.DependsOn, v1alpha1.LocalObjectReference{Name: d})
 	}
-	res, err := t.Addons.CreateAddon(ctx, a)
+	res, err := s.CreateAddon(ctx, a)
 	if err != nil {
 		return err
 	}
@@ -177,5 +193,5 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		what = "chart " + helm.Chart
 	}
 	msg := fmt.Sprintf("%s created (%s %s on cluster %s)", addonutil.ResourceName(a.Name), what, o.Version, t.Cluster.Name)
-	return o.Print.Printer(f.IOStreams).Done(a, msg, f.Where(res, t.Store))
+	return o.Printer.Done(a, msg, store.Where(res, s))
 }

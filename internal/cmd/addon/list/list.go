@@ -19,15 +19,18 @@ import (
 // Spec: rows for people, the TenantAddons for programs.
 var Spec = output.Spec{Objects: true, List: true, Name: true}
 
-// Options are the flags and arguments of addon list.
+// Options are what addon list runs with: its flags and arguments and, from Complete, its
+// dependencies.
 type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Cluster string
 	Team    string
-	Print   *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "list CLUSTER --team TEAM",
@@ -43,10 +46,7 @@ installed by the controller itself and are not TenantAddons: butlerctl env get s
 		Args: cmdutil.ExactArgs(1, "a CLUSTER name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Cluster = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -54,8 +54,20 @@ installed by the controller itself and are not TenantAddons: butlerctl env get s
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	t, err := addonutil.Resolve(ctx, f, o.Team, o.Cluster)
+// Validate checks the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
+	return addonutil.RequireTeam(o.Team)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := addonutil.Resolve(ctx, s, o.Team, o.Cluster)
 	if err != nil {
 		return err
 	}
@@ -80,5 +92,5 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			Cells:  []string{inert.Text(shown), inert.Text(a.Spec.Version), tables.Dash(a.Status.Phase), allowed, a.Name},
 		})
 	}
-	return o.Print.Printer(f.IOStreams).Print(d)
+	return o.Printer.Print(d)
 }

@@ -10,21 +10,25 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
 
 // Spec: a line for people, the TenantAddon as it was for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// Options are the flags and arguments of addon uninstall.
+// Options are what addon uninstall runs with: its flags and arguments and, from
+// Complete, its dependencies.
 type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Cluster string
 	Team    string
 	Addon   string
-	Print   *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "uninstall CLUSTER NAME --team TEAM",
@@ -38,10 +42,7 @@ delete carries the uid that was read; on manifests the TenantAddon's document is
 		Args:    cmdutil.ExactArgs(2, "a CLUSTER name and an addon NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Cluster, o.Addon = args[0], args[1]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -49,8 +50,20 @@ delete carries the uid that was read; on manifests the TenantAddon's document is
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	t, err := addonutil.Resolve(ctx, f, o.Team, o.Cluster)
+// Validate checks the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
+	return addonutil.RequireTeam(o.Team)
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := addonutil.Resolve(ctx, s, o.Team, o.Cluster)
 	if err != nil {
 		return err
 	}
@@ -61,9 +74,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err := t.RequireOperator(ctx); err != nil {
 		return err
 	}
-	res, err := t.Addons.DeleteAddon(ctx, a)
+	res, err := s.DeleteAddon(ctx, a)
 	if err != nil {
 		return err
 	}
-	return o.Print.Printer(f.IOStreams).Done(a, addonutil.ResourceName(a.Name)+" deleted", f.Where(res, t.Store))
+	return o.Printer.Done(a, addonutil.ResourceName(a.Name)+" deleted", store.Where(res, s))
 }

@@ -5,8 +5,6 @@ package cani
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -37,14 +35,12 @@ var Spec = output.Spec{Wide: true}
 
 // Options are the flags and arguments of can-i.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer     *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Verb        string
 	Team        string
 	Environment string
-	Print       *output.Flags
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -84,12 +80,6 @@ counted too. Prints yes or no; exits 0 for yes and 4 for no.`,
 	cmd.Flags().StringVar(&o.Team, "team", "", "Team (required)")
 	cmd.Flags().StringVar(&o.Environment, "environment", "", "Environment of the team")
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -46,11 +45,8 @@ var Spec = output.Spec{Wide: true}
 
 // Options are what whoami runs with: its flags and, from Complete, its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
 	// AsSource is where --as came from (cmdutil.SourceCommandLine, SourceEnv,
 	// SourceConfig), for the identity's source on manifests.
 	AsSource string
@@ -66,27 +62,16 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Example: `  butlerctl auth whoami --manifests examples/payments --as bob@example.com`,
 		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
 
-// Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error { return o.Print.Validate(cmd) }
-
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
 	o.AsSource = f.Options.AsSource
 }
 

@@ -5,7 +5,6 @@ package events
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"strconv"
 	"time"
 
@@ -22,15 +21,12 @@ import (
 
 // Options are the flags and arguments of cluster events.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Now   func() time.Time
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Name    string
-	Team    string
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
 
-	Print *output.Flags
+	Now  func() time.Time
+	Name string
+	Team string
 }
 
 // Spec: a table for people, the Events for programs.
@@ -74,9 +70,8 @@ no events (exit 2).`, store.MaxEvents),
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
+	o.Deps.Complete(f)
 	o.Now = f.Now
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -4,8 +4,6 @@ package freeze
 
 import (
 	"context"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -19,13 +17,11 @@ import (
 
 // Options are the flags and arguments of cluster freeze.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer     *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name        string
 	Team        string
-	Print       *output.Flags
 	ReadOnly    bool
 	QuotaMode   bool
 	BlockCreate bool
@@ -126,12 +122,6 @@ func (o *Options) complete(cmd *cobra.Command) error {
 		o.permissions, _ = controlplane.Permissions(controlplane.ReadOnly)
 	}
 	return nil
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -30,8 +30,15 @@ var Keys = []string{"admin.conf", "value"}
 // FileMode is the mode of a kubeconfig written with --file: it holds credentials.
 const FileMode os.FileMode = 0o600
 
-// Options are the flags and arguments of cluster kubeconfig.
+// Options are what cluster kubeconfig runs with: its flags and argument and, from
+// Complete, its dependencies.
 type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	// Offline is whether --manifests was given: the Secret is not in them.
+	Offline bool
+
 	Name string
 	Team string
 	File string
@@ -40,16 +47,14 @@ type Options struct {
 	ContextName string
 	SetContext  bool
 	Force       bool
-
-	Print *output.Flags
 }
 
 // Spec: for people the kubeconfig as the Secret holds it; the structured formats print it
 // parsed, as a computed view (-o jsonpath='{.clusters[0].cluster.server}'; docs/output.md).
 var Spec = output.Spec{}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "kubeconfig NAME --team TEAM [--file PATH] [--merge [--context-name N] [--set-context] [--force]]",
@@ -81,19 +86,7 @@ usage error).`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if o.Team == "" {
-				return cmdutil.UsageError("--team is required")
-			}
-			if cmdutil.IsSet(cmd.Flags(), "file") && o.File == "" {
-				return cmdutil.UsageError("--file needs a PATH")
-			}
-			if err := o.validateMerge(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -106,11 +99,31 @@ usage error).`,
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if f.Offline() {
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Offline = f.Offline()
+}
+
+// Validate checks the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
+	if o.Team == "" {
+		return cmdutil.UsageError("--team is required")
+	}
+	if cmdutil.IsSet(cmd.Flags(), "file") && o.File == "" {
+		return cmdutil.UsageError("--file needs a PATH")
+	}
+	return o.validateMerge(cmd)
+}
+
+func run(ctx context.Context, o *Options) error {
+	if o.Offline {
 		return cmdutil.UsageError("cluster kubeconfig needs a live management cluster: the admin kubeconfig is a Secret there, not in the manifests")
 	}
-	s, err := f.Store(ctx)
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -144,20 +157,20 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 	if o.Merge {
-		return merge(f, o, c, value)
+		return merge(o, c, value)
 	}
 	if o.File == "" {
-		return printKubeconfig(f, o, value)
+		return printKubeconfig(o, value)
 	}
 	if err := writeFile(o.File, value); err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IOStreams.ErrOut, "Wrote the admin kubeconfig of TenantCluster %s/%s to %s\n", c.Namespace, c.Name, o.File)
+	fmt.Fprintf(o.IO.ErrOut, "Wrote the admin kubeconfig of TenantCluster %s/%s to %s\n", c.Namespace, c.Name, o.File)
 	return nil
 }
 
 // printKubeconfig writes the kubeconfig to stdout: as it is for people, parsed for programs.
-func printKubeconfig(f *factory.Factory, o *Options, value []byte) error {
+func printKubeconfig(o *Options, value []byte) error {
 	d := output.Doc{One: true, Text: func(w io.Writer) error {
 		_, err := w.Write(value)
 		return err
@@ -170,7 +183,7 @@ func printKubeconfig(f *factory.Factory, o *Options, value []byte) error {
 		}
 		d.View = view
 	}
-	return o.Print.Printer(f.IOStreams).Print(d)
+	return o.Printer.Print(d)
 }
 
 // SecretRef is where a cluster's admin kubeconfig is: the namespace (empty while the
@@ -221,7 +234,7 @@ func (o *Options) validateMerge(cmd *cobra.Command) error {
 
 // merge merges the admin kubeconfig into the user's kubeconfig and says so, without the
 // credentials.
-func merge(f *factory.Factory, o *Options, c *v1alpha1.TenantCluster, value []byte) error {
+func merge(o *Options, c *v1alpha1.TenantCluster, value []byte) error {
 	name := strings.TrimSpace(o.ContextName)
 	if name == "" {
 		name = o.Team + "-" + c.Name
@@ -238,6 +251,6 @@ func merge(f *factory.Factory, o *Options, c *v1alpha1.TenantCluster, value []by
 	if o.SetContext {
 		msg += " (current context)"
 	}
-	fmt.Fprintln(f.IOStreams.Out, msg)
+	fmt.Fprintln(o.IO.Out, msg)
 	return nil
 }

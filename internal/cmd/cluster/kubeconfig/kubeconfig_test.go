@@ -55,15 +55,12 @@ func TestSecretRef(t *testing.T) {
 
 func TestOfflineIsAUsageError(t *testing.T) {
 	streams, _, _, _ := iostreams.Test()
-	f := &factory.Factory{
-		IOStreams: streams,
-		Options:   &factory.GlobalOptions{Manifests: []string{"."}, Output: "table"},
-		NewStore: func(context.Context, *factory.Factory) (store.Store, error) {
+	o := &Options{Offline: true, Name: "web", Team: "payments", Deps: factory.Deps{IO: streams,
+		Store: func(context.Context) (store.Store, error) {
 			t.Fatal("the store is not needed to refuse")
 			return nil, nil
-		},
-	}
-	err := run(context.Background(), f, &Options{Name: "web", Team: "payments"})
+		}}}
+	err := run(context.Background(), o)
 	if cmdutil.CodeOf(err) != cmdutil.ExitUsage {
 		t.Fatalf("got %v", err)
 	}

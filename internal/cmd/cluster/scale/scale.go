@@ -26,20 +26,23 @@ import (
 // cluster that keeps changing under it (each Conflict starts again from a fresh read).
 var Attempts = 4
 
-// Options are the flags and arguments of cluster scale.
+// Options are what cluster scale runs with: its flags and argument and, from Complete,
+// its dependencies.
 type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name    string
 	Team    string
 	Workers int32
-	Print   *output.Flags
 }
 
 // Spec is what cluster scale prints: the TenantCluster as written (or as it is, when
 // unchanged); a refusal, which has no object, prints its violations (clusterview.Violation).
 var Spec = output.Spec{Objects: true, Name: true}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "scale NAME --team TEAM --workers N",
@@ -60,13 +63,7 @@ Scaling needs operator or admin in the cluster's environment (exit 4 otherwise).
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if err := o.complete(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -76,7 +73,11 @@ Scaling needs operator or admin in the cluster's environment (exit 4 otherwise).
 	return cmd
 }
 
-func (o *Options) complete(cmd *cobra.Command) error {
+// Validate checks the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
 	if o.Team == "" {
 		return cmdutil.UsageError("--team is required")
 	}
@@ -89,12 +90,11 @@ func (o *Options) complete(cmd *cobra.Command) error {
 	return nil
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	w := s
 	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
 	if err != nil {
 		return err
@@ -109,26 +109,26 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 		from := cur.Spec.Workers.Replicas
 		if from == o.Workers {
-			return printResult(f, o, cur, from, false, "")
+			return o.printResult(cur, from, false, "")
 		}
-		decision, err := preflight(ctx, s, team, cur, o.Workers, actor, f.IOStreams.ErrOut)
+		decision, err := preflight(ctx, s, team, cur, o.Workers, actor, o.IO.ErrOut)
 		if err != nil {
 			return err
 		}
 		if !decision.Allowed() {
-			return deny(f, o, team, decision)
+			return o.deny(team, decision)
 		}
 		for _, w := range decision.Warnings() {
-			fmt.Fprintf(f.IOStreams.ErrOut, "Warning: %s\n", inert.Text(w))
+			fmt.Fprintf(o.IO.ErrOut, "Warning: %s\n", inert.Text(w))
 		}
-		updated, written, err := w.ScaleCluster(ctx, cur, o.Workers)
+		updated, written, err := s.ScaleCluster(ctx, cur, o.Workers)
 		if apierrors.IsConflict(err) && attempt < Attempts {
 			continue // changed since it was read: read, check and try again
 		}
 		if err != nil {
 			return err
 		}
-		return printResult(f, o, updated, from, true, written.Location)
+		return o.printResult(updated, from, true, store.Where(written, s))
 	}
 }
 
@@ -141,29 +141,26 @@ func preflight(ctx context.Context, s store.Store, team *v1alpha1.Team, cur *v1a
 
 // printResult prints the cluster as written for programs, or what changed for people;
 // offline it says which file.
-func printResult(f *factory.Factory, o *Options, c *v1alpha1.TenantCluster, from int32, changed bool, location string) error {
+func (o *Options) printResult(c *v1alpha1.TenantCluster, from int32, changed bool, location string) error {
 	name := "tenantcluster.butler.butlerlabs.dev/" + c.Name
 	msg := fmt.Sprintf("%s scaled: %d -> %d worker(s)", name, from, c.Spec.Workers.Replicas)
 	if !changed {
 		msg = fmt.Sprintf("%s unchanged: already %d worker(s)", name, c.Spec.Workers.Replicas)
 		location = ""
 	}
-	if !f.Offline() {
-		location = ""
-	}
-	return o.Print.Printer(f.IOStreams).Done(clusterview.WithTypeMeta(*c), msg, location)
+	return o.Printer.Done(clusterview.WithTypeMeta(*c), msg, location)
 }
 
 // deny reports a preflight denial: the server's aggregate message on stderr (exit 4), its
 // next step for people, and for programs the violations.
-func deny(f *factory.Factory, o *Options, team *v1alpha1.Team, d policy.Decision) error {
-	if err := o.Print.Printer(f.IOStreams).Print(clusterview.DenialDoc(d)); err != nil {
+func (o *Options) deny(team *v1alpha1.Team, d policy.Decision) error {
+	if err := o.Printer.Print(clusterview.DenialDoc(d)); err != nil {
 		return err
 	}
 	err := cmdutil.DeniedError(d.Err())
-	if !f.IOStreams.HintsEnabled() || o.Print.Structured() {
+	if !o.IO.HintsEnabled() || o.Print.Structured() {
 		return err
 	}
 	r := nextstep.Refusal{Verb: "scale", Team: team, Decision: d, More: "butlerctl team get " + team.Name}
-	return cmdutil.WithHint(err, nextstep.Wrap(r.Lines(), f.IOStreams.Width()))
+	return cmdutil.WithHint(err, nextstep.Wrap(r.Lines(), o.IO.Width()))
 }

@@ -72,7 +72,7 @@ func runScale(t *testing.T, dir string, wrap func(*offline.Store) store.Store, a
 			return wrap(s), nil
 		},
 	}
-	cmd := scale.NewCmd(f)
+	cmd := scale.NewCmd(f, nil)
 	cmd.SetArgs(args)
 	cmd.SetOut(out)
 	cmd.SetErr(errOut)

@@ -4,8 +4,6 @@ package thaw
 
 import (
 	"context"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -18,13 +16,11 @@ import (
 
 // Options are the flags and arguments of cluster thaw.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Name    string
-	Team    string
-	Print   *output.Flags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Name string
+	Team string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -60,12 +56,6 @@ TenantControlPlane yet exits 3.`,
 	o.Print = output.Register(cmd, &f.Options.Output, shared.Spec)
 	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

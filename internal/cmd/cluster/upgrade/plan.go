@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
@@ -47,7 +46,7 @@ type Violation struct {
 
 // plan checks the version path (pkg/policy.PlanUpgrade) and the server's update rules on
 // the cluster at the new version (the team's allowed versions among them).
-func plan(ctx context.Context, f *factory.Factory, s store.Store, team *v1alpha1.Team, cur *v1alpha1.TenantCluster, to string, actor lookup.Actor) (*Plan, error) {
+func plan(ctx context.Context, errOut io.Writer, s store.Store, team *v1alpha1.Team, cur *v1alpha1.TenantCluster, to string, actor lookup.Actor) (*Plan, error) {
 	var allowed []string
 	if lim := team.Spec.ResourceLimits; lim != nil {
 		allowed = lim.AllowedKubernetesVersions
@@ -65,7 +64,7 @@ func plan(ctx context.Context, f *factory.Factory, s store.Store, team *v1alpha1
 	}
 	updated := cur.DeepCopy()
 	updated.Spec.KubernetesVersion = up.To
-	d, err := lookup.AdmitUpdate(ctx, s, team, cur, updated, actor, f.IOStreams.ErrOut)
+	d, err := lookup.AdmitUpdate(ctx, s, team, cur, updated, actor, errOut)
 	if err != nil {
 		return nil, err
 	}
@@ -136,13 +135,13 @@ func deny(pr *output.Printer, cur *v1alpha1.TenantCluster, p *Plan) error {
 
 // printDryRun prints the plan: people get it as text, programs the cluster as it would be
 // written (--view: the plan).
-func printDryRun(f *factory.Factory, o *Options, cur *v1alpha1.TenantCluster, p *Plan) error {
+func printDryRun(o *Options, cur *v1alpha1.TenantCluster, p *Plan) error {
 	for _, w := range p.Warnings {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Warning: %s\n", inert.Text(w))
+		fmt.Fprintf(o.IO.ErrOut, "Warning: %s\n", inert.Text(w))
 	}
 	would := cur.DeepCopy()
 	would.Spec.KubernetesVersion = p.To
-	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+	return o.Printer.Print(output.Doc{
 		One:   true,
 		Items: []output.Item{{Object: would, View: p}},
 		Text: func(w io.Writer) error {
@@ -175,12 +174,12 @@ func upgradeGoal(version string) clusterwatch.Goal {
 }
 
 // wait follows the cluster until it is Ready at the new version, with progress on stderr.
-func wait(ctx context.Context, f *factory.Factory, s store.Store, c *v1alpha1.TenantCluster, o *Options) error {
+func wait(ctx context.Context, s store.Store, c *v1alpha1.TenantCluster, o *Options) error {
 	cs, err := s.Server()
 	if err != nil {
 		return err
 	}
-	rep := progress.New(f.IOStreams, progress.ModeFor(f.IOStreams, o.Print.Structured()))
+	rep := progress.New(o.IO, progress.ModeFor(o.IO, o.Print.Structured()))
 	last := ""
 	report := func(c *v1alpha1.TenantCluster) {
 		v := ""
@@ -199,7 +198,7 @@ func wait(ctx context.Context, f *factory.Factory, s store.Store, c *v1alpha1.Te
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IOStreams.ErrOut, "TenantCluster %s/%s is Ready at %s\n", got.Namespace, got.Name, o.Version)
+	fmt.Fprintf(o.IO.ErrOut, "TenantCluster %s/%s is Ready at %s\n", got.Namespace, got.Name, o.Version)
 	return nil
 }
 

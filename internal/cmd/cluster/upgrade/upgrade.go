@@ -16,12 +16,20 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// Options are the flags and arguments of cluster upgrade.
+// Options are what cluster upgrade runs with: its flags and argument and, from Complete,
+// its dependencies.
 type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	// Offline is whether the command works on manifests (--manifests).
+	Offline bool
+
 	Name            string
 	Team            string
 	Version         string
@@ -30,16 +38,14 @@ type Options struct {
 	Wait            bool
 	Timeout         time.Duration
 	ResourceVersion string
-
-	Print *output.Flags
 }
 
 // Spec: a line for people (after the plan); the cluster as written, or with --view the
 // plan, for programs.
 var Spec = output.Spec{Objects: true, View: true, Name: true}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "upgrade NAME --team TEAM --kubernetes-version VERSION [--dry-run] [--yes] [--wait]",
@@ -68,10 +74,7 @@ status.observedState.kubernetesVersion), with progress on stderr.`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -86,7 +89,14 @@ status.observedState.kubernetesVersion), with progress on stderr.`,
 	return cmd
 }
 
-// Validate checks the flags. A malformed version is bad input (exit 2).
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Offline = f.Offline()
+}
+
+// Validate checks the flags before anything is read. A malformed version is bad input
+// (exit 2).
 func (o *Options) Validate(cmd *cobra.Command) error {
 	if err := o.Print.Validate(cmd); err != nil {
 		return err
@@ -108,16 +118,16 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	if o.Timeout <= 0 {
 		return cmdutil.UsageError("--timeout must be positive, got %s", o.Timeout)
 	}
+	if o.Offline && (o.Wait || o.ResourceVersion != "") {
+		return cmdutil.UsageError("--wait and --resource-version need a live cluster (manifests have no status and no resourceVersion)")
+	}
 	return nil
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
-	}
-	if f.Offline() && (o.Wait || o.ResourceVersion != "") {
-		return cmdutil.UsageError("--wait and --resource-version need a live cluster (manifests have no status and no resourceVersion)")
 	}
 	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
 	if err != nil {
@@ -130,11 +140,11 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if _, err := lookup.RequireOperator(team, cur, actor, "upgrade"); err != nil {
 		return err
 	}
-	pl, err := plan(ctx, f, s, team, cur, o.Version, actor)
+	pl, err := plan(ctx, o.IO.ErrOut, s, team, cur, o.Version, actor)
 	if err != nil {
 		return err
 	}
-	pr := o.Print.Printer(f.IOStreams)
+	pr := o.Printer
 	if !pl.Allowed {
 		return deny(pr, cur, pl)
 	}
@@ -142,9 +152,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return pr.Done(cur, fmt.Sprintf("%s unchanged: already %s", resourceName(cur), cur.Spec.KubernetesVersion), "")
 	}
 	if o.DryRun {
-		return printDryRun(f, o, cur, pl)
+		return printDryRun(o, cur, pl)
 	}
-	if err := confirm(f, o, cur, pl); err != nil {
+	if err := confirm(o, cur, pl); err != nil {
 		return err
 	}
 	if o.ResourceVersion != "" {
@@ -159,14 +169,14 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 	verb := "upgrade started" // live: the controller does the upgrade now
-	if f.Offline() {
+	if o.Offline {
 		verb = "upgraded"
 	}
-	if err := pr.Done(updated, fmt.Sprintf("%s %s: %s -> %s", resourceName(updated), verb, pl.From, pl.To), f.Where(res, s)); err != nil {
+	if err := pr.Done(updated, fmt.Sprintf("%s %s: %s -> %s", resourceName(updated), verb, pl.From, pl.To), store.Where(res, s)); err != nil {
 		return err
 	}
 	if o.Wait {
-		return wait(ctx, f, s, updated, o)
+		return wait(ctx, s, updated, o)
 	}
 	return nil
 }
@@ -176,16 +186,16 @@ func resourceName(c *v1alpha1.TenantCluster) string {
 }
 
 // confirm asks on a terminal unless --yes; with no terminal it refuses (exit 2).
-func confirm(f *factory.Factory, o *Options, c *v1alpha1.TenantCluster, pl *Plan) error {
+func confirm(o *Options, c *v1alpha1.TenantCluster, pl *Plan) error {
 	if o.Yes {
 		return nil
 	}
-	p := prompt.New(f.IOStreams)
+	p := prompt.New(o.IO)
 	if !p.CanPrompt() {
 		return cmdutil.UsageError("upgrading tenant cluster %q needs confirmation: pass --yes (there is no terminal to ask on)", c.Name)
 	}
 	if o.Print.Human() {
-		if err := writePlan(f.IOStreams.ErrOut, pl); err != nil {
+		if err := writePlan(o.IO.ErrOut, pl); err != nil {
 			return err
 		}
 	}

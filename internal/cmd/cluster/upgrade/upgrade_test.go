@@ -46,7 +46,7 @@ func TestConflictIsNotRetried(t *testing.T) {
 			return c, err
 		},
 	}
-	cmd := upgrade.NewCmd(f)
+	cmd := upgrade.NewCmd(f, nil)
 	cmd.SetArgs([]string{"bob-checkout", "--team", "payments", "--kubernetes-version", "v1.32.0", "--yes"})
 	cmd.SetOut(out)
 	cmd.SetErr(errOut)

@@ -5,7 +5,6 @@ package create
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
@@ -22,15 +21,12 @@ import (
 
 // Options are the flags and arguments of env create.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Name    string
-	Team    string
-	teamedit.EnvFlags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
 
-	Print *output.Flags
+	Name string
+	Team string
+	teamedit.EnvFlags
 
 	patch teamedit.EnvPatch
 }
@@ -65,14 +61,7 @@ the team's file is edited in place.`,
 		Args: cmdutil.ExactArgs(1, "an environment NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -95,12 +84,6 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	var err error
 	o.patch, err = o.EnvFlags.Parse(cmd.Flags(), false)
 	return err
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -4,8 +4,6 @@ package get
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"io"
 	"sort"
 	"strconv"
@@ -55,13 +53,11 @@ var Spec = output.Spec{Wide: true}
 
 // Options are the flags and arguments of env get.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Name    string
-	Team    string
-	Print   *output.Flags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Name string
+	Team string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -114,12 +110,6 @@ func gi(b int64) any {
 		return b / g
 	}
 	return b
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -4,8 +4,6 @@ package list
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -37,12 +35,10 @@ var Spec = output.Spec{List: true, Wide: true, Name: true}
 
 // Options are the flags of env list.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Team    string
-	Print   *output.Flags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Team string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -69,12 +65,6 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	cmd.Flags().StringVar(&o.Team, "team", "", "Team (required)")
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

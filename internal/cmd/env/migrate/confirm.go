@@ -3,7 +3,6 @@ package migrate
 import (
 	"fmt"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -14,8 +13,8 @@ import (
 const declined = "migration cancelled: input %q"
 
 // confirm asks on a terminal, or requires --yes without one.
-func confirm(f *factory.Factory, o *Options, p *policy.MigrationPlan) error {
-	pr := prompt.New(f.IOStreams)
+func confirm(o *Options, p *policy.MigrationPlan) error {
+	pr := prompt.New(o.IO)
 	relabels := p.Relabels()
 	if !pr.CanPrompt() {
 		if o.Yes {

@@ -42,8 +42,15 @@ const MaxConcurrency = 64
 // maxAttempts is how often a cluster is re-read and retried after a Conflict.
 const maxAttempts = 5
 
-// Options are the flags and arguments of env migrate.
+// Options are what env migrate runs with: its flags and arguments and, from Complete,
+// its dependencies.
 type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	// Offline is whether the command works on manifests: the next step is then a commit.
+	Offline bool
+
 	Team           string
 	Environment    string
 	Names          []string
@@ -56,12 +63,11 @@ type Options struct {
 	ForcePolicy    bool
 	Concurrency    int
 
-	Print    *output.Flags
 	selector labels.Selector
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "migrate --team TEAM --environment ENV (NAME... | --all | -l SELECTOR)",
@@ -77,8 +83,12 @@ It plans first and prints the plan, then asks you to confirm (without a terminal
   butleradm env migrate --team payments --environment prod --all --relabel --yes -o json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Names = args
+			o.Complete(f)
 			if err := o.Validate(cmd); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(o)
 			}
 			// The first Ctrl-C stops starting clusters (those in flight finish, so none is
 			// left half done); a second one ends the process.
@@ -88,7 +98,7 @@ It plans first and prints the plan, then asks you to confirm (without a terminal
 				<-ctx.Done()
 				stop()
 			}()
-			return run(ctx, f, o)
+			return run(ctx, o)
 		},
 	}
 	// No API object of its own: -o json|yaml print the plan and results (Output).
@@ -134,6 +144,12 @@ failure was a refusal by the server).`)
 	fl.BoolVar(&o.ForcePolicy, "force-policy", false, "Send clusters the target environment's ClusterCreationPolicies would refuse, for the server to answer")
 	fl.IntVar(&o.Concurrency, "concurrency", DefaultConcurrency, "Clusters migrated at once")
 	return cmd
+}
+
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Offline = f.Offline()
 }
 
 // Validate checks -o and the flags; mistakes are usage errors (exit 2).

@@ -99,7 +99,7 @@ func TestLiveConcurrentChanges(t *testing.T) {
 			return &hookStore{Store: s, m: s, hook: hook}, nil
 		},
 	}
-	cmd := NewCmd(f)
+	cmd := NewCmd(f, nil)
 	cmd.SetArgs([]string{"edited", "moved", "deleted", "ledger-legacy", "--team", "payments", "--environment", "dev", "--yes"})
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	if err := cmd.Execute(); err != nil {

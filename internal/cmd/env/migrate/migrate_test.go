@@ -124,7 +124,7 @@ func runCmd(t *testing.T, o runOpts, args ...string) result {
 			return &hookStore{Store: s, m: s, hook: o.hook}, nil
 		},
 	}
-	cmd := NewCmd(f)
+	cmd := NewCmd(f, nil)
 	cmd.SetArgs(args)
 	cmd.SetOut(out)
 	cmd.SetErr(errOut)
@@ -248,7 +248,7 @@ func TestConflictRereadsAndReplans(t *testing.T) {
 			return inner, nil
 		},
 	}
-	cmd := NewCmd(f)
+	cmd := NewCmd(f, nil)
 	cmd.SetArgs([]string{"legacy-00", "legacy-01", "--team", "payments", "--environment", "prod", "--yes"})
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	if err := cmd.Execute(); err != nil {

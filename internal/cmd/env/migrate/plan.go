@@ -7,7 +7,6 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
@@ -28,12 +27,12 @@ type planned struct {
 
 // run plans, prints the plan, refuses what the caps refuse, asks, migrates and reports.
 // People get text as it goes; -o json|yaml get the Output once, at the end.
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	pl, err := planFor(ctx, f, o)
+func run(ctx context.Context, o *Options) error {
+	pl, err := planFor(ctx, o)
 	if err != nil {
 		return err
 	}
-	p := o.Print.Printer(f.IOStreams)
+	p := o.Printer
 	human := !o.Print.Structured()
 	plan, out := &pl.plan, pl.out
 	if human {
@@ -50,7 +49,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	}
 	if human {
 		for _, r := range out.Results {
-			f.Errorf("error: %s: %s\n", r.Cluster, r.Error)
+			fmt.Fprintf(o.IO.ErrOut, "error: %s: %s\n", r.Cluster, r.Error)
 		}
 	}
 	work := len(plan.Moves) + len(plan.Cleanups)
@@ -66,17 +65,17 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 		return exitCode(out)
 	}
-	if err := confirm(f, o, plan); err != nil {
+	if err := confirm(o, plan); err != nil {
 		return err
 	}
-	r := &runner{f: f, s: pl.s, m: pl.mig, req: pl.req, concurrency: o.Concurrency}
+	r := &runner{io: o.IO, s: pl.s, m: pl.mig, req: pl.req, concurrency: o.Concurrency}
 	results, conflicts, interrupted := r.run(ctx, plan, !human)
 	for _, res := range results {
 		out.add(res)
 	}
 	out.Summary.Conflicts, out.Summary.Interrupted = conflicts, interrupted
 	if human {
-		printResults(f, out, results, interrupted)
+		printResults(o, out, results, interrupted)
 	} else if err := viewIf(p, true, out); err != nil {
 		return err
 	}
@@ -98,8 +97,8 @@ func viewIf(p *output.Printer, structured bool, out *Output) error {
 
 // planFor reads the team and its clusters, checks the identity may migrate into the
 // environment, and plans.
-func planFor(ctx context.Context, f *factory.Factory, o *Options) (*planned, error) {
-	s, err := f.Store(ctx)
+func planFor(ctx context.Context, o *Options) (*planned, error) {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +129,7 @@ func planFor(ctx context.Context, f *factory.Factory, o *Options) (*planned, err
 		return nil, err
 	}
 	if req.Policies, err = s.ListClusterCreationPolicies(ctx); apierrors.IsForbidden(err) {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Warning: cannot read ClusterCreationPolicies, so they are not checked here (the server applies them): %v\n", err)
+		fmt.Fprintf(o.IO.ErrOut, "Warning: cannot read ClusterCreationPolicies, so they are not checked here (the server applies them): %v\n", err)
 		err = nil
 	}
 	if err != nil {
@@ -138,7 +137,19 @@ func planFor(ctx context.Context, f *factory.Factory, o *Options) (*planned, err
 	}
 	req.ForcePolicy = o.ForcePolicy
 	plan := policy.PlanMigration(req)
+	for i := range plan.Skipped {
+		plan.Skipped[i].Message = skipMessage(plan.Skipped[i])
+	}
 	return &planned{s: s, mig: mig, req: req, plan: plan, out: newOutput(plan, o.DryRun)}, nil
+}
+
+// skipMessage is why a cluster is skipped, with the flag that moves a cluster of another
+// environment anyway: the plan says what, the command says how.
+func skipMessage(s policy.MigrationSkip) string {
+	if s.Reason == policy.SkipOtherEnvironment {
+		return s.Message + "; pass --relabel to move it"
+	}
+	return s.Message
 }
 
 // authorize returns who asks, when they may operate in env (operator or admin there).

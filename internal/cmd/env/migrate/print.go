@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -53,8 +52,8 @@ func printPlan(w io.Writer, p *policy.MigrationPlan) {
 
 // printResults prints each cluster's outcome in plan order (successes on stdout, failures
 // on stderr with the server's message) and the summary.
-func printResults(f *factory.Factory, out *Output, results []Result, interrupted bool) {
-	w := f.IOStreams.Out
+func printResults(o *Options, out *Output, results []Result, interrupted bool) {
+	w, errOut := o.IO.Out, o.IO.ErrOut
 	for _, r := range results {
 		name := "tenantcluster.butler.butlerlabs.dev/" + r.Cluster
 		switch r.Status {
@@ -65,7 +64,7 @@ func printResults(f *factory.Factory, out *Output, results []Result, interrupted
 		case StatusSkipped, StatusGone:
 			fmt.Fprintf(w, "%s %s: %s\n", name, r.Status, inert.Text(r.Message))
 		default:
-			f.Errorf("error: %s %s: %s\n", r.Cluster, r.Status, inert.Text(r.Error))
+			fmt.Fprintf(errOut, "error: %s %s: %s\n", r.Cluster, r.Status, inert.Text(r.Error))
 		}
 	}
 	s := out.Summary
@@ -84,15 +83,15 @@ func printResults(f *factory.Factory, out *Output, results []Result, interrupted
 	}
 	parts = append(parts, fmt.Sprintf("%d failed", s.Failed))
 	fmt.Fprintf(w, "Summary: %s\n", strings.Join(parts, ", "))
-	if s.Migrated > 0 && len(f.Options.Manifests) > 0 {
+	if s.Migrated > 0 && o.Offline {
 		// On manifests the files carry the label and the annotation the server needs to
 		// accept it: the pull request check accepts that as a move.
 		fmt.Fprintf(w, "Next: commit the edited files and merge them (`butlerctl check` accepts the %d move(s)); once they are applied, run the same command again to remove the %s annotation, and commit that.\n",
 			s.Migrated, v1alpha1.AnnotationMigration)
 	}
 	if interrupted {
-		f.Errorf("interrupted: run the same command again to finish; clusters already migrated are skipped\n")
+		fmt.Fprintf(errOut, "interrupted: run the same command again to finish; clusters already migrated are skipped\n")
 	} else if s.Failed > 0 {
-		f.Errorf("%d cluster(s) failed; the others were migrated. Run the same command again to retry them\n", s.Failed)
+		fmt.Fprintf(errOut, "%d cluster(s) failed; the others were migrated. Run the same command again to retry them\n", s.Failed)
 	}
 }

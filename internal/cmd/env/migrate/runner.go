@@ -9,8 +9,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/progress"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -19,7 +19,7 @@ import (
 
 // runner migrates the planned clusters, concurrency at a time.
 type runner struct {
-	f           *factory.Factory
+	io          *iostreams.IOStreams
 	s           store.Store
 	m           store.Migrator
 	req         policy.MigrationRequest
@@ -42,7 +42,7 @@ func (r *runner) run(ctx context.Context, p *policy.MigrationPlan, structured bo
 	}
 	moves := append(append([]policy.MigrationMove{}, p.Moves...), p.Cleanups...)
 	results := make([]Result, len(moves))
-	prog := newTally(r.f, p.Environment, len(moves), structured)
+	prog := newTally(r.io, p.Environment, len(moves), structured)
 
 	jobs := make(chan job)
 	var wg sync.WaitGroup
@@ -129,7 +129,7 @@ func (r *runner) migrate(ctx context.Context, c *v1alpha1.TenantCluster, m polic
 					return res
 				}
 				res.Status = StatusSkipped
-				res.Message = "changed during the run, so planned again: " + step.Skip.Message
+				res.Message = "changed during the run, so planned again: " + skipMessage(*step.Skip)
 				return res
 			}
 			c, m = fresh, step.Move
@@ -170,8 +170,8 @@ type tally struct {
 	last   time.Time
 }
 
-func newTally(f *factory.Factory, env string, total int, structured bool) *tally {
-	t := &tally{r: progress.New(f.IOStreams, progress.ModeFor(f.IOStreams, structured)), env: env, total: total}
+func newTally(ios *iostreams.IOStreams, env string, total int, structured bool) *tally {
+	t := &tally{r: progress.New(ios, progress.ModeFor(ios, structured)), env: env, total: total}
 	t.draw()
 	return t
 }

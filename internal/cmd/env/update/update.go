@@ -5,7 +5,6 @@ package update
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
@@ -27,18 +26,15 @@ const NothingToUpdate = "nothing to update: pass --description, --max-clusters, 
 
 // Options are the flags and arguments of env update.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer              *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name                 string
 	Team                 string
 	ClearLimits          bool
 	ClearClusterDefaults bool
 	ClearAccess          bool
 	teamedit.EnvFlags
-
-	Print *output.Flags
 
 	patch teamedit.EnvPatch
 }
@@ -79,14 +75,7 @@ manifests, the team's file is edited in place.`,
 		Args: cmdutil.ExactArgs(1, "an environment NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -118,12 +107,6 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 		return cmdutil.UsageError(NothingToUpdate)
 	}
 	return nil
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

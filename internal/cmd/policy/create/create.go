@@ -6,7 +6,6 @@ package create
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
@@ -25,13 +24,11 @@ var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags and arguments of policy create.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer                              *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name, Scope, Team, Environment, File string
 	Providers, Rules                     []string
-	Print                                *output.Flags
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -66,12 +63,6 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	fl.StringVarP(&o.File, "filename", "f", "", "The whole ClusterCreationPolicy from a YAML file (- for standard input)")
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -5,7 +5,6 @@ package delete
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
@@ -21,12 +20,10 @@ var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags and arguments of policy delete.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Name    string
-	Print   *output.Flags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Name string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -50,12 +47,6 @@ the policy's document is removed from its file.`,
 		return run(cmd.Context(), o)
 	})
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -3,8 +3,6 @@ package get
 
 import (
 	"context"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -19,12 +17,10 @@ var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags and arguments of policy get.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Name    string
-	Print   *output.Flags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Name string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -45,12 +41,6 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		return run(cmd.Context(), o)
 	})
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

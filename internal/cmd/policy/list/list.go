@@ -15,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -43,16 +44,19 @@ type View struct {
 // rules (butlerctl).
 var Spec = output.Spec{Objects: true, View: true, List: true, Name: true}
 
-// Options are the flags of policy list.
+// Options are what policy list runs with: its flags and, from Complete, its dependencies.
 type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	// Admin is butleradm's list: every policy, no target.
 	Admin  bool
 	Target policy.PolicyTarget
-	Print  *output.Flags
 }
 
-// NewCmd returns the command; admin is butleradm's, which lists every policy.
-func NewCmd(f *factory.Factory, admin bool) *cobra.Command {
-	o := &Options{Admin: admin}
+// NewCmd returns butlerctl's policy list; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
+	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -61,21 +65,8 @@ func NewCmd(f *factory.Factory, admin bool) *cobra.Command {
   butlerctl policy list --team payments -o json --view`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if o.Admin {
-				return runAll(cmd.Context(), f, o)
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
-	}
-	if admin {
-		cmd.Short = "List every ClusterCreationPolicy"
-		cmd.Example = `  butleradm policy list --manifests DIR
-  butleradm policy list -o json`
-		o.Print = output.Register(cmd, &f.Options.Output, output.Spec{Objects: true, List: true, Name: true})
-		return cmd
 	}
 	cmd.Flags().StringVar(&o.Target.Team, "team", "", "The team (without it, only platform-wide policies apply)")
 	cmd.Flags().StringVar(&o.Target.Environment, "environment", "", "The environment (with --team)")
@@ -84,11 +75,38 @@ func NewCmd(f *factory.Factory, admin bool) *cobra.Command {
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
+// NewAdminCmd returns butleradm's policy list, of every policy; runF, when not nil, runs
+// instead of run.
+func NewAdminCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
+	o := &Options{Admin: true}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List every ClusterCreationPolicy",
+		Example: `  butleradm policy list --manifests DIR
+  butleradm policy list -o json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return factory.Run(cmd, f, o, runF, run)
+		},
+	}
+	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{Objects: true, List: true, Name: true})
+	return cmd
+}
+
+// Validate checks the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
 	if o.Target.Environment != "" && o.Target.Team == "" {
 		return cmdutil.UsageError("--environment needs --team")
 	}
-	s, err := f.Store(ctx)
+	return nil
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -101,6 +119,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
+	if o.Admin {
+		return o.Printer.Print(every(all))
+	}
 	applying, rules := Resolve(all, o.Target)
 	d := output.Doc{
 		Header: []string{"OPTION", "POLICY", "TIER", "MODE", "VALUES", "DEFAULT", "OVERRIDES"},
@@ -111,19 +132,19 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		d.Items = append(d.Items, output.Item{Object: &applying[i]})
 	}
 	if o.Print.Human() {
-		return printRules(f, o, d, rules)
+		return o.Printer.Print(byOption(d, rules))
 	}
-	return o.Print.Printer(f.IOStreams).Print(d)
+	return o.Printer.Print(d)
 }
 
-// printRules prints the table: one row per option rather than per policy.
-func printRules(f *factory.Factory, o *Options, d output.Doc, rules []Rule) error {
+// byOption is the table: one row per option rather than per policy.
+func byOption(d output.Doc, rules []Rule) output.Doc {
 	d.Items = nil
 	for _, r := range rules {
 		d.Items = append(d.Items, output.Item{Cells: []string{r.Option, r.Policy, r.Tier, r.Mode,
-			dash(strings.Join(r.Values, ",")), dash(r.Default), dash(strings.Join(r.Overrides, ","))}})
+			tables.Dash(strings.Join(r.Values, ",")), tables.Dash(r.Default), tables.Dash(strings.Join(r.Overrides, ","))}})
 	}
-	return o.Print.Printer(f.IOStreams).Print(d)
+	return d
 }
 
 // Resolve returns the policies that apply to t (by name) and per option the winning rule
@@ -167,20 +188,8 @@ func policyByName(all []v1alpha1.ClusterCreationPolicy, name string) *v1alpha1.C
 	return nil
 }
 
-func runAll(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
-	if err != nil {
-		return err
-	}
-	if o.Target.Team != "" {
-		if _, err := lookup.TeamEnvironment(ctx, s, o.Target.Team, o.Target.Environment); err != nil {
-			return err
-		}
-	}
-	all, err := s.ListClusterCreationPolicies(ctx)
-	if err != nil {
-		return err
-	}
+// every is butleradm's list: each policy with its scope and options.
+func every(all []v1alpha1.ClusterCreationPolicy) output.Doc {
 	d := output.Doc{
 		Header: []string{"NAME", "TIER", "TEAM", "ENVIRONMENT", "PROVIDERS", "OPTIONS"},
 		Empty:  "No ClusterCreationPolicies found.",
@@ -188,12 +197,5 @@ func runAll(ctx context.Context, f *factory.Factory, o *Options) error {
 	for i := range all {
 		d.Items = append(d.Items, output.Item{Object: &all[i], Cells: policyutil.Cells(&all[i])})
 	}
-	return o.Print.Printer(f.IOStreams).Print(d)
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	return d
 }

@@ -6,7 +6,6 @@ package update
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
@@ -26,14 +25,12 @@ var Spec = output.Spec{Objects: true, Name: true}
 
 // Options are the flags and arguments of policy update.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer                              *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name, Scope, Team, Environment, File string
 	Providers, Rules, Remove             []string
 	AllProviders                         bool
-	Print                                *output.Flags
 	// edits counts the flags that change something (Validate), File aside.
 	edits int
 }
@@ -73,14 +70,7 @@ rewritten in place.`,
 	fl.StringVarP(&o.File, "filename", "f", "", "Replace the spec with the ClusterCreationPolicy of this YAML file (- for standard input)")
 	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		if err := o.Validate(cmd); err != nil {
-			return err
-		}
-		o.Complete(f)
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }
@@ -102,12 +92,6 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 		return cmdutil.UsageError("--all-providers and --provider-type contradict each other")
 	}
 	return nil
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

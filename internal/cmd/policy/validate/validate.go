@@ -12,7 +12,9 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -27,14 +29,21 @@ type View struct {
 // Spec is what policy validate prints: its View.
 var Spec = output.Spec{View: true}
 
-// Options are the flags of policy validate.
+// Options are what policy validate runs with: its flags and, from Complete, its
+// dependencies.
 type Options struct {
-	Files []string
+	IO *iostreams.IOStreams
+	// Store is --manifests, to check team and environment references against; nil
+	// without them (the references are not checked).
+	Store func(context.Context) (store.Store, error)
 	Print *output.Flags
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	Files   []string
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "validate -f FILE",
@@ -48,13 +57,7 @@ checked without it. Exit 0 when all is well, 2 when anything is wrong; -o json p
   butleradm policy validate -f policy.yaml --manifests DIR -o json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if len(o.Files) == 0 {
-				return cmdutil.UsageError("%s needs -f FILE\nSee '%s --help'.", cmd.CommandPath(), cmd.CommandPath())
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "A file, a directory or - for standard input (repeatable)")
@@ -62,8 +65,29 @@ checked without it. Exit 0 when all is well, 2 when anything is wrong; -o json p
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	objs, probs := cmdutil.ReadManifests(o.Files, f.IOStreams.In)
+// Complete takes from the Factory what run needs, the store only on manifests; it reads
+// nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO = f.IOStreams
+	if f.Offline() {
+		o.Store = f.Store
+	}
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+// Validate checks the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
+	if len(o.Files) == 0 {
+		return cmdutil.UsageError("%s needs -f FILE\nSee '%s --help'.", cmd.CommandPath(), cmd.CommandPath())
+	}
+	return nil
+}
+
+func run(ctx context.Context, o *Options) error {
+	objs, probs := cmdutil.ReadManifests(o.Files, o.IO.In)
 	v := View{Errors: []string{}}
 	for _, p := range probs {
 		v.Errors = append(v.Errors, p.Error())
@@ -74,7 +98,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 			policies = append(policies, *p)
 		}
 	}
-	teams, err := teamFunc(ctx, f)
+	teams, err := teamFunc(ctx, o.Store)
 	if err != nil {
 		return err
 	}
@@ -92,7 +116,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		v.Errors = append(v.Errors, "no ClusterCreationPolicy found in "+strings.Join(o.Files, ", "))
 	}
 	v.Valid = len(v.Errors) == 0
-	err = o.Print.Printer(f.IOStreams).Print(output.Doc{One: true, Items: []output.Item{{View: v}},
+	err = o.Printer.Print(output.Doc{One: true, Items: []output.Item{{View: v}},
 		Text: func(w io.Writer) error { return describe(w, v, len(policies)) }})
 	if err != nil {
 		return err
@@ -104,11 +128,11 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 }
 
 // teamFunc looks teams up in --manifests; nil without them (references are not checked).
-func teamFunc(ctx context.Context, f *factory.Factory) (func(string) *v1alpha1.Team, error) {
-	if !f.Offline() {
+func teamFunc(ctx context.Context, open func(context.Context) (store.Store, error)) (func(string) *v1alpha1.Team, error) {
+	if open == nil {
 		return nil, nil
 	}
-	s, err := f.Store(ctx)
+	s, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}

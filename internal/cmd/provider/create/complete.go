@@ -1,6 +1,8 @@
 package create
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -8,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -16,10 +17,10 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
-// Validate checks -o, then builds the ProviderConfig from the flags or the file. Bad flags
-// are usage errors (exit 2); problems with the ProviderConfig itself are reported by run,
-// all at once.
-func (o *Options) Validate(cmd *cobra.Command, f *factory.Factory) error {
+// Validate checks -o, then builds the ProviderConfig from the flags or the file (-f, the
+// one thing read before run). Bad flags are usage errors (exit 2); problems with the
+// ProviderConfig itself are reported by run, all at once.
+func (o *Options) Validate(cmd *cobra.Command) error {
 	if err := o.Print.Validate(cmd); err != nil {
 		return err
 	}
@@ -27,7 +28,7 @@ func (o *Options) Validate(cmd *cobra.Command, f *factory.Factory) error {
 		return err
 	}
 	if o.File != "" {
-		return o.completeFile(cmd, f)
+		return o.readFile(cmd)
 	}
 	if err := o.checkFlags(cmd); err != nil {
 		return err
@@ -137,8 +138,8 @@ func (o *Options) apply(s *v1alpha1.ProviderConfigSpec) error {
 	return nil
 }
 
-// completeFile reads the ProviderConfig of -f: exactly one, decoded strictly.
-func (o *Options) completeFile(cmd *cobra.Command, f *factory.Factory) error {
+// readFile reads the ProviderConfig of -f: exactly one, decoded strictly.
+func (o *Options) readFile(cmd *cobra.Command) error {
 	names := append([]string{}, ownFlags...)
 	for _, st := range o.settings {
 		names = append(names, st.flag)
@@ -151,9 +152,9 @@ func (o *Options) completeFile(cmd *cobra.Command, f *factory.Factory) error {
 	if o.File == manifest.Stdin && o.Creds.Stdin {
 		return cmdutil.UsageError("-f - and --credentials-stdin cannot both read standard input")
 	}
-	objs, probs := cmdutil.ReadManifests([]string{o.File}, f.IOStreams.In)
+	objs, probs := cmdutil.ReadManifests([]string{o.File}, o.IO.In)
 	if len(probs) > 0 {
-		return report(f, o.File, probs)
+		return report(o.IO.ErrOut, o.File, probs)
 	}
 	if len(objs) != 1 {
 		return cmdutil.UsageError("%s holds %d objects: create -f takes one ProviderConfig", o.File, len(objs))
@@ -178,10 +179,10 @@ func (o *Options) completeFile(cmd *cobra.Command, f *factory.Factory) error {
 }
 
 // report prints the problems of a file, one a line, and fails with exit 2.
-func report(f *factory.Factory, file string, probs []*manifest.DecodeError) error {
+func report(errOut io.Writer, file string, probs []*manifest.DecodeError) error {
 	providerutil.SortProblems(probs)
 	for _, p := range probs {
-		f.Errorf("%s\n", inert.Lines(p.Error()))
+		fmt.Fprintf(errOut, "%s\n", inert.Lines(p.Error()))
 	}
 	noun := "problem"
 	if len(probs) > 1 {

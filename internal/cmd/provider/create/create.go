@@ -5,6 +5,7 @@ package create
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
@@ -17,6 +18,12 @@ import (
 // Options are the flags and arguments of provider create. The ProviderConfig's settings
 // (network, limits, each provider's section) are rows of the settings table.
 type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	// Manifests are --manifests, where a credentials file may not go.
+	Manifests []string
+
 	Name       string
 	File       string
 	Provider   string
@@ -27,7 +34,6 @@ type Options struct {
 	Scope string
 	Team  string
 
-	Print    *output.Flags
 	settings []*setting
 
 	pc *v1alpha1.ProviderConfig
@@ -38,8 +44,8 @@ type Options struct {
 // ownFlags describe the ProviderConfig besides the settings table; with -f the file does.
 var ownFlags = []string{"provider", "credentials-secret", "scope", "team"}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "create NAME --provider TYPE [SETTINGS] (--credentials-file FILE | --credentials-env-file FILE | --credentials-stdin)",
@@ -93,15 +99,17 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			if err := o.Validate(cmd, f); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	// -o json|yaml print the objects created (a List of the ProviderConfig and its Secret).
 	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{Objects: true, Name: true})
-	fl := cmd.Flags()
+	o.addFlags(cmd.Flags())
+	return cmd
+}
+
+// addFlags registers the command's own flags, the credentials flags and the settings table.
+func (o *Options) addFlags(fl *pflag.FlagSet) {
 	fl.StringVarP(&o.File, "filename", "f", "", "The ProviderConfig as a file (- for standard input) instead of flags")
 	fl.StringVar(&o.Provider, "provider", "", "Provider type: harvester, nutanix, proxmox, azure, aws, gcp or local")
 	fl.StringVar(&o.SecretName, "credentials-secret", "", "Name of the credentials Secret (default NAME-credentials)")
@@ -115,5 +123,10 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 	for _, st := range o.settings {
 		st.register(fl)
 	}
-	return cmd
+}
+
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Manifests = f.Options.Manifests
 }

@@ -107,7 +107,7 @@ func exec(t *testing.T, s store.Store, args ...string) result {
 		Now:       func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
 		NewStore:  func(context.Context, *factory.Factory) (store.Store, error) { return s, nil },
 	}
-	cmd := NewCmd(f)
+	cmd := NewCmd(f, nil)
 	cmd.SetArgs(args)
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})

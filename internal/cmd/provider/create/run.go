@@ -11,7 +11,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
@@ -23,23 +22,23 @@ import (
 
 // run checks the ProviderConfig and the credentials, finds where they go and what exists,
 // then creates the Secret and the ProviderConfig (or, with --dry-run, prints them).
-func run(ctx context.Context, f *factory.Factory, o *Options) (err error) {
+func run(ctx context.Context, o *Options) (err error) {
 	pc := o.pc
 	// 1. The ProviderConfig, every problem at once, in the server's words.
 	if o.obj != nil {
 		if probs := providerutil.Problems(*o.obj); len(probs) > 0 {
-			return report(f, o.File, probs)
+			return report(o.IO.ErrOut, o.File, probs)
 		}
 	} else if probs := providerutil.Problems(manifest.Object{Obj: pc}); len(probs) > 0 {
 		return cmdutil.UsageError("%s", providerutil.Aggregate(probs))
 	}
 	// 2. The credentials: read, then their key names checked; values are never shown.
-	creds, err := o.credentials(f)
+	creds, err := o.credentials()
 	if err != nil {
 		return err
 	}
 	// 3. Where it goes, who asks, and what already exists.
-	s, err := f.Store(ctx)
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -47,16 +46,16 @@ func run(ctx context.Context, f *factory.Factory, o *Options) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := checkSecret(ctx, f, s, w, pc, creds != nil); err != nil {
+	if err := checkSecret(ctx, o.IO.ErrOut, s, w, pc, creds != nil); err != nil {
 		return err
 	}
-	warnTrustBundle(ctx, f.IOStreams.ErrOut, w, pc, creds)
+	warnTrustBundle(ctx, o.IO.ErrOut, w, pc, creds)
 	var secret *corev1.Secret
 	if creds != nil {
 		secret = providerutil.NewSecret(pc, creds)
 	}
 	if o.DryRun {
-		return o.printObjects(f, pc, secret, true)
+		return o.printObjects(pc, secret, true)
 	}
 	if secret != nil && s.Kind() != store.Live {
 		// On manifests the ProviderConfig alone goes into the tree (check refuses plain credentials there).
@@ -64,13 +63,13 @@ func run(ctx context.Context, f *factory.Factory, o *Options) (err error) {
 			return providerutil.NeedOut()
 		}
 		var note string
-		if note, err = providerutil.WriteOut(o.Creds.Out, f.Options.Manifests, secret); err != nil {
+		if note, err = providerutil.WriteOut(o.Creds.Out, o.Manifests, secret); err != nil {
 			return err
 		}
 		secret = nil
 		defer func() {
 			if note != "" {
-				f.Errorf("%s", note)
+				fmt.Fprint(o.IO.ErrOut, note)
 			}
 		}()
 		defer func() {
@@ -81,28 +80,28 @@ func run(ctx context.Context, f *factory.Factory, o *Options) (err error) {
 		}()
 	}
 	// 4. The Secret, then the ProviderConfig; the Secret goes again if the second fails.
-	secRes, pcRes, err := create(ctx, f, w, pc, secret)
+	secRes, pcRes, err := create(ctx, o.IO.ErrOut, w, pc, secret)
 	if err != nil {
 		return err
 	}
 	if o.Print.Structured() {
-		return o.printObjects(f, pc, secret, false)
+		return o.printObjects(pc, secret, false)
 	}
-	p := o.Print.Printer(f.IOStreams)
+	p := o.Printer
 	if secret != nil {
-		if err := p.Done(providerutil.RedactedSecret(secret), providerutil.SecretResourceName(secret.Name)+" created", f.Where(secRes, s)); err != nil {
+		if err := p.Done(providerutil.RedactedSecret(secret), providerutil.SecretResourceName(secret.Name)+" created", store.Where(secRes, s)); err != nil {
 			return err
 		}
 	}
-	return p.Done(providerutil.WithTypeMeta(*pc), providerutil.ResourceName(pc.Name)+" created", f.Where(pcRes, s))
+	return p.Done(providerutil.WithTypeMeta(*pc), providerutil.ResourceName(pc.Name)+" created", store.Where(pcRes, s))
 }
 
 // credentials reads the credentials flags, nil when none was given, and checks their keys.
-func (o *Options) credentials(f *factory.Factory) (*providerutil.Credentials, error) {
+func (o *Options) credentials() (*providerutil.Credentials, error) {
 	if !o.Creds.Given() {
 		return nil, nil
 	}
-	creds, err := o.Creds.Read(f.IOStreams.In, func(msg string) { f.Errorf("%s", msg) })
+	creds, err := o.Creds.Read(o.IO.In, func(msg string) { fmt.Fprint(o.IO.ErrOut, msg) })
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +135,7 @@ func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (s
 
 // checkSecret checks the credentials Secret: new credentials need a free name; without
 // them the Secret must exist with the keys (offline a note says it is missing).
-func checkSecret(ctx context.Context, f *factory.Factory, s store.Store, w store.Providers, pc *v1alpha1.ProviderConfig, newCreds bool) error {
+func checkSecret(ctx context.Context, errOut io.Writer, s store.Store, w store.Providers, pc *v1alpha1.ProviderConfig, newCreds bool) error {
 	if pc.Spec.Provider == v1alpha1.ProviderLocal && pc.Spec.CredentialsRef.Name == "" && !newCreds {
 		return nil // the local provider needs no credentials
 	}
@@ -156,7 +155,7 @@ func checkSecret(ctx context.Context, f *factory.Factory, s store.Store, w store
 	case s.Kind() == store.Live:
 		return cmdutil.NotFoundError("Secret %s/%s, the ProviderConfig's credentials, not found: pass --credentials-file, --credentials-env-file, --credentials-stdin or --credentials-from-file to create it", secNS, secName)
 	default:
-		f.Errorf("note: Secret %s/%s is not in the manifests; the provider is not usable until it exists with keys %s\n",
+		fmt.Fprintf(errOut, "note: Secret %s/%s is not in the manifests; the provider is not usable until it exists with keys %s\n",
 			secNS, secName, keySets(pc.Spec.Provider))
 	}
 	return nil
@@ -164,7 +163,7 @@ func checkSecret(ctx context.Context, f *factory.Factory, s store.Store, w store
 
 // create writes the Secret (when there are new credentials), then the ProviderConfig,
 // deleting the Secret again when the ProviderConfig cannot be created.
-func create(ctx context.Context, f *factory.Factory, w store.Providers, pc *v1alpha1.ProviderConfig, secret *corev1.Secret) (secRes, pcRes store.Result, err error) {
+func create(ctx context.Context, errOut io.Writer, w store.Providers, pc *v1alpha1.ProviderConfig, secret *corev1.Secret) (secRes, pcRes store.Result, err error) {
 	if secret != nil {
 		if secRes, err = w.CreateSecret(ctx, secret); err != nil {
 			return secRes, pcRes, err
@@ -177,7 +176,7 @@ func create(ctx context.Context, f *factory.Factory, w store.Providers, pc *v1al
 	if _, derr := w.DeleteSecret(ctx, secret.Namespace, secret.Name); derr != nil {
 		return secRes, pcRes, fmt.Errorf("%w; the Secret %s/%s created before it could not be deleted again (%v): delete it by hand", err, secret.Namespace, secret.Name, derr)
 	}
-	f.Errorf("Secret %s/%s deleted again: the ProviderConfig was not created\n", secret.Namespace, secret.Name)
+	fmt.Fprintf(errOut, "Secret %s/%s deleted again: the ProviderConfig was not created\n", secret.Namespace, secret.Name)
 	return secRes, pcRes, err
 }
 
@@ -211,17 +210,17 @@ func placeIn(pc *v1alpha1.ProviderConfig, home string, team *v1alpha1.Team) erro
 
 // printObjects prints the ProviderConfig and the Secret, its values redacted: for people
 // (a dry run) YAML documents; -o json|yaml the object, or a List of both; -o name names.
-func (o *Options) printObjects(f *factory.Factory, pc *v1alpha1.ProviderConfig, secret *corev1.Secret, dryRun bool) error {
+func (o *Options) printObjects(pc *v1alpha1.ProviderConfig, secret *corev1.Secret, dryRun bool) error {
 	d := output.Doc{Items: []output.Item{{Object: providerutil.WithTypeMeta(*pc)}}, One: secret == nil}
 	if secret != nil {
 		d.Items = append(d.Items, output.Item{Object: providerutil.RedactedSecret(secret)})
 	}
 	d.Text = d.YAMLDocuments
-	if err := o.Print.Printer(f.IOStreams).Print(d); err != nil {
+	if err := o.Printer.Print(d); err != nil {
 		return err
 	}
 	if dryRun && !o.Print.Is(output.Name) {
-		f.Errorf("dry run: nothing was created\n")
+		fmt.Fprintf(o.IO.ErrOut, "dry run: nothing was created\n")
 	}
 	return nil
 }

@@ -28,17 +28,22 @@ import (
 // too (docs/output.md).
 var Spec = output.Spec{Objects: true, Name: true}
 
-// Options are the flags and arguments of provider delete.
+// Options are what provider delete runs with: its flags and argument and, from Complete,
+// its dependencies.
 type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name              string
 	Team              string
 	Yes               bool
 	DeleteCredentials bool
-	Print             *output.Flags
+	// Namespace is -n: where to look first.
+	Namespace string
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "delete NAME [--team TEAM | -n NAMESPACE] [--yes] [--delete-credentials]",
@@ -64,28 +69,39 @@ admins) may delete; the ProviderConfig's document is removed from its file.`,
 	fl.BoolVar(&o.DeleteCredentials, "delete-credentials", false, "Also delete the credentials Secret, unless another ProviderConfig references it")
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		return run(cmd.Context(), f, o)
+		o.Complete(f)
+		if runF != nil {
+			return runF(o)
+		}
+		return run(cmd.Context(), o)
 	})
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet. -o is checked by
+// the named command's wiring before Complete.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Namespace = f.Options.Namespace
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pc, w, err := target(ctx, s, f.Options.Namespace, o)
+	pc, w, err := target(ctx, s, o.Namespace, o)
 	if err != nil {
 		return err
 	}
-	if err := unused(ctx, f, s, pc); err != nil {
+	if err := unused(ctx, o.IO.ErrOut, s, pc); err != nil {
 		return err
 	}
 	deleteSecret, note, err := o.secretGoes(ctx, s, pc)
 	if err != nil {
 		return err
 	}
-	if err := o.confirm(f, pc); err != nil {
+	if err := o.confirm(pc); err != nil {
 		return err
 	}
 	res, err := w.DeleteProviderConfig(ctx, pc.Namespace, pc.Name)
@@ -93,14 +109,14 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return err
 	}
 	d := &deleted{}
-	d.add(providerutil.WithTypeMeta(*pc), providerutil.ResourceName(pc.Name), f.Where(res, s))
+	d.add(providerutil.WithTypeMeta(*pc), providerutil.ResourceName(pc.Name), store.Where(res, s))
 	if note != "" {
-		f.Errorf("note: %s\n", note)
+		fmt.Fprintf(o.IO.ErrOut, "note: %s\n", note)
 	}
 	if deleteSecret {
-		err = d.secret(ctx, f, s, w, pc)
+		err = d.secret(ctx, o.IO.ErrOut, s, w, pc)
 	}
-	if perr := o.Print.Printer(f.IOStreams).Print(d.doc()); perr != nil && err == nil {
+	if perr := o.Printer.Print(d.doc()); perr != nil && err == nil {
 		err = perr
 	}
 	return err
@@ -124,14 +140,14 @@ func target(ctx context.Context, s store.Store, namespace string, o *Options) (*
 
 // unused is the webhook's guard, on every TenantCluster in every namespace; every user is
 // named on stderr.
-func unused(ctx context.Context, f *factory.Factory, s store.Store, pc *v1alpha1.ProviderConfig) error {
+func unused(ctx context.Context, errOut io.Writer, s store.Store, pc *v1alpha1.ProviderConfig) error {
 	clusters, err := s.ListClusters(ctx, "")
 	if err != nil {
 		return fmt.Errorf("cannot check which TenantClusters use ProviderConfig %q: %w", pc.Name, err)
 	}
 	if ferr := policy.ProviderDeleteGuard(pc, clusters); ferr != nil {
 		users := providerutil.ClustersUsing(pc, clusters)
-		f.Errorf("%d TenantCluster(s) use ProviderConfig %s/%s: %s\n", len(users), pc.Namespace, pc.Name, strings.Join(users, ", "))
+		fmt.Fprintf(errOut, "%d TenantCluster(s) use ProviderConfig %s/%s: %s\n", len(users), pc.Namespace, pc.Name, strings.Join(users, ", "))
 		return cmdutil.DeniedError(ferr)
 	}
 	return nil
@@ -155,11 +171,11 @@ func (o *Options) secretGoes(ctx context.Context, s store.Store, pc *v1alpha1.Pr
 }
 
 // confirm asks to type the name on a terminal; without one --yes is required.
-func (o *Options) confirm(f *factory.Factory, pc *v1alpha1.ProviderConfig) error {
+func (o *Options) confirm(pc *v1alpha1.ProviderConfig) error {
 	if o.Yes {
 		return nil
 	}
-	pr := prompt.New(f.IOStreams)
+	pr := prompt.New(o.IO)
 	if !pr.CanPrompt() {
 		return cmdutil.UsageError("deleting ProviderConfig %q needs confirmation: pass --yes (there is no terminal to ask on)", pc.Name)
 	}
@@ -179,12 +195,12 @@ func (d *deleted) add(obj runtime.Object, name, location string) {
 }
 
 // secret deletes pc's credentials Secret; one already gone is a note, not an error.
-func (d *deleted) secret(ctx context.Context, f *factory.Factory, s store.Store, w store.Providers, pc *v1alpha1.ProviderConfig) error {
+func (d *deleted) secret(ctx context.Context, errOut io.Writer, s store.Store, w store.Providers, pc *v1alpha1.ProviderConfig) error {
 	secNS, secName := providerutil.SecretRef(pc)
 	sres, err := w.DeleteSecret(ctx, secNS, secName)
 	switch {
 	case apierrors.IsNotFound(err):
-		f.Errorf("note: Secret %s/%s was not there\n", secNS, secName)
+		fmt.Fprintf(errOut, "note: Secret %s/%s was not there\n", secNS, secName)
 		return nil
 	case err != nil:
 		return fmt.Errorf("ProviderConfig %q deleted, but its Secret %s/%s was not: %w", pc.Name, secNS, secName, err)
@@ -193,7 +209,7 @@ func (d *deleted) secret(ctx context.Context, f *factory.Factory, s store.Store,
 		"apiVersion": "v1", "kind": "Secret",
 		"metadata": map[string]any{"name": secName, "namespace": secNS},
 	}}
-	d.add(sec, providerutil.SecretResourceName(secName), f.Where(sres, s))
+	d.add(sec, providerutil.SecretResourceName(secName), store.Where(sres, s))
 	return nil
 }
 

@@ -29,15 +29,21 @@ import (
 // Spec is what provider get prints: the ProviderConfig (docs/output.md).
 var Spec = output.Spec{Objects: true, Name: true}
 
-// Options are the flags and arguments of provider get.
+// Options are what provider get runs with: its flags and argument and, from Complete, its
+// dependencies.
 type Options struct {
-	Name  string
-	Team  string
-	Print *output.Flags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Now  func() time.Time
+	Name string
+	Team string
+	// Namespace is -n: where to look first.
+	Namespace string
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "get NAME [--team TEAM | -n NAMESPACE]",
@@ -55,24 +61,35 @@ provider needs, and the TenantClusters that use it. -o yaml and -o json print th
 	cmd.Flags().StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		return run(cmd.Context(), f, o)
+		o.Complete(f)
+		if runF != nil {
+			return runF(o)
+		}
+		return run(cmd.Context(), o)
 	})
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet. -o is checked by
+// the named command's wiring before Complete.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Now, o.Namespace = f.Now, f.Options.Namespace
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pc, err := providerutil.Find(ctx, s, o.Name, f.Options.Namespace, o.Team)
+	pc, err := providerutil.Find(ctx, s, o.Name, o.Namespace, o.Team)
 	if err != nil {
 		return err
 	}
-	return o.Print.Printer(f.IOStreams).Print(output.Doc{
+	return o.Printer.Print(output.Doc{
 		One:   true,
 		Items: []output.Item{{Object: providerutil.WithTypeMeta(*pc)}},
-		Text:  func(w io.Writer) error { return describe(ctx, w, s, pc, f.Now(), f.IOStreams.Width()) },
+		Text:  func(w io.Writer) error { return describe(ctx, w, s, pc, o.Now(), o.IO.Width()) },
 	})
 }
 
@@ -163,9 +180,8 @@ func (d *describer) status(pc *v1alpha1.ProviderConfig) error {
 
 // credentialKeys describes the Secret's keys, checked against the provider's key sets.
 func credentialKeys(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) string {
-	w := s
 	ns, name := providerutil.SecretRef(pc)
-	keys, err := w.SecretKeys(ctx, ns, name)
+	keys, err := s.SecretKeys(ctx, ns, name)
 	switch {
 	case apierrors.IsNotFound(err) && s.Kind() == store.Live:
 		return "(not found: the provider cannot work)"

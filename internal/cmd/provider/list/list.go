@@ -4,8 +4,10 @@ package list
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -23,14 +25,20 @@ import (
 // formats (docs/output.md).
 var Spec = output.Spec{Objects: true, List: true, Wide: true, Name: true}
 
-// Options are the flags of provider list.
+// Options are what provider list runs with: its flags and, from Complete, its
+// dependencies.
 type Options struct {
-	Team  string
-	Print *output.Flags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Now  func() time.Time
+	Team string
+	// Namespace is -n: only the ProviderConfigs there.
+	Namespace string
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "list [--team TEAM | -n NAMESPACE]",
@@ -50,13 +58,7 @@ the list: only --team on the command line does.`,
   butleradm provider list --manifests gitops/ -o name`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !providerutil.OnCommandLine(cmd, "team") {
-				o.Team = "" // a default team from the config file does not filter an operator's list
-			}
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	cmd.Flags().StringVar(&o.Team, "team", "", "Only the providers this team may use")
@@ -64,17 +66,35 @@ the list: only --team on the command line does.`,
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Now, o.Namespace = f.Now, f.Options.Namespace
+}
+
+// Validate checks the flags before anything is read. A default team from the config file
+// does not filter an operator's list: only --team on the command line does.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if !providerutil.OnCommandLine(cmd, "team") {
+		o.Team = ""
+	}
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
+	if o.Team != "" && o.Namespace != "" {
+		return cmdutil.UsageError("pass --team or -n, not both")
+	}
+	return nil
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
 	var pcs []v1alpha1.ProviderConfig
-	ns := f.Options.Namespace
+	ns := o.Namespace
 	if o.Team != "" {
-		if ns != "" {
-			return cmdutil.UsageError("pass --team or -n, not both")
-		}
 		t, err := lookup.Team(ctx, s, o.Team)
 		if err != nil {
 			return err
@@ -102,17 +122,17 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		doc.Items = append(doc.Items, output.Item{Object: providerutil.WithTypeMeta(pcs[i])})
 	}
 	if o.Print.Human() && len(pcs) > 0 {
-		if err := cells(ctx, f, s, pcs, doc.Items); err != nil {
+		if err := cells(ctx, o, s, pcs, doc.Items); err != nil {
 			return err
 		}
 	}
-	return o.Print.Printer(f.IOStreams).Print(doc)
+	return o.Printer.Print(doc)
 }
 
 // cells fills the table's cells of each item. Which clusters use each: every namespace, as
 // the server's delete guard looks. A user who may not list clusters everywhere still gets
 // the list, with "?" for the counts.
-func cells(ctx context.Context, f *factory.Factory, s store.Store, pcs []v1alpha1.ProviderConfig, items []output.Item) error {
+func cells(ctx context.Context, o *Options, s store.Store, pcs []v1alpha1.ProviderConfig, items []output.Item) error {
 	clusters, err := s.ListClusters(ctx, "")
 	countable := true
 	if err != nil {
@@ -120,9 +140,9 @@ func cells(ctx context.Context, f *factory.Factory, s store.Store, pcs []v1alpha
 			return err
 		}
 		countable = false
-		f.Errorf("warning: cannot list TenantClusters in every namespace, so CLUSTERS shows ?: %v\n", err)
+		fmt.Fprintf(o.IO.ErrOut, "warning: cannot list TenantClusters in every namespace, so CLUSTERS shows ?: %v\n", err)
 	}
-	now := f.Now()
+	now := o.Now()
 	for i := range pcs {
 		pc := &pcs[i]
 		users := providerutil.ClustersUsing(pc, clusters)

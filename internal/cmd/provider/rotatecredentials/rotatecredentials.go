@@ -13,28 +13,34 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// Options are the flags and arguments of provider rotate-credentials.
+// Options are what provider rotate-credentials runs with: its flags and argument and,
+// from Complete, its dependencies.
 type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name   string
 	Team   string
 	DryRun bool
 	Creds  providerutil.CredentialFlags
-	Print  *output.Flags
+	// Namespace is -n: where to look first; Manifests are --manifests, for where a
+	// credentials file may not go.
+	Namespace string
+	Manifests []string
 }
 
 // Spec is what rotate-credentials prints: a line for people (a dry run: the Secret as YAML,
 // values redacted); for programs the Secret, values redacted (docs/output.md).
 var Spec = output.Spec{Objects: true, Name: true}
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "rotate-credentials NAME (--credentials-file FILE | --credentials-env-file FILE | --credentials-stdin)",
@@ -59,27 +65,43 @@ platform admins (and, for a team-scoped provider, the team's admins) may rotate.
 	o.Creds.AddFlags(fl)
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		if !o.Creds.Given() {
-			return cmdutil.UsageError("new credentials are required: --credentials-file, --credentials-env-file, --credentials-stdin or --credentials-from-file")
-		}
-		if err := o.Creds.Check(); err != nil {
+		o.Complete(f)
+		if err := o.Validate(); err != nil {
 			return err
 		}
-		return run(cmd.Context(), f, o)
+		if runF != nil {
+			return runF(o)
+		}
+		return run(cmd.Context(), o)
 	})
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Namespace, o.Manifests = f.Options.Namespace, f.Options.Manifests
+}
+
+// Validate checks the credential flags before anything is read; -o is checked by the named
+// command's wiring.
+func (o *Options) Validate() error {
+	if !o.Creds.Given() {
+		return cmdutil.UsageError("new credentials are required: --credentials-file, --credentials-env-file, --credentials-stdin or --credentials-from-file")
+	}
+	return o.Creds.Check()
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pc, err := providerutil.Find(ctx, s, o.Name, f.Options.Namespace, o.Team)
+	pc, err := providerutil.Find(ctx, s, o.Name, o.Namespace, o.Team)
 	if err != nil {
 		return err
 	}
-	creds, err := o.Creds.Read(f.IOStreams.In, func(msg string) { f.Errorf("%s", msg) })
+	creds, err := o.Creds.Read(o.IO.In, func(msg string) { fmt.Fprint(o.IO.ErrOut, msg) })
 	if err != nil {
 		return err
 	}
@@ -87,7 +109,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		return cmdutil.UsageError("%s: %v", creds.Source, err)
 	}
 	if s.Kind() != store.Live {
-		return o.offline(ctx, f.IOStreams, f.Options.Manifests, s, pc, creds)
+		return o.offline(ctx, s, pc, creds)
 	}
 	w, old, err := prepare(ctx, s, pc)
 	if err != nil {
@@ -95,14 +117,14 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	}
 	secNS, secName := providerutil.SecretRef(pc)
 	secret := providerutil.RedactedSecret(providerutil.NewSecret(pc, creds))
-	p := o.Print.Printer(f.IOStreams)
+	p := o.Printer
 	if o.DryRun {
 		d := output.Doc{One: true, Items: []output.Item{{Object: secret}}}
 		d.Text = d.YAMLDocuments
 		if err := p.Print(d); err != nil {
 			return err
 		}
-		f.Errorf("dry run: Secret %s/%s not changed\n", secNS, secName)
+		fmt.Fprintf(o.IO.ErrOut, "dry run: Secret %s/%s not changed\n", secNS, secName)
 		return nil
 	}
 	res, err := w.ReplaceSecretData(ctx, secNS, secName, creds.Data())
@@ -113,10 +135,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	if removed := minus(old, creds.Keys()); len(removed) > 0 {
 		msg += fmt.Sprintf("; removed keys: %s", strings.Join(removed, ", "))
 	}
-	if s.Kind() != store.Live {
-		f.Errorf("note: %s holds the credentials base64-encoded, not encrypted: seal or encrypt it (Sealed Secrets, SOPS) before committing it\n", res.Location)
-	}
-	return p.Done(secret, msg, f.Where(res, s))
+	return p.Done(secret, msg, store.Where(res, s))
 }
 
 // prepare checks who asks may rotate pc's credentials and that its Secret exists; it
@@ -125,9 +144,8 @@ func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (s
 	if err := authorize(ctx, s, pc); err != nil {
 		return nil, nil, err
 	}
-	w := s
 	secNS, secName := providerutil.SecretRef(pc)
-	old, err := w.SecretKeys(ctx, secNS, secName)
+	old, err := s.SecretKeys(ctx, secNS, secName)
 	if apierrors.IsNotFound(err) {
 		where := "on the cluster"
 		if s.Kind() != store.Live {
@@ -135,17 +153,18 @@ func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (s
 		}
 		return nil, nil, cmdutil.NotFoundError("Secret %s/%s, the credentials of ProviderConfig %q, not found %s: nothing to rotate (provider create makes it)", secNS, secName, pc.Name, where)
 	}
-	return w, old, err
+	return s, old, err
 }
 
 // offline rotates on manifests: the tree keeps no plain Secret, so the new one goes to the
 // file --credentials-out names, to seal or encrypt; a dry run prints it redacted.
-func (o *Options) offline(ctx context.Context, ios *iostreams.IOStreams, manifests []string, s store.Store, pc *v1alpha1.ProviderConfig, creds *providerutil.Credentials) error {
+func (o *Options) offline(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig, creds *providerutil.Credentials) error {
 	if err := authorize(ctx, s, pc); err != nil {
 		return err
 	}
+	ios := o.IO
 	secret := providerutil.NewSecret(pc, creds)
-	p := o.Print.Printer(ios)
+	p := o.Printer
 	if o.DryRun {
 		d := output.Doc{One: true, Items: []output.Item{{Object: providerutil.RedactedSecret(secret)}}}
 		d.Text = d.YAMLDocuments
@@ -158,7 +177,7 @@ func (o *Options) offline(ctx context.Context, ios *iostreams.IOStreams, manifes
 	if o.Creds.Out == "" {
 		return providerutil.NeedOut()
 	}
-	note, err := providerutil.WriteOut(o.Creds.Out, manifests, secret)
+	note, err := providerutil.WriteOut(o.Creds.Out, o.Manifests, secret)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
@@ -23,14 +24,19 @@ import (
 // Spec is what provider validate prints: no API object, its Report as is (docs/output.md).
 var Spec = output.Spec{}
 
-// Options are the flags and arguments of provider validate.
+// Options are what provider validate runs with: its flags and arguments and, from
+// Complete, its dependencies.
 type Options struct {
-	Files []string
+	IO    *iostreams.IOStreams
 	Print *output.Flags
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+	// Files are -f and the arguments; without either, Complete takes the --manifests paths.
+	Files []string
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "validate -f FILE [FILE...]",
@@ -52,21 +58,37 @@ a ProviderConfig references, its key names are checked against what the provider
   cat pc.yaml | butleradm provider validate -f -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Files = append(o.Files, args...)
-			if len(o.Files) == 0 {
-				o.Files = f.Options.Manifests
-			}
-			if len(o.Files) == 0 {
-				return cmdutil.UsageError("%s needs files: -f FILE (repeatable) or FILE arguments\nSee '%s --help'.", cmd.CommandPath(), cmd.CommandPath())
-			}
-			if err := o.Print.Validate(cmd); err != nil {
+			o.Complete(f)
+			if err := o.Validate(cmd); err != nil {
 				return err
 			}
-			return run(f, o)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(o)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "A file, a directory or - for standard input (repeatable)")
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
+}
+
+// Complete takes from the Factory what run needs, the --manifests paths when no file was
+// named; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO = f.IOStreams
+	if len(o.Files) == 0 {
+		o.Files = f.Options.Manifests
+	}
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+// Validate checks there are files to read and -o before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if len(o.Files) == 0 {
+		return cmdutil.UsageError("%s needs files: -f FILE (repeatable) or FILE arguments\nSee '%s --help'.", cmd.CommandPath(), cmd.CommandPath())
+	}
+	return o.Print.Validate(cmd)
 }
 
 // Checked is one ProviderConfig in -o json/yaml.
@@ -102,8 +124,8 @@ type Report struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-func run(f *factory.Factory, o *Options) error {
-	objs, probs := cmdutil.ReadManifests(o.Files, f.IOStreams.In)
+func run(o *Options) error {
+	objs, probs := cmdutil.ReadManifests(o.Files, o.IO.In)
 	pcs, more, bad := providerutil.CheckManifests(objs)
 	probs = append(probs, more...)
 	providerutil.SortProblems(probs)
@@ -148,13 +170,13 @@ func run(f *factory.Factory, o *Options) error {
 	}
 	if o.Print.Human() {
 		for _, p := range probs {
-			f.Errorf("%s\n", inert.Lines(p.Error()))
+			fmt.Fprintf(o.IO.ErrOut, "%s\n", inert.Lines(p.Error()))
 		}
 	}
 	for _, w := range report.Warnings {
-		f.Errorf("Warning: %s\n", inert.Text(w))
+		fmt.Fprintf(o.IO.ErrOut, "Warning: %s\n", inert.Text(w))
 	}
-	err := o.Print.Printer(f.IOStreams).Print(output.Doc{View: report, Text: func(w io.Writer) error {
+	err := o.Printer.Print(output.Doc{View: report, Text: func(w io.Writer) error {
 		for _, c := range report.ProviderConfigs {
 			if c.Valid {
 				fmt.Fprintf(w, "%s:%d: ProviderConfig %q (%s): valid\n", inert.Line(c.File), c.Line, c.Namespace+"/"+c.Name, inert.Text(c.Provider))

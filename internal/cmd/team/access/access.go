@@ -4,8 +4,6 @@ package access
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -23,13 +21,11 @@ var Spec = output.Spec{List: true, Wide: true}
 
 // Options are the flags and arguments of team access.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer     *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Team        string
 	Environment string
-	Print       *output.Flags
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -58,12 +54,6 @@ can only raise a member's team role, never lower it; team admins are admin every
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	cmd.Flags().StringVar(&o.Environment, "environment", "", "Only this environment")
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -5,7 +5,6 @@ package create
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"io"
 	"strings"
 
@@ -26,10 +25,9 @@ import (
 
 // Options are the flags and arguments of team create.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer      *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name         string
 	DisplayName  string
 	Description  string
@@ -38,7 +36,6 @@ type Options struct {
 	Provider     string
 	DryRun       bool
 
-	Print      *output.Flags
 	limitFlags teamedit.LimitFlags
 	limits     teamedit.LimitsPatch
 	users      []teamedit.UserGrant
@@ -68,14 +65,7 @@ Working on manifests, the team is written to a new file teams/NAME.yaml under th
 		Args: cmdutil.ExactArgs(1, "a team NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -135,12 +125,6 @@ func (o *Options) build() *v1alpha1.Team {
 		t.Spec.ProviderConfigRef = &v1alpha1.LocalObjectReference{Name: o.Provider}
 	}
 	return t
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

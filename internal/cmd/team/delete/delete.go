@@ -5,7 +5,6 @@ package delete
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
@@ -22,13 +21,11 @@ import (
 
 // Options are the flags and arguments of team delete.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Team    string
-	Yes     bool
-	Print   *output.Flags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Team string
+	Yes  bool
 }
 
 // Spec: the structured formats print the Team as it was before the delete, -o name its
@@ -68,12 +65,6 @@ team's document is removed from its file (and the file, once nothing else is lef
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -4,8 +4,6 @@ package get
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"io"
 	"strconv"
 
@@ -52,12 +50,10 @@ var Spec = output.Spec{Objects: true, View: true, Wide: true, Name: true}
 
 // Options are the flags and arguments of team get.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Name    string
-	Print   *output.Flags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Name string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -89,12 +85,6 @@ func Summaries(t *v1alpha1.Team, clusters []v1alpha1.TenantCluster) []Environmen
 			MaxClusters: u.MaxClusters, MaxClustersPerMember: u.MaxClustersPerMember, EnvironmentStanding: policy.StandingOf(u, clusters)})
 	}
 	return out
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

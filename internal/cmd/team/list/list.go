@@ -3,8 +3,6 @@ package list
 
 import (
 	"context"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -34,11 +32,8 @@ var Spec = output.Spec{Objects: true, View: true, List: true, Wide: true, Name: 
 
 // Options are the flags of team list.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Print   *output.Flags
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -65,12 +60,6 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

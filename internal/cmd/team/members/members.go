@@ -15,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -22,11 +23,18 @@ import (
 // Spec is what every verb prints: a line for people, the Team as written for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// Options are the arguments and flags of one verb.
+// Options are what one verb runs with: its arguments and flags and, from Complete, its
+// dependencies.
 type Options struct {
-	Team   string
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
+	Team string
+	// Change is what the arguments ask for; Validate parses it.
 	Change teamedit.MemberChange
-	Print  *output.Flags
+
+	args  []string
+	parse func(o *Options, cmd *cobra.Command, args []string) error
 }
 
 const authority = `Only the team's admins and platform admins may change its members and groups (exit 4
@@ -39,28 +47,38 @@ Environment access may only name the team's own members and groups: removing a m
 environment still elevates is refused with the server's message; remove the environment
 entry first (butleradm env update --access-user EMAIL:).`
 
-// verbCmd builds one verb; parse turns the positional arguments into the change.
-func verbCmd(f *factory.Factory, use, short, long, example string, nargs int, parse func(o *Options, cmd *cobra.Command, args []string) error) *cobra.Command {
-	o := &Options{}
+// Verb is what tells one verb from another: its help, its argument count, and parse, which
+// turns the positional arguments into the change.
+type Verb struct {
+	use, short, long, example string
+	nargs                     int
+	parse                     func(o *Options, cmd *cobra.Command, args []string) error
+}
+
+// NewVerbCmd returns one verb; runF, when not nil, runs instead of run.
+func NewVerbCmd(f *factory.Factory, v Verb, runF func(*Options) error) *cobra.Command {
+	o := &Options{parse: v.parse}
 	cmd := &cobra.Command{
-		Use:     use,
-		Short:   short,
-		Long:    long + "\n\n" + authority,
-		Example: example,
-		Args:    cmdutil.ExactArgs(nargs, argsWanted(use)),
+		Use:     v.use,
+		Short:   v.short,
+		Long:    v.long + "\n\n" + authority,
+		Example: v.example,
+		Args:    cmdutil.ExactArgs(v.nargs, argsWanted(v.use)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Team = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if err := parse(o, cmd, args); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
+			o.Team, o.args = args[0], args
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
+}
+
+// Validate checks -o and parses the change from the arguments before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
+	return o.parse(o, cmd, o.args)
 }
 
 // argsWanted is the "TEAM EMAIL ROLE" part of a use line, for the argument count error.
@@ -79,8 +97,8 @@ func argsWanted(use string) string {
 	return use
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	s, err := f.Store(ctx)
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -99,7 +117,7 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	} else {
 		updated = a.Old
 	}
-	return o.Print.Printer(f.IOStreams).Done(teamview.Object(updated), msg, f.Where(a.Result, s))
+	return o.Printer.Done(teamview.Object(updated), msg, store.Where(a.Result, s))
 }
 
 // done is what the human line says happened.

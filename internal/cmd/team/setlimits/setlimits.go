@@ -12,7 +12,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -23,14 +22,11 @@ import (
 
 // Options are the flags and arguments of team set-limits.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Team    string
-	Clear   bool
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
 
-	Print *output.Flags
+	Team  string
+	Clear bool
 
 	limitFlags teamedit.LimitFlags
 	limits     teamedit.LimitsPatch
@@ -59,14 +55,7 @@ the team's file is edited in place, keeping its comments and layout.`,
 		Args: cmdutil.ExactArgs(1, "a TEAM name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Team = args[0]
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -101,12 +90,6 @@ func changed(cmd *cobra.Command) []string {
 		}
 	}
 	return names
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

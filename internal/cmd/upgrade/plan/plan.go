@@ -5,8 +5,6 @@ package plan
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,14 +19,11 @@ import (
 
 // Options are the flags of upgrade plan.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer     *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Team        string
 	Environment string
-
-	Print *output.Flags
 }
 
 // Spec: a table for people; the clusters for programs, or with --view the rows.
@@ -77,12 +72,6 @@ an empty list says so on stderr and exits 0.`,
 	cmd.Flags().StringVar(&o.Team, "team", "", "Only clusters of this team")
 	cmd.Flags().StringVar(&o.Environment, "environment", "", "Only clusters in this environment")
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 func run(ctx context.Context, o *Options) error {

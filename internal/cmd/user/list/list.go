@@ -9,42 +9,21 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/user/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
-	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
-
-// Row is one user in the computed view. The User objects themselves are not printed: their
-// status holds invite token hashes and password Secret references, which are nobody's
-// business on a terminal or in a CI log.
-type Row struct {
-	Name         string `json:"name"`
-	Email        string `json:"email"`
-	DisplayName  string `json:"displayName,omitempty"`
-	PlatformRole string `json:"platformRole"`
-	Auth         string `json:"authType"`
-	Phase        string `json:"phase,omitempty"`
-	Disabled     bool   `json:"disabled"`
-}
-
-// admin is spec.platformRole of a platform admin (the CRD's enum: admin, viewer or none).
-// Admins by an identity provider's group are not Users' roles: auth whoami tells them.
-const admin = "admin"
 
 // Spec is what user list prints: a Row each (there is no object to print).
 var Spec = output.Spec{List: true, Wide: true, Name: true}
 
 // Options are what user list runs with: its flags and, from Complete, its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	// Admins keeps the platform admins only (--admins).
 	Admins bool
 }
@@ -60,29 +39,13 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butleradm user list --admins -o name`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	cmd.Flags().BoolVar(&o.Admins, "admins", false, "Only platform admins")
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
-}
-
-// Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error { return o.Print.Validate(cmd) }
 
 func run(ctx context.Context, o *Options) error {
 	s, err := o.Store(ctx)
@@ -100,8 +63,8 @@ func run(ctx context.Context, o *Options) error {
 		Empty:      "No users found.",
 	}
 	for i := range users {
-		r := RowOf(&users[i])
-		if o.Admins && r.PlatformRole != admin {
+		r := shared.RowOf(&users[i])
+		if o.Admins && r.PlatformRole != shared.Admin {
 			continue
 		}
 		disabled := "no"
@@ -116,20 +79,4 @@ func run(ctx context.Context, o *Options) error {
 		})
 	}
 	return o.Printer.Print(d)
-}
-
-// RowOf is a user's row. The platform role is spec.platformRole, else "admin" for the
-// deprecated spec.isPlatformAdmin; the sign-in is spec.authType, "internal" by default as
-// the CRD defaults it.
-func RowOf(u *v1alpha1.User) Row {
-	role := u.Spec.PlatformRole
-	if role == "" && u.Spec.IsPlatformAdmin {
-		role = admin
-	}
-	auth := u.Spec.AuthType
-	if auth == "" {
-		auth = "internal"
-	}
-	return Row{Name: u.Name, Email: u.Spec.Email, DisplayName: u.Spec.DisplayName, PlatformRole: role,
-		Auth: auth, Phase: string(u.Status.Phase), Disabled: u.Spec.Disabled}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
-	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 // What the command parsed and completed, through runF: run is not called.
@@ -46,7 +45,7 @@ func TestNewCmdTakesNoArguments(t *testing.T) {
 func runOver(t *testing.T, s store.Store, format string, admins bool) string {
 	t.Helper()
 	ios, _, out, _ := iostreams.Test()
-	o := &Options{IO: ios, Admins: admins, Store: func(context.Context) (store.Store, error) { return s, nil }}
+	o := &Options{Admins: admins, Deps: factory.Deps{IO: ios, Store: func(context.Context) (store.Store, error) { return s, nil }}}
 	o.Print = output.Register(&cobra.Command{}, &format, Spec)
 	o.Printer = o.Print.Printer(ios)
 	if err := run(context.Background(), o); err != nil {
@@ -65,17 +64,5 @@ func TestRun(t *testing.T) {
 	}
 	if got := runOver(t, s, output.Name, true); got != "user.butler.butlerlabs.dev/olivia\n" {
 		t.Errorf("--admins -o name: %q", got)
-	}
-}
-
-// The deprecated isPlatformAdmin still makes an admin; authType defaults to internal.
-func TestRowOf(t *testing.T) {
-	u := &v1alpha1.User{Spec: v1alpha1.UserSpec{Email: "x@example.com", IsPlatformAdmin: true}}
-	if r := RowOf(u); r.PlatformRole != "admin" || r.Auth != "internal" {
-		t.Errorf("%+v", r)
-	}
-	u.Spec.PlatformRole, u.Spec.AuthType = "viewer", "sso"
-	if r := RowOf(u); r.PlatformRole != "viewer" || r.Auth != "sso" {
-		t.Errorf("%+v", r)
 	}
 }

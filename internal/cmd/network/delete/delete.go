@@ -1,4 +1,5 @@
-package network
+// Package delete is `butleradm network delete`.
+package delete
 
 import (
 	"context"
@@ -7,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/network/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -16,22 +17,22 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// DeleteSpec: a line for people, the deleted pool for programs.
-var DeleteSpec = output.Spec{Objects: true, Name: true}
+// Spec: a line for people, the deleted pool for programs.
+var Spec = output.Spec{Objects: true, Name: true}
 
-// DeleteOptions are network delete's arguments, flags and what it needs.
-type DeleteOptions struct {
-	IO        *iostreams.IOStreams
-	Store     store.Store
+// Options are network delete's arguments, flags and what it needs.
+type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name      string
 	Namespace string
 	Yes       bool
-	Print     *output.Flags
 }
 
-// NewDeleteCmd returns `network delete`; runF replaces run in tests.
-func NewDeleteCmd(f *factory.Factory, runF func(context.Context, *DeleteOptions) error) *cobra.Command {
-	o := &DeleteOptions{}
+// NewCmd returns `network delete`; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
+	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "delete NAME [-n NAMESPACE] [--yes]",
 		Short: "Delete a NetworkPool, once no IPAllocation of it is Allocated",
@@ -42,37 +43,33 @@ On a terminal the pool's name must be typed to confirm; elsewhere pass --yes.`,
 		Args:    cmdutil.ExactArgs(1, "a NetworkPool NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if err := o.Complete(cmd.Context(), f); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), o)
-			}
-			return runDelete(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
-	o.Print = output.Register(cmd, &f.Options.Output, DeleteSpec)
-	namespaceFlag(cmd, &o.Namespace)
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	shared.NamespaceFlag(cmd, &o.Namespace)
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	return cmd
 }
 
-// Complete opens the store and defaults the namespace to butler-system.
-func (o *DeleteOptions) Complete(ctx context.Context, f *factory.Factory) error {
+// Complete takes from the Factory what run needs, -n defaulting to butler-system; it
+// reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
 	if o.Namespace == "" {
 		o.Namespace = v1alpha1.DefaultProviderNamespace
 	}
-	o.IO = f.IOStreams
-	var err error
-	o.Store, err = f.Store(ctx)
-	return err
+	o.Deps.Complete(f)
 }
 
-func runDelete(ctx context.Context, o *DeleteOptions) error {
-	p, allocs, err := pool(ctx, o.Store, o.Namespace, o.Name)
+// Validate checks -o before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error { return o.Print.Validate(cmd) }
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return err
+	}
+	p, allocs, err := shared.Pool(ctx, s, o.Namespace, o.Name)
 	if err != nil {
 		return err
 	}
@@ -89,9 +86,9 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 			return err
 		}
 	}
-	res, err := o.Store.DeleteNetworkPool(ctx, p.Namespace, p.Name)
+	res, err := s.DeleteNetworkPool(ctx, p.Namespace, p.Name)
 	if err != nil {
 		return err
 	}
-	return o.Print.Printer(o.IO).Done(p, "networkpool.butler.butlerlabs.dev/"+p.Name+" deleted", store.Where(res, o.Store))
+	return o.Printer.Done(p, "networkpool.butler.butlerlabs.dev/"+p.Name+" deleted", store.Where(res, s))
 }

@@ -1,4 +1,5 @@
-package network
+// Package get is `butleradm network get`.
+package get
 
 import (
 	"context"
@@ -6,30 +7,29 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/network/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
-// GetSpec: the pool's IPAllocations as rows for people, the pool for programs.
-var GetSpec = output.Spec{Objects: true, Name: true}
+// Spec: the pool's IPAllocations as rows for people, the pool for programs.
+var Spec = output.Spec{Objects: true, Name: true}
 
-// GetOptions are network get's arguments and what it needs.
-type GetOptions struct {
-	IO        *iostreams.IOStreams
-	Store     store.Store
+// Options are network get's arguments and what it needs.
+type Options struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+
 	Name      string
 	Namespace string
-	Print     *output.Flags
 }
 
-// NewGetCmd returns `network get`; runF replaces run in tests.
-func NewGetCmd(f *factory.Factory, runF func(context.Context, *GetOptions) error) *cobra.Command {
-	o := &GetOptions{}
+// NewCmd returns `network get`; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
+	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "get NAME [-n NAMESPACE]",
 		Short: "Show a NetworkPool's IPAllocations (-o yaml: the pool)",
@@ -38,36 +38,32 @@ func NewGetCmd(f *factory.Factory, runF func(context.Context, *GetOptions) error
 		Args: cmdutil.ExactArgs(1, "a NetworkPool NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if err := o.Complete(cmd.Context(), f); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), o)
-			}
-			return runGet(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
-	o.Print = output.Register(cmd, &f.Options.Output, GetSpec)
-	namespaceFlag(cmd, &o.Namespace)
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	shared.NamespaceFlag(cmd, &o.Namespace)
 	return cmd
 }
 
-// Complete opens the store and defaults the namespace to butler-system.
-func (o *GetOptions) Complete(ctx context.Context, f *factory.Factory) error {
+// Complete takes from the Factory what run needs, -n defaulting to butler-system; it
+// reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
 	if o.Namespace == "" {
 		o.Namespace = v1alpha1.DefaultProviderNamespace
 	}
-	o.IO = f.IOStreams
-	var err error
-	o.Store, err = f.Store(ctx)
-	return err
+	o.Deps.Complete(f)
 }
 
-func runGet(ctx context.Context, o *GetOptions) error {
-	p, allocs, err := pool(ctx, o.Store, o.Namespace, o.Name)
+// Validate checks -o before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error { return o.Print.Validate(cmd) }
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return err
+	}
+	p, allocs, err := shared.Pool(ctx, s, o.Namespace, o.Name)
 	if err != nil {
 		return err
 	}
@@ -77,13 +73,13 @@ func runGet(ctx context.Context, o *GetOptions) error {
 	for i := range allocs {
 		a := &allocs[i]
 		d.Items = append(d.Items, output.Item{Object: p, Cells: []string{
-			inert.Text(p.Name), inert.Text(p.Spec.CIDR), inert.Text(rangesText(p)),
+			inert.Text(p.Name), inert.Text(p.Spec.CIDR), inert.Text(shared.RangesText(p)),
 			inert.Text(a.Namespace + "/" + a.Name), inert.Text(a.Spec.TenantClusterRef.Namespace + "/" + a.Spec.TenantClusterRef.Name),
 			inert.Text(string(a.Spec.Type)), tables.Dash(inert.Text(string(a.Status.Phase))),
 			tables.Dash(inert.Text(a.Status.StartAddress)), tables.Dash(inert.Text(a.Status.EndAddress))}})
 	}
 	if len(d.Items) == 0 {
-		d.Items = []output.Item{{Object: p, Cells: []string{inert.Text(p.Name), inert.Text(p.Spec.CIDR), inert.Text(rangesText(p)), "-", "-", "-", "-", "-", "-"}}}
+		d.Items = []output.Item{{Object: p, Cells: []string{inert.Text(p.Name), inert.Text(p.Spec.CIDR), inert.Text(shared.RangesText(p)), "-", "-", "-", "-", "-", "-"}}}
 	}
-	return o.Print.Printer(o.IO).Print(d)
+	return o.Printer.Print(d)
 }
