@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
@@ -32,6 +33,10 @@ func Doc(clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[strin
 		d.Header = append([]string{"NAMESPACE"}, d.Header...)
 		d.Drop = []string{"TEAM"} // on a narrow terminal: the namespace names the team
 	}
+	ttl := clusterttl.Any(clusters) // a TTL column only when a cluster has an expiry
+	if ttl {
+		d.Header = append(d.Header, "TTL")
+	}
 	switch {
 	case writes != nil && writesInTable:
 		d.Header = append(d.Header, "WRITES")
@@ -43,6 +48,9 @@ func Doc(clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[strin
 		row := []string{c.Name, tables.Dash(c.TeamName()), tables.Dash(c.Environment()), phase(c), c.Spec.KubernetesVersion, workers(c), age(c, now)}
 		if withNamespace {
 			row = append([]string{c.Namespace}, row...)
+		}
+		if ttl {
+			row = append(row, clusterttl.Left(&c, now, HumanDuration))
 		}
 		mt := c.Spec.Workers.MachineTemplate
 		wide := []string{strconv.Itoa(int(mt.CPU)), mt.Memory.String(), mt.DiskSize.String(), provider(c), tables.Dash(Owner(c))}

@@ -32,7 +32,7 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 		cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), freeze.NewCmd(f, nil), thaw.NewCmd(f, nil))
 		return cmd
 	}
-	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f), delete.NewCmd(f, nil), kubeconfig.NewCmd(f))
+	cmd.AddCommand(create.NewCmd(f, nil), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f), delete.NewCmd(f, nil), kubeconfig.NewCmd(f))
 	cmd.AddCommand(upgrade.NewCmd(f), describe.NewCmd(f, nil), events.NewCmd(f, nil))
 	return cmd
 }

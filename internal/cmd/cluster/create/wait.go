@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/progress"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -28,38 +27,36 @@ var (
 
 // serverDryRun sends the cluster and its addons with server-side dry run and prints what
 // the server returned, as the rendering is printed (YAML unless -o says otherwise).
-func serverDryRun(ctx context.Context, f *factory.Factory, s store.Store, p *plan, o *Options) error {
+func serverDryRun(ctx context.Context, o *Options, s store.Store, p *plan) error {
 	cs, err := s.Server()
 	if err != nil {
 		return cmdutil.UsageError("--dry-run=server needs a live cluster (the %s store has no server)", s.Kind())
 	}
-	c, addons, err := cs.DryRunCreateCluster(ctx, p.cluster, p.addons)
+	c, addons, err := cs.DryRunCreateCluster(ctx, p.Cluster, p.Addons)
 	if err != nil {
 		return err
 	}
 	answered := *p
-	answered.cluster, answered.addons = c, addons
-	return o.Print.Printer(f.IOStreams).Print(planDoc(&answered, "", ""))
+	answered.Cluster, answered.Addons = c, addons
+	return o.Printer.Print(planDoc(&answered, "", ""))
 }
 
 // waitReady waits for the cluster just created, with progress on stderr.
-func waitReady(ctx context.Context, f *factory.Factory, s store.Store, c *v1alpha1.TenantCluster, timeout time.Duration, structured bool) error {
+func waitReady(ctx context.Context, o *Options, s store.Store, c *v1alpha1.TenantCluster) error {
+	timeout, structured := o.Timeout, o.Print.Structured()
 	cs, err := s.Server()
 	if err != nil {
 		return err
 	}
-	now := f.Now
-	if now == nil {
-		now = time.Now
-	}
-	rep := progress.New(f.IOStreams, progress.ModeFor(f.IOStreams, structured))
+	now := o.Now
+	rep := progress.New(o.IO, progress.ModeFor(o.IO, structured))
 	pr := newProgress(rep, fmt.Sprintf("TenantCluster %s/%s", c.Namespace, c.Name), timeout, now)
 	got, err := clusterwatch.Wait(ctx, clusterwatch.One{Get: s.GetCluster, Watch: cs.WatchCluster}, c.Namespace, c.Name, timeout, clusterwatch.ReadyGoal, pr.update)
 	pr.stop()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IOStreams.ErrOut, "TenantCluster %s/%s is Ready (%s)\n", got.Namespace, got.Name, pr.elapsed())
+	fmt.Fprintf(o.IO.ErrOut, "TenantCluster %s/%s is Ready (%s)\n", got.Namespace, got.Name, pr.elapsed())
 	return nil
 }
 
