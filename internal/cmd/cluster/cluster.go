@@ -9,10 +9,12 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/describe"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/events"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/extend"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/freeze"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/kubeconfig"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/run"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/scale"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/thaw"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/upgrade"
@@ -32,7 +34,7 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 		cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), freeze.NewCmd(f, nil), thaw.NewCmd(f, nil))
 		return cmd
 	}
-	cmd.AddCommand(create.NewCmd(f, nil), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f), delete.NewCmd(f, nil), kubeconfig.NewCmd(f))
-	cmd.AddCommand(upgrade.NewCmd(f), describe.NewCmd(f, nil), events.NewCmd(f, nil))
+	cmd.AddCommand(create.NewCmd(f, nil), run.NewCmd(f, nil), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f), delete.NewCmd(f, nil), kubeconfig.NewCmd(f))
+	cmd.AddCommand(upgrade.NewCmd(f), describe.NewCmd(f, nil), events.NewCmd(f, nil), extend.NewCmd(f, nil))
 	return cmd
 }

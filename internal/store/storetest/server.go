@@ -18,6 +18,15 @@ type Server struct {
 	WatchOne     func(ctx context.Context, namespace, name, resourceVersion string) (watch.Interface, error)
 	DryRunCreate func(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (*v1alpha1.TenantCluster, []v1alpha1.TenantAddon, error)
 	Secret       func(ctx context.Context, namespace, name string, keys ...string) (string, []byte, error)
+	Annotate     func(ctx context.Context, c *v1alpha1.TenantCluster, key, value string) (*v1alpha1.TenantCluster, error)
+}
+
+// AnnotateCluster implements store.Server.
+func (s *Server) AnnotateCluster(ctx context.Context, c *v1alpha1.TenantCluster, key, value string) (*v1alpha1.TenantCluster, error) {
+	if s.Annotate == nil {
+		return nil, ErrNotGiven
+	}
+	return s.Annotate(ctx, c, key, value)
 }
 
 // ErrNotGiven is the error of a Server call whose function the test did not give.
