@@ -24,7 +24,7 @@ type Options struct {
 	IO    *iostreams.IOStreams
 	Store func(context.Context) (store.Store, error)
 	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	Printer  *output.Printer
 	Name     string
 	Team     string
 	Yes      bool

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
@@ -138,10 +139,20 @@ func admitUpdate(ctx context.Context, s store.Store, team *v1alpha1.Team, c *v1a
 	if err != nil {
 		return err
 	}
+	var pc *v1alpha1.ProviderConfig
+	if r := c.Spec.ProviderConfigRef; r != nil && r.Name != "" {
+		ns := r.Namespace
+		if ns == "" {
+			ns = v1alpha1.DefaultProviderNamespace
+		}
+		if pc, err = s.GetProviderConfig(ctx, ns, r.Name); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
 	updated := c.DeepCopy()
 	clusterttl.Set(updated, expiry)
 	d := policy.AdmitCluster(policy.ClusterRequest{
-		Operation: policy.Update, Cluster: updated, Old: c, Team: team, Siblings: siblings, Username: user,
+		Operation: policy.Update, Cluster: updated, Old: c, Team: team, Siblings: siblings, Username: user, ProviderConfig: pc,
 	})
 	if !d.Allowed() {
 		return cmdutil.DeniedError(d.Err())

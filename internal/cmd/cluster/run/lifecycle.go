@@ -172,6 +172,8 @@ func (r *runner) interrupted() os.Signal {
 func (r *runner) exec(ctx context.Context, c *v1alpha1.TenantCluster, kubeconfig string) (int, error) {
 	cmd := exec.Command(r.o.Command[0], r.o.Command[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = r.o.IO.In, r.o.IO.Out, r.o.IO.ErrOut
+	// Output copying ends KillAfter after COMMAND, even when a process it left holds the pipes.
+	cmd.WaitDelay = KillAfter
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "BUTLER_CLUSTER_NAME="+c.Name, "BUTLER_CLUSTER_NAMESPACE="+c.Namespace)
 	r.mu.Lock()
 	if r.got != nil {
