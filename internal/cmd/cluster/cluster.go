@@ -14,6 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/kubeconfig"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/reap"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/run"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/scale"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/thaw"
@@ -30,8 +31,8 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 		Short:   "Create, list, inspect, scale and delete tenant clusters",
 	}
 	if adm {
-		cmd.Short = "Inspect tenant clusters and limit their writes: freeze, thaw"
-		cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), freeze.NewCmd(f, nil), thaw.NewCmd(f, nil))
+		cmd.Short = "Inspect tenant clusters, limit their writes (freeze, thaw), reap expired ones"
+		cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), freeze.NewCmd(f, nil), thaw.NewCmd(f, nil), reap.NewCmd(f, nil))
 		return cmd
 	}
 	cmd.AddCommand(create.NewCmd(f, nil), run.NewCmd(f, nil), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f), delete.NewCmd(f, nil), kubeconfig.NewCmd(f))
