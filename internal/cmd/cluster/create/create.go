@@ -205,10 +205,11 @@ func run(ctx context.Context, o *Options) error {
 		}
 		return o.Printer.Print(planDoc(p, "created", res.Location))
 	}
-	if !o.Offline && o.DryRun == "server" {
+	live := s.Kind() == store.Live // the store says, whatever the flags were
+	if live && o.DryRun == "server" {
 		return serverDryRun(ctx, o, s, p)
 	}
-	if !o.Offline && o.DryRun == "none" {
+	if live && o.DryRun == "none" {
 		return createLive(ctx, o, s, p)
 	}
 	return o.Printer.Print(planDoc(p, "", ""))

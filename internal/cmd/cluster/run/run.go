@@ -164,7 +164,7 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if o.Offline {
+	if o.Offline || s.Kind() != store.Live {
 		return cmdutil.UsageError("cluster run needs a live cluster: on manifests the preflight passed (TenantCluster %s/%s would be admitted) and nothing was created", p.Cluster.Namespace, p.Cluster.Name)
 	}
 	sig, stop := o.Signals()
