@@ -107,4 +107,3 @@ func (e *envFlags) checkNames(source string) error {
 	}
 	return nil
 }
-
