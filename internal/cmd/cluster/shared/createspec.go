@@ -119,7 +119,7 @@ func (cs *CreateSpec) parseName(name string) error {
 	case name != "" && cs.GenerateName != "":
 		return cmdutil.UsageError("pass a cluster NAME or --generate-name PREFIX, not both")
 	case name == "" && cs.GenerateName == "":
-		return cmdutil.UsageError("a cluster NAME (or --generate-name PREFIX) is required")
+		return cmdutil.UsageError("requires a cluster NAME or --generate-name PREFIX")
 	case name != "":
 		if errs := validation.IsDNS1123Label(name); len(errs) > 0 {
 			return cmdutil.UsageError("invalid cluster name %q: %s", name, strings.Join(errs, "; "))
