@@ -63,13 +63,10 @@ name meanwhile is left alone. -l deletes every cluster of the team whose labels 
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if err := o.validate(); err != nil {
-				return err
-			}
 			o.Complete(f)
+			if err := o.Validate(cmd); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(o)
 			}

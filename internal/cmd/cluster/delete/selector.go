@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
@@ -15,9 +16,12 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// validate checks the arguments before anything is read: a NAME or -l, --team, and --yes
-// with -l.
-func (o *Options) validate() error {
+// Validate checks the flags and arguments before anything is read: a NAME or -l, --team,
+// and --yes with -l.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
 	switch {
 	case o.Team == "":
 		return cmdutil.UsageError("--team is required")
