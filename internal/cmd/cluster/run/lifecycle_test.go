@@ -9,8 +9,10 @@ import (
 
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -88,5 +90,26 @@ func TestRunFailsAndKeeps(t *testing.T) {
 	}
 	if !strings.Contains(r.Stderr, "tenantcluster.butler.butlerlabs.dev/ci-2 kept: expires 2025-01-01T03:00:00Z") {
 		t.Errorf("stderr %q", r.Stderr)
+	}
+}
+
+// A second interrupt abandons the cleanup: nothing is deleted, and stderr says when the
+// cluster expires.
+func TestSecondInterruptLeavesTheClusterToItsTTL(t *testing.T) {
+	s := live(t, "bob@example.com", "x")
+	ios, _, _, errOut := iostreams.Test()
+	c := s.Clusters[0].DeepCopy()
+	c.Annotations[clusterttl.Annotation] = "2025-01-01T01:00:00Z"
+	r := &runner{o: &Options{IO: ios, OnFailure: OnFailureDelete}, s: s, abandon: make(chan struct{})}
+	close(r.abandon)
+	if err := r.cleanup(c, true); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Deleted) != 0 {
+		t.Errorf("deleted %q", s.Deleted)
+	}
+	want := "Interrupted again: TenantCluster " + c.Namespace + "/" + c.Name + " is left to its TTL: it expires 2025-01-01T01:00:00Z"
+	if !strings.Contains(errOut.String(), want) {
+		t.Errorf("stderr %q, want %q", errOut.String(), want)
 	}
 }
