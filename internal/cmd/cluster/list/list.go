@@ -57,6 +57,10 @@ default when neither is given).`,
 	cmdutil.Details(cmd, `PHASE unknown and WORKERS ?/3 mean the cluster has no status yet: manifests
 carry none, and a new cluster has none until its controller reports.
 
+A TTL column follows AGE when a listed cluster has an expiry (cluster create --ttl, cluster
+run): the time left, expired once it passed, - for clusters without one. Output printed a
+row or a page at a time (--watch, pages on a terminal) leaves it out.
+
 -o wide adds sizes, provider, owner and WRITES, the writes each cluster's tenants may not
 make (butleradm cluster freeze): read-only, quota or custom, with the control plane's
 status in parentheses (WriteLimited once Steward applies the limits); - when nothing is
@@ -198,7 +202,7 @@ func (o *Options) stream(ctx context.Context, f *factory.Factory, pager store.Cl
 		if len(rows) == 0 {
 			return nil
 		}
-		if err := o.Print.Printer(f.IOStreams).Print(clusterview.Doc(rows, ns == "", nil, false, f.Now())); err != nil {
+		if err := o.Print.Printer(f.IOStreams).Print(clusterview.Rows(rows, ns == "", f.Now())); err != nil {
 			return err
 		}
 		o.Print.NoHeaders = true
@@ -208,7 +212,7 @@ func (o *Options) stream(ctx context.Context, f *factory.Factory, pager store.Cl
 		return err
 	}
 	if len(printed) == 0 {
-		return o.Print.Printer(f.IOStreams).Print(clusterview.Doc(nil, ns == "", nil, false, f.Now()))
+		return o.Print.Printer(f.IOStreams).Print(clusterview.Rows(nil, ns == "", f.Now()))
 	}
 	return nil
 }
