@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
@@ -22,7 +23,20 @@ var Spec = output.Spec{Objects: true, List: true, Wide: true, Name: true}
 // adds a NAMESPACE column. writes, when not nil, adds a column WRITES, each cluster's write
 // state by controlplane.Key (the commands read it, controlplane.States): last of the wide
 // columns, or with writesInTable last of the table's.
+//
+// A TTL column (the time left, clusterttl.Left) comes after AGE when one of clusters has
+// an expiry.
 func Doc(clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[string]string, writesInTable bool, now time.Time) output.Doc {
+	return doc(clusters, withNamespace, writes, writesInTable, now, clusterttl.Any(clusters))
+}
+
+// Rows is Doc for output printed a few rows at a time under one header (a watch, pages on
+// a terminal): its columns cannot depend on the rows, so it has no TTL column.
+func Rows(clusters []v1alpha1.TenantCluster, withNamespace bool, now time.Time) output.Doc {
+	return doc(clusters, withNamespace, nil, false, now, false)
+}
+
+func doc(clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[string]string, writesInTable bool, now time.Time, ttl bool) output.Doc {
 	d := output.Doc{
 		Header:     []string{"NAME", "TEAM", "ENVIRONMENT", "PHASE", "VERSION", "WORKERS", "AGE"},
 		WideHeader: []string{"CPU", "MEMORY", "DISK", "PROVIDER", "OWNER"},
@@ -31,6 +45,9 @@ func Doc(clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[strin
 	if withNamespace {
 		d.Header = append([]string{"NAMESPACE"}, d.Header...)
 		d.Drop = []string{"TEAM"} // on a narrow terminal: the namespace names the team
+	}
+	if ttl {
+		d.Header = append(d.Header, "TTL")
 	}
 	switch {
 	case writes != nil && writesInTable:
@@ -43,6 +60,9 @@ func Doc(clusters []v1alpha1.TenantCluster, withNamespace bool, writes map[strin
 		row := []string{c.Name, tables.Dash(c.TeamName()), tables.Dash(c.Environment()), phase(c), c.Spec.KubernetesVersion, workers(c), age(c, now)}
 		if withNamespace {
 			row = append([]string{c.Namespace}, row...)
+		}
+		if ttl {
+			row = append(row, clusterttl.Left(&c, now, HumanDuration))
 		}
 		mt := c.Spec.Workers.MachineTemplate
 		wide := []string{strconv.Itoa(int(mt.CPU)), mt.Memory.String(), mt.DiskSize.String(), provider(c), tables.Dash(Owner(c))}

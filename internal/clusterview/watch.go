@@ -22,7 +22,7 @@ func Watch(ctx context.Context, fl *output.Flags, streams *iostreams.IOStreams, 
 	defer stop()
 	first := true
 	return clusterwatch.Run(ctx, src, func(c *v1alpha1.TenantCluster, _ bool) error {
-		d := Doc([]v1alpha1.TenantCluster{*c}, withNamespace, nil, false, now())
+		d := Rows([]v1alpha1.TenantCluster{*c}, withNamespace, now())
 		d.One = true
 		d.Empty = ""
 		if !first {

@@ -148,7 +148,7 @@ var argNames = map[string]string{
 	"env migrate": "clusters",
 	"cluster get": "cluster", "cluster delete": "cluster", "cluster scale": "cluster",
 	"cluster kubeconfig": "cluster", "addon list": "cluster", "addon install": "addon install", "addon uninstall": "addon", "cluster freeze": "cluster", "cluster thaw": "cluster",
-	"cluster upgrade": "cluster", "cluster describe": "cluster", "cluster events": "cluster",
+	"cluster upgrade": "cluster", "cluster describe": "cluster", "cluster events": "cluster", "cluster extend": "cluster",
 	"provider get": "provider", "provider delete": "provider", "provider rotate-credentials": "provider",
 	"policy get": "policy", "policy update": "policy", "policy delete": "policy",
 	"user get": "user",

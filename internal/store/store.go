@@ -299,6 +299,10 @@ type ClusterServer interface {
 	// an error wrapping ErrNoSecretKey when it holds none of keys. The value is returned to
 	// the caller only: it is in no error and no log.
 	SecretValue(ctx context.Context, namespace, name string, keys ...string) (string, []byte, error)
+	// AnnotateCluster sets one annotation of c, as the caller read it, and changes nothing
+	// else: one JSON merge patch carrying c's resourceVersion, so a cluster changed since it
+	// was read is a Conflict. It returns the cluster as written (cluster extend).
+	AnnotateCluster(ctx context.Context, c *v1alpha1.TenantCluster, key, value string) (*v1alpha1.TenantCluster, error)
 }
 
 // ClusterPager is a store that lists TenantClusters a page at a time with a label selector

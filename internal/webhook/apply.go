@@ -33,6 +33,7 @@ var resources = map[schema.GroupVersionKind]struct {
 	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding"}:                {"clusterrolebindings", false},
 	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role"}:                              {"roles", true},
 	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"}:                       {"rolebindings", true},
+	{Group: "batch", Version: "v1", Kind: "CronJob"}:                                               {"cronjobs", true},
 	{Group: "apps", Version: "v1", Kind: "Deployment"}:                                             {"deployments", true},
 	{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget"}:                                  {"poddisruptionbudgets", true},
 	{Group: "cert-manager.io", Version: "v1", Kind: "Issuer"}:                                      {"issuers", true},

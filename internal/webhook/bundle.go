@@ -49,6 +49,9 @@ type Bundle struct {
 	Certs    string
 	// TLS is the generated serving certificate, with Certs self-signed (GenerateTLS).
 	TLS *TLS
+	// ReapSchedule, when set, adds a CronJob on that schedule running `butleradm cluster
+	// reap -A`, with an identity and RBAC of its own (reaper.go).
+	ReapSchedule string
 }
 
 // SecretName is the Secret holding the serving certificate.
@@ -74,7 +77,11 @@ func (b Bundle) Objects() ([]runtime.Object, error) {
 	} else {
 		objs = append(objs, b.secret())
 	}
-	objs = append(objs, b.deployment(), b.service(), b.pdb(), b.configuration())
+	objs = append(objs, b.deployment(), b.service(), b.pdb())
+	if b.ReapSchedule != "" {
+		objs = append(objs, b.reaper()...)
+	}
+	objs = append(objs, b.configuration())
 	return objs, nil
 }
 

@@ -9,10 +9,13 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/describe"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/events"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/extend"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/freeze"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/get"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/kubeconfig"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/reap"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/run"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/scale"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/thaw"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/upgrade"
@@ -28,11 +31,11 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 		Short:   "Create, list, inspect, scale and delete tenant clusters",
 	}
 	if adm {
-		cmd.Short = "Inspect tenant clusters and limit their writes: freeze, thaw"
-		cmd.AddCommand(list.NewCmd(f), get.NewCmd(f), freeze.NewCmd(f, nil), thaw.NewCmd(f, nil))
+		cmd.Short = "Inspect tenant clusters, limit their writes (freeze, thaw), reap expired ones"
+		cmd.AddCommand(list.NewCmd(f, nil), get.NewCmd(f), freeze.NewCmd(f, nil), thaw.NewCmd(f, nil), reap.NewCmd(f, nil))
 		return cmd
 	}
-	cmd.AddCommand(create.NewCmd(f), list.NewCmd(f), get.NewCmd(f), scale.NewCmd(f, nil), delete.NewCmd(f, nil), kubeconfig.NewCmd(f, nil))
-	cmd.AddCommand(upgrade.NewCmd(f, nil), describe.NewCmd(f, nil), events.NewCmd(f, nil))
+	cmd.AddCommand(create.NewCmd(f, nil), run.NewCmd(f, nil), list.NewCmd(f, nil), get.NewCmd(f), scale.NewCmd(f, nil), delete.NewCmd(f, nil), kubeconfig.NewCmd(f, nil))
+	cmd.AddCommand(upgrade.NewCmd(f, nil), describe.NewCmd(f, nil), events.NewCmd(f, nil), extend.NewCmd(f, nil))
 	return cmd
 }

@@ -42,6 +42,21 @@ func specPatch(resourceVersion string, spec map[string]any) ([]byte, error) {
 	return json.Marshal(patch)
 }
 
+// AnnotateCluster implements store.ClusterServer: one JSON merge patch of one
+// annotation, carrying c's resourceVersion (409 Conflict when it changed).
+func (s *Store) AnnotateCluster(ctx context.Context, c *v1alpha1.TenantCluster, key, value string) (*v1alpha1.TenantCluster, error) {
+	meta := map[string]any{"annotations": map[string]any{key: value}}
+	if c.ResourceVersion != "" {
+		meta["resourceVersion"] = c.ResourceVersion
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": meta})
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := s.patchCluster(ctx, c, patch)
+	return out, err
+}
+
 // ScaleCluster implements store.ClusterWriter with one JSON merge patch of
 // spec.workers.replicas carrying c's resourceVersion: a cluster changed since c was read
 // is a 409 Conflict, and the caller decides again on a fresh read.

@@ -14,6 +14,7 @@ import (
 // Server is a store.Server made of the functions a test gives; a call whose function is
 // not given fails with ErrNotGiven, so a test sees what it did not expect the command to do.
 type Server struct {
+	Annotate     func(ctx context.Context, c *v1alpha1.TenantCluster, key, value string) (*v1alpha1.TenantCluster, error)
 	Page         func(ctx context.Context, namespace, selector string, fn func([]v1alpha1.TenantCluster, bool) error) error
 	WatchAll     func(ctx context.Context, namespace, resourceVersion string) (watch.Interface, error)
 	WatchOne     func(ctx context.Context, namespace, name, resourceVersion string) (watch.Interface, error)
@@ -74,4 +75,12 @@ func (s *Server) SecretValue(ctx context.Context, namespace, name string, keys .
 		return "", nil, ErrNotGiven
 	}
 	return s.Secret(ctx, namespace, name, keys...)
+}
+
+// AnnotateCluster implements store.Server.
+func (s *Server) AnnotateCluster(ctx context.Context, c *v1alpha1.TenantCluster, key, value string) (*v1alpha1.TenantCluster, error) {
+	if s.Annotate == nil {
+		return nil, ErrNotGiven
+	}
+	return s.Annotate(ctx, c, key, value)
 }

@@ -5,24 +5,19 @@ package create
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
-	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // Spec is what cluster create prints: the objects it renders or creates (the TenantCluster,
@@ -30,40 +25,36 @@ import (
 // view (Explanation, clusterview.Violation) instead.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// Options are the flags and arguments of cluster create.
+// Options are what cluster create runs with: its flags and, from Complete, its
+// dependencies.
 type Options struct {
-	Name        string
-	Team        string
-	Environment string
-	Provider    string
-	Workers     int32
-	CPU         int32
-	Memory      string
-	Disk        string
-	Version     string
-	Addons      []string
-	Write       bool
-	Explain     bool
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	Now   func() time.Time
+	// Offline is true on manifests; FromStdin when they come from stdin (--manifests -).
+	Offline, FromStdin bool
+	Print              *output.Flags
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+
+	Name string
+	shared.CreateSpec
+	Write   bool
+	Explain bool
 	// DryRun is "none" (create), "client" (print the rendering, send nothing) or
 	// "server" (send with server-side dry run, print the server's answer).
 	DryRun  string
 	Wait    bool
 	Timeout time.Duration
-	Print   *output.Flags
 
-	explicit policy.Explicit
-	cmdLine  string // as typed, for the hint after a refusal
-	extras   []addon
-	options  map[string]*string // option type -> --image, --network, ... (options.go)
+	cmdLine string // as typed, for the hint after a refusal
 }
 
-type addon struct{ name, version string }
-
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
-		Use:   "create NAME --team TEAM [--environment ENV]",
+		Use:   "create [NAME | --generate-name PREFIX] --team TEAM [--environment ENV]",
 		Short: "Create a tenant cluster, with defaults resolved and every quota checked first",
 		Long: `Render a TenantCluster with the team's and environment's defaults resolved, check it
 against every admission rule the server applies, then print it (--dry-run, and always on
@@ -73,18 +64,22 @@ server's own message and exits 4; --explain shows every value's source and every
   butlerctl cluster create web --team payments --environment dev --explain
   butlerctl cluster create web --team payments --environment dev --workers 3 --memory 8Gi -o json
   butlerctl cluster create web --team payments --environment prod --dry-run=server -o yaml
-  butlerctl cluster create web --team payments --environment prod --wait --timeout 20m`,
-		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
+  butlerctl cluster create web --team payments --environment prod --wait --timeout 20m
+  butlerctl cluster create --generate-name ci- --team payments --environment dev --ttl 2h`,
+		Args: maxOneArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Name = args[0]
+			if len(args) == 1 {
+				o.Name = args[0]
+			}
 			o.cmdLine = commandLine(cmd, args)
-			if err := o.Print.Validate(cmd); err != nil {
+			o.Complete(f)
+			if err := o.Validate(cmd); err != nil {
 				return err
 			}
-			if err := o.complete(cmd); err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			return run(cmd.Context(), f, o)
+			return run(cmd.Context(), o)
 		},
 	}
 	cmdutil.Details(cmd, `The checks: environment, per-member, provider and team quotas, team restrictions, and
@@ -96,19 +91,16 @@ it and sends nothing; --dry-run=server sends it with the server's dry run, so RB
 admission webhooks and the schema have their say too, and prints the object as the server
 returned it: nothing is stored. --wait waits until the cluster's phase is Ready, showing
 progress on stderr, for at most --timeout (15m); a timeout or a Failed phase is exit 1, and
-the cluster stays.`)
+the cluster stays.
+
+--ttl D writes the cluster's expiry, now plus D, as the annotation
+butler.butlerlabs.dev/expires-at (an RFC 3339 time): cluster list and describe show the
+time left, butlerctl cluster extend moves it, and butleradm cluster reap deletes expired
+clusters. --generate-name PREFIX names the cluster PREFIX and 5 random characters, chosen
+before the checks so that they run on the name that is created.`)
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
-	fl.StringVar(&o.Environment, "environment", "", "Environment of the team to create the cluster in")
-	fl.StringVar(&o.Provider, "provider", "", "ProviderConfig name (default: the team's, or the only visible one)")
-	fl.Int32Var(&o.Workers, "workers", 0, "Worker nodes")
-	fl.Int32Var(&o.CPU, "cpu", 0, "CPU cores per worker")
-	fl.StringVar(&o.Memory, "memory", "", "Memory per worker, a quantity such as 16Gi")
-	fl.StringVar(&o.Disk, "disk", "", "Disk per worker, a quantity such as 100Gi")
-	fl.StringVar(&o.Version, "kubernetes-version", "", "Kubernetes version, vX.Y.Z")
-	fl.StringArrayVar(&o.Addons, "addon", nil, "Extra addon as NAME@VERSION (repeatable)")
-	addOptionFlags(fl, o)
+	shared.AddCreateFlags(fl, &o.CreateSpec)
 	fl.BoolVar(&o.Write, "write", false, "With --manifests: add the cluster to the manifests")
 	fl.BoolVar(&o.Explain, "explain", false, "Explain each value's source and each quota before and after")
 	fl.StringVar(&o.DryRun, "dry-run", "none", `"client": print the cluster, send nothing; "server": send it with server-side dry run and print the server's answer`)
@@ -119,45 +111,33 @@ the cluster stays.`)
 	return cmd
 }
 
-// complete turns flags into typed values; bad values are usage errors (exit 2).
-func (o *Options) complete(cmd *cobra.Command) error {
-	if errs := validation.IsDNS1123Label(o.Name); len(errs) > 0 {
-		return cmdutil.UsageError("invalid cluster name %q: %s", o.Name, strings.Join(errs, "; "))
+// maxOneArg takes NAME or nothing (--generate-name); Validate says which is missing.
+func maxOneArg(cmd *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return cmdutil.UsageError("unexpected argument %q: cluster create takes one NAME\nSee '%s --help'.", args[1], cmd.CommandPath())
 	}
-	if o.Team == "" {
-		return cmdutil.UsageError("--team is required")
+	return nil
+}
+
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store, o.Now = f.IOStreams, f.Store, f.Now
+	if o.Now == nil {
+		o.Now = time.Now
 	}
-	if cmdutil.IsSet(cmd.Flags(), "workers") {
-		if o.Workers < 1 {
-			return cmdutil.UsageError("--workers must be at least 1, got %d", o.Workers)
-		}
-		o.explicit.WorkerCount = &o.Workers
+	o.Offline = f.Offline()
+	o.FromStdin = o.Offline && len(f.Options.Manifests) > 0 && f.Options.Manifests[0] == "-"
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+// Validate turns flags into typed values before anything is read; bad values are usage
+// errors (exit 2).
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
 	}
-	if cmdutil.IsSet(cmd.Flags(), "cpu") {
-		if o.CPU < 1 {
-			return cmdutil.UsageError("--cpu must be at least 1, got %d", o.CPU)
-		}
-		o.explicit.WorkerCPU = &o.CPU
-	}
-	for _, q := range []struct {
-		flag, value string
-		dst         **resource.Quantity
-	}{{"memory", o.Memory, &o.explicit.WorkerMemory}, {"disk", o.Disk, &o.explicit.WorkerDisk}} {
-		if q.value == "" {
-			continue
-		}
-		v, err := resource.ParseQuantity(q.value)
-		if err != nil || v.Sign() <= 0 {
-			return cmdutil.UsageError("--%s: %q is not a positive quantity such as 16Gi", q.flag, q.value)
-		}
-		*q.dst = &v
-	}
-	if o.Version != "" {
-		v, err := policy.NormalizeVersion(o.Version)
-		if err != nil {
-			return cmdutil.UsageError("--kubernetes-version: %v", err)
-		}
-		o.explicit.KubernetesVersion = v
+	if err := o.Parse(cmd.Flags(), o.Name); err != nil {
+		return err
 	}
 	switch o.DryRun {
 	case "none", "client", "server":
@@ -176,161 +156,61 @@ func (o *Options) complete(cmd *cobra.Command) error {
 	if o.Wait && (o.Explain || o.Write) {
 		return cmdutil.UsageError("--wait waits for a created cluster: it does not go with --explain or --write")
 	}
-	for _, a := range o.Addons {
-		name, version, ok := strings.Cut(a, "@")
-		if !ok || name == "" || version == "" {
-			return cmdutil.UsageError("--addon %q: want NAME@VERSION, for example cert-manager@v1.16.0", a)
-		}
-		o.extras = append(o.extras, addon{name, version})
-	}
-	return nil
+	return o.checkMode()
 }
 
-// plan is everything the command worked out before acting.
-type plan struct {
-	cluster  *v1alpha1.TenantCluster
-	addons   []v1alpha1.TenantAddon
-	defaults policy.Defaults
-	decision policy.Decision
-	role     policy.RoleResult
-	actor    lookup.Actor
-	options  []ExplainedOption
-	team     *v1alpha1.Team
-	siblings []v1alpha1.TenantCluster // the team's clusters before this one
-}
+// plan is what the command worked out before acting.
+type plan = shared.Plan
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if err := o.checkMode(f); err != nil {
-		return err
-	}
-	s, err := f.Store(ctx)
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	team, siblings, err := lookup.TeamClusters(ctx, s, o.Team)
+	p, err := shared.NewPlan(ctx, s, o.IO.ErrOut, o.Now(), o.Name, &o.CreateSpec)
 	if err != nil {
 		return err
 	}
-	if err := shared.CheckEnvironment(team, o.Environment); err != nil {
-		return err
-	}
-	p, err := newPlan(ctx, f, s, team, siblings, o)
-	if err != nil {
-		return err
-	}
-	actor := p.actor
+	team, actor := p.Team, p.Actor
 
 	// Role first: without operator rights the server would refuse before any quota.
-	if !p.role.Role.CanOperate() {
-		return o.hinted(f, cmdutil.DeniedError(fmt.Errorf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
-			actor.Identity.Username, where(team.Name, o.Environment), p.role.Role, p.role.Reason)), roleHint(team.Name, o.Environment))
+	if !p.Role.Role.CanOperate() {
+		return o.hinted(cmdutil.DeniedError(fmt.Errorf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
+			actor.Identity.Username, shared.Where(team.Name, o.Environment), p.Role.Role, p.Role.Reason)), roleHint(team.Name, o.Environment))
 	}
 	if o.Explain {
-		if err := explain(f, p, o); err != nil {
+		if err := explain(o, p); err != nil {
 			return err
 		}
 	}
-	if !p.decision.Allowed() {
-		return deny(f, p, o)
+	if !p.Decision.Allowed() {
+		return deny(o, p)
 	}
 	// After admission, as on the server (admission runs before storage): a name that
 	// exists is the server's AlreadyExists (exit 1, as kubectl create), with or without
 	// --write, never a rendering that looks fine.
-	if exists(siblings, o.Name) {
-		return apierrors.NewAlreadyExists(v1alpha1.Resource("tenantclusters"), o.Name)
+	if shared.Exists(p.Siblings, p.Cluster.Name) {
+		return apierrors.NewAlreadyExists(v1alpha1.Resource("tenantclusters"), p.Cluster.Name)
 	}
 	if o.Explain && !o.Write {
 		return nil
 	}
 	if o.Write {
-		res, err := s.CreateCluster(ctx, p.cluster, p.addons)
+		res, err := s.CreateCluster(ctx, p.Cluster, p.Addons)
 		if err != nil {
 			return err
 		}
 		if o.Explain && o.Print.Structured() {
 			return nil // the explanation was the one document on stdout
 		}
-		return o.Print.Printer(f.IOStreams).Print(planDoc(p, "created", res.Location))
+		return o.Printer.Print(planDoc(p, "created", res.Location))
 	}
-	if !f.Offline() && o.DryRun == "server" {
-		return serverDryRun(ctx, f, s, p, o)
+	live := s.Kind() == store.Live // the store says, whatever the flags were
+	if live && o.DryRun == "server" {
+		return serverDryRun(ctx, o, s, p)
 	}
-	if !f.Offline() && o.DryRun == "none" {
-		return createLive(ctx, f, s, p, o)
+	if live && o.DryRun == "none" {
+		return createLive(ctx, o, s, p)
 	}
-	return o.Print.Printer(f.IOStreams).Print(planDoc(p, "", ""))
-}
-
-// newPlan renders the cluster with its defaults and runs the admission rules on it.
-func newPlan(ctx context.Context, f *factory.Factory, s store.Store, team *v1alpha1.Team, siblings []v1alpha1.TenantCluster, o *Options) (*plan, error) {
-	actor, err := lookup.WhoAmI(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	p := &plan{actor: actor, team: team, siblings: siblings}
-	p.role = policy.EnvironmentRole(team, o.Environment, actor.Identity, actor.PlatformAdmin)
-	p.defaults, err = policy.ResolveDefaults(team, o.Environment, o.explicit)
-	if err != nil {
-		return nil, cmdutil.WithCode(cmdutil.ExitUsage, err)
-	}
-	if p.defaults.KubernetesVersion == "" {
-		return nil, cmdutil.WithCode(cmdutil.ExitUsage, policy.ErrNoKubernetesVersion)
-	}
-	ref, pc, err := lookup.Provider(ctx, s, team, o.Provider)
-	if err != nil {
-		return nil, err
-	}
-	p.cluster = render(team, o, p.defaults, ref, actor.Identity)
-	policies, options, err := applyOptions(ctx, f, s, p.cluster, pc, o)
-	if err != nil {
-		return nil, err
-	}
-	p.options = options
-	p.addons = tenantAddons(p.cluster, o.extras)
-	addonNames := append([]string{}, p.defaults.Addons...)
-	for _, a := range o.extras {
-		addonNames = append(addonNames, a.name)
-	}
-	p.decision = policy.AdmitCluster(policy.ClusterRequest{
-		Operation:      policy.Create,
-		Cluster:        p.cluster,
-		Team:           team,
-		Siblings:       siblings,
-		ProviderConfig: pc,
-		Username:       actor.Identity.Username,
-		Addons:         addonNames,
-		Policies:       policies,
-	})
-	return p, nil
-}
-
-// render builds the TenantCluster as the server should receive it.
-func render(team *v1alpha1.Team, o *Options, d policy.Defaults, ref *v1alpha1.ProviderReference, id policy.Identity) *v1alpha1.TenantCluster {
-	labels := map[string]string{v1alpha1.LabelTeam: team.Name}
-	if o.Environment != "" {
-		labels[v1alpha1.LabelEnvironment] = o.Environment
-	}
-	c := &v1alpha1.TenantCluster{
-		TypeMeta: metav1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindTenantCluster},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:        o.Name,
-			Namespace:   team.TeamNamespace(),
-			Labels:      labels,
-			Annotations: map[string]string{v1alpha1.AnnotationCreatorEmail: policy.NormalizeEmail(id.Username)},
-		},
-		Spec: v1alpha1.TenantClusterSpec{
-			KubernetesVersion: d.KubernetesVersion,
-			TeamRef:           &v1alpha1.LocalObjectReference{Name: team.Name},
-			ProviderConfigRef: ref,
-			Workers: v1alpha1.WorkersSpec{
-				Replicas: d.WorkerCount,
-				MachineTemplate: v1alpha1.MachineTemplate{
-					CPU:      d.WorkerCPU,
-					Memory:   d.WorkerMemory,
-					DiskSize: d.WorkerDisk,
-				},
-			},
-		},
-	}
-	return c
+	return o.Printer.Print(planDoc(p, "", ""))
 }

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -25,7 +25,7 @@ type Explanation struct {
 	Role     string                    `json:"role"`
 	Allowed  bool                      `json:"allowed"`
 	Defaults map[string]ExplainedField `json:"defaults"`
-	Options  []ExplainedOption         `json:"options,omitempty"`
+	Options  []shared.ExplainedOption  `json:"options,omitempty"`
 	Checks   []policy.Check            `json:"checks"`
 }
 
@@ -67,54 +67,54 @@ func sourceText(s policy.Source) string {
 
 // explain prints --explain: for people the values, options and checks as tables, for
 // programs the Explanation (a view: there is no object yet).
-func explain(f *factory.Factory, p *plan, o *Options) error {
-	vals := values(p.defaults)
+func explain(o *Options, p *plan) error {
+	vals := values(p.Defaults)
 	e := Explanation{
-		Cluster: p.cluster.Namespace + "/" + p.cluster.Name, Team: o.Team, Env: o.Environment,
-		User: p.actor.Identity.Username, Role: p.role.Role.String(), Allowed: p.decision.Allowed(),
-		Defaults: map[string]ExplainedField{}, Options: p.options, Checks: p.decision.Checks,
+		Cluster: p.Cluster.Namespace + "/" + p.Cluster.Name, Team: o.Team, Env: o.Environment,
+		User: p.Actor.Identity.Username, Role: p.Role.Role.String(), Allowed: p.Decision.Allowed(),
+		Defaults: map[string]ExplainedField{}, Options: p.Options, Checks: p.Decision.Checks,
 	}
 	for _, k := range fieldOrder {
-		e.Defaults[k] = ExplainedField{Value: vals[k], Source: p.defaults.Sources[k]}
+		e.Defaults[k] = ExplainedField{Value: vals[k], Source: p.Defaults.Sources[k]}
 	}
-	return o.Print.Printer(f.IOStreams).Print(output.Doc{One: true, View: e, ViewOnly: true, Text: func(out io.Writer) error {
-		return explainText(f, out, p, o)
+	return o.Printer.Print(output.Doc{One: true, View: e, ViewOnly: true, Text: func(out io.Writer) error {
+		return explainText(o, out, p)
 	}})
 }
 
-func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
-	vals := values(p.defaults)
-	st := tables.NewStyles(f.IOStreams.ColorEnabled())
+func explainText(o *Options, out io.Writer, p *plan) error {
+	vals := values(p.Defaults)
+	st := tables.NewStyles(o.IO.ColorEnabled())
 	// Two short lines rather than one of 140 columns: what, then who.
-	fmt.Fprintf(out, "TenantCluster %s/%s for team %q", inert.Text(p.cluster.Namespace), inert.Text(p.cluster.Name), o.Team)
+	fmt.Fprintf(out, "TenantCluster %s/%s for team %q", inert.Text(p.Cluster.Namespace), inert.Text(p.Cluster.Name), o.Team)
 	if o.Environment != "" {
 		fmt.Fprintf(out, " in environment %q", o.Environment)
 	}
-	fmt.Fprintf(out, "\nrequested by %s: %s (%s)\n\n", inert.Text(p.actor.Identity.Username), p.role.Role, inert.Text(p.role.Reason))
+	fmt.Fprintf(out, "\nrequested by %s: %s (%s)\n\n", inert.Text(p.Actor.Identity.Username), p.Role.Role, inert.Text(p.Role.Reason))
 
-	t := tables.NewTable(f.IOStreams.ColorEnabled(), "FIELD", "VALUE", "SOURCE")
-	t.Width = f.IOStreams.Width()
+	t := tables.NewTable(o.IO.ColorEnabled(), "FIELD", "VALUE", "SOURCE")
+	t.Width = o.IO.Width()
 	for _, k := range fieldOrder {
 		v := fmt.Sprint(vals[k])
 		if k == "defaultAddons" {
-			v = strings.Join(p.defaults.Addons, ",")
+			v = strings.Join(p.Defaults.Addons, ",")
 			if v == "" {
 				v = "-"
 			}
 		}
-		t.Row(k, v, sourceText(p.defaults.Sources[k]))
+		t.Row(k, v, sourceText(p.Defaults.Sources[k]))
 	}
 	if err := t.Render(out); err != nil {
 		return err
 	}
 	fmt.Fprintln(out)
-	if err := explainOptions(f, out, p.options); err != nil {
+	if err := explainOptions(o, out, p.Options); err != nil {
 		return err
 	}
-	q := tables.NewTable(f.IOStreams.ColorEnabled(), "CHECK", "LIMIT", "BEFORE", "REQUESTED", "AFTER", "RESULT")
-	q.Width = f.IOStreams.Width()
+	q := tables.NewTable(o.IO.ColorEnabled(), "CHECK", "LIMIT", "BEFORE", "REQUESTED", "AFTER", "RESULT")
+	q.Width = o.IO.Width()
 	clientSide := false
-	for _, c := range p.decision.Checks {
+	for _, c := range p.Decision.Checks {
 		res := st.Good("ok")
 		switch {
 		case !c.Allowed:
@@ -127,7 +127,7 @@ func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
 			rule += "*" // this project's policy, not Butler's (policy.BeyondButler)
 			clientSide = true
 		}
-		cell := func(v string) string { return tables.Dash(shortCell(v, p.actor.Identity.Username)) }
+		cell := func(v string) string { return tables.Dash(shortCell(v, p.Actor.Identity.Username)) }
 		q.Row(rule, cell(c.Limit), cell(c.Usage), cell(c.Requested), cell(c.After), res)
 	}
 	if err := q.Render(out); err != nil {
@@ -137,13 +137,13 @@ func explainText(f *factory.Factory, out io.Writer, p *plan, o *Options) error {
 		fmt.Fprintln(out, "* butler-toolkit's policy, not Butler's: its webhook enforces it unless switched off (webhook serve --without-rule)")
 	}
 	fmt.Fprintln(out)
-	for _, w := range p.decision.Warnings() {
+	for _, w := range p.Decision.Warnings() {
 		fmt.Fprintf(out, "Warning: %s\n", inert.Text(w))
 	}
-	if p.decision.Allowed() {
+	if p.Decision.Allowed() {
 		fmt.Fprintf(out, "%s: every check passes\n", st.Good("Allowed"))
 	} else {
-		fmt.Fprintf(out, "%s: %d check(s) fail\n", st.Bad("Denied"), len(p.decision.Violations))
+		fmt.Fprintf(out, "%s: %d check(s) fail\n", st.Bad("Denied"), len(p.Decision.Violations))
 	}
 	return nil
 }
@@ -159,4 +159,32 @@ func shortCell(v, user string) string {
 		return strings.TrimPrefix(v, v1alpha1.DefaultProviderNamespace+"/")
 	}
 	return v
+}
+
+// explainOptions prints the options table of --explain.
+func explainOptions(o *Options, out io.Writer, opts []shared.ExplainedOption) error {
+	if len(opts) == 0 {
+		return nil
+	}
+	t := tables.NewTable(o.IO.ColorEnabled(), "OPTION", "VALUE", "SOURCE", "POLICY", "TIER", "MODE", "VALUES", "RECOMMENDED")
+	t.Width, t.Drop = o.IO.Width(), []string{"TIER", "POLICY"}
+	for _, e := range opts {
+		rec := "-"
+		if e.Mode == v1alpha1.ModeRecommended {
+			rec = strings.Join(e.Values, ",")
+			if e.RecommendedReason != "" {
+				rec += " (" + e.RecommendedReason + ")"
+			}
+		}
+		values := strings.Join(e.Values, ",")
+		if e.Mode == v1alpha1.ModeDefault {
+			values = e.Default
+		}
+		t.Row(e.Option, tables.Dash(e.Value), sourceText(e.Source), tables.Dash(e.Policy), tables.Dash(e.Tier), tables.Dash(e.Mode), tables.Dash(values), rec)
+	}
+	if err := t.Render(out); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	return nil
 }

@@ -7,18 +7,17 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/nextstep"
 )
 
 // hinted adds the next step to a refusal for people: on a terminal (or BUTLER_HINTS=1),
 // never for programs (-o json|yaml|…), which read the violations.
-func (o *Options) hinted(f *factory.Factory, err error, hint []string) error {
-	if !f.IOStreams.HintsEnabled() || o.Print.Structured() {
+func (o *Options) hinted(err error, hint []string) error {
+	if !o.IO.HintsEnabled() || o.Print.Structured() {
 		return err
 	}
-	return cmdutil.WithHint(err, nextstep.Wrap(hint, f.IOStreams.Width()))
+	return cmdutil.WithHint(err, nextstep.Wrap(hint, o.IO.Width()))
 }
 
 // roleHint is the next step of a requester without operator rights.

@@ -7,7 +7,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/nextstep"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
@@ -59,18 +58,18 @@ func resourceName(obj runtime.Object) string {
 // deny reports a preflight denial: the server's aggregate message on stderr (exit 4), its
 // next step for people (hint), and for programs the violations, unless --explain already
 // printed them among its checks: one document on stdout.
-func deny(f *factory.Factory, p *plan, o *Options) error {
+func deny(o *Options, p *plan) error {
 	if !(o.Explain && o.Print.Structured()) {
-		if err := o.Print.Printer(f.IOStreams).Print(clusterview.DenialDoc(p.decision)); err != nil {
+		if err := o.Printer.Print(clusterview.DenialDoc(p.Decision)); err != nil {
 			return err
 		}
 	}
-	r := nextstep.Refusal{Verb: "create", Team: p.team, Env: o.Environment, User: p.actor.Identity.Username,
-		Clusters: p.siblings, Decision: p.decision, More: o.cmdLine + " --explain"}
+	r := nextstep.Refusal{Verb: "create", Team: p.Team, Env: o.Environment, User: p.Actor.Identity.Username,
+		Clusters: p.Siblings, Decision: p.Decision, More: o.cmdLine + " --explain"}
 	if o.Explain {
 		r.More = "" // the checks are on the screen already
 	}
-	return o.hinted(f, cmdutil.DeniedError(p.decision.Err()), r.Lines())
+	return o.hinted(cmdutil.DeniedError(p.Decision.Err()), r.Lines())
 }
 
 func printYAMLClean(w io.Writer, obj any) error {
@@ -82,9 +81,9 @@ func printYAMLClean(w io.Writer, obj any) error {
 }
 
 func objects(p *plan) []runtime.Object {
-	objs := []runtime.Object{p.cluster}
-	for i := range p.addons {
-		objs = append(objs, &p.addons[i])
+	objs := []runtime.Object{p.Cluster}
+	for i := range p.Addons {
+		objs = append(objs, &p.Addons[i])
 	}
 	return objs
 }

@@ -24,10 +24,11 @@ type Options struct {
 	IO    *iostreams.IOStreams
 	Store func(context.Context) (store.Store, error)
 	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Name    string
-	Team    string
-	Yes     bool
+	Printer  *output.Printer
+	Name     string
+	Team     string
+	Yes      bool
+	Selector string
 
 	Print *output.Flags
 }
@@ -40,7 +41,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
-		Use:     "delete NAME --team TEAM [--yes]",
+		Use:     "delete (NAME | -l SELECTOR) --team TEAM [--yes]",
 		Aliases: []string{"rm"},
 		Short:   "Delete a tenant cluster",
 		Long: `Delete a tenant cluster: its control plane, its workers and what runs on them go with it.
@@ -50,20 +51,22 @@ CI) pass --yes (exit 2 otherwise).
 
 Deleting needs operator or admin in the cluster's environment (exit 4 otherwise). Live, the
 delete carries the uid that was read, so a cluster deleted and created again under the same
-name meanwhile is left alone. On manifests the cluster's document is removed from its file
+name meanwhile is left alone. -l deletes every cluster of the team whose labels match
+(butlerctl cluster run labels its clusters with the CI run and pull request); it needs
+--yes, and operator rights on each, checked before the first delete. On manifests the cluster's document is removed from its file
 (and the file, once nothing else is left in it); TenantAddon documents are left as they are.`,
 		Example: `  butlerctl cluster delete carol-sandbox-2 --team payments
-  butlerctl cluster delete carol-sandbox-2 --team payments --yes`,
-		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
+  butlerctl cluster delete carol-sandbox-2 --team payments --yes
+  butlerctl cluster delete --team payments -l butler.butlerlabs.dev/ci-pull-request=42 --yes`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if o.Team == "" {
-				return cmdutil.UsageError("--team is required")
+			if len(args) == 1 {
+				o.Name = args[0]
 			}
 			o.Complete(f)
+			if err := o.Validate(cmd); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -75,6 +78,7 @@ name meanwhile is left alone. On manifests the cluster's document is removed fro
 	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes (butler-cli's name)")
+	fl.StringVarP(&o.Selector, "selector", "l", "", "Delete every cluster of the team whose labels match, e.g. butler.butlerlabs.dev/ci-run=123 (needs --yes)")
 	return cmd
 }
 
@@ -93,6 +97,9 @@ func run(ctx context.Context, o *Options) error {
 	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
 	if err != nil {
 		return err
+	}
+	if o.Selector != "" {
+		return deleteSelected(ctx, o, s, team, actor)
 	}
 	c, err := lookup.Cluster(ctx, s, team, o.Name)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
@@ -61,6 +62,9 @@ func (t *tree) nodes(v *View) []node {
 		t.controlPlane(v),
 		{label: "Workers", value: fmt.Sprintf("%d/%d ready", v.Workers.Ready, v.Workers.Desired), style: ratioStyle(v.Workers.Ready, v.Workers.Desired)},
 		t.addons(v),
+	}
+	if ttl := t.expires(v); ttl != nil {
+		out = append(out[:2], append([]node{*ttl}, out[2:]...)...) // after the owner
 	}
 	if v.Events != nil || v.Unreadable["events"] != "" {
 		out = append(out, t.events(v))
@@ -271,4 +275,17 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// expires is the TTL line of a cluster with an expiry: the time left and the time itself.
+func (t *tree) expires(v *View) *node {
+	switch {
+	case v.ExpiresInvalid != "":
+		return &node{label: "Expires", value: "invalid: " + inert.Text(v.ExpiresInvalid) + " is no RFC 3339 time"}
+	case v.Expires == nil:
+		return nil
+	case !v.Expires.After(t.now):
+		return &node{label: "Expires", value: "expired " + clusterview.HumanDuration(t.now.Sub(v.Expires.Time)) + " ago (" + clusterttl.Format(v.Expires.Time) + ")"}
+	}
+	return &node{label: "Expires", value: "in " + clusterview.HumanDuration(v.Expires.Sub(t.now)) + " (" + clusterttl.Format(v.Expires.Time) + ")"}
 }

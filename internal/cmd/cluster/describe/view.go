@@ -5,6 +5,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
@@ -15,19 +16,23 @@ import (
 // View is what describe shows, the command's view (docs/output.md). Times are absolute
 // here; the tree prints them as ages.
 type View struct {
-	Cluster      string        `json:"cluster"`
-	Namespace    string        `json:"namespace"`
-	Team         string        `json:"team"`
-	Environment  string        `json:"environment,omitempty"`
-	Owner        string        `json:"owner,omitempty"`
-	Provider     string        `json:"provider,omitempty"`
-	Created      *metav1.Time  `json:"created,omitempty"`
-	Phase        string        `json:"phase,omitempty"`
-	Kubernetes   Kubernetes    `json:"kubernetes"`
-	Conditions   []Condition   `json:"conditions"`
-	ControlPlane *ControlPlane `json:"controlPlane,omitempty"`
-	Workers      Workers       `json:"workers"`
-	Addons       []Addon       `json:"addons"`
+	Cluster     string       `json:"cluster"`
+	Namespace   string       `json:"namespace"`
+	Team        string       `json:"team"`
+	Environment string       `json:"environment,omitempty"`
+	Owner       string       `json:"owner,omitempty"`
+	Provider    string       `json:"provider,omitempty"`
+	Created     *metav1.Time `json:"created,omitempty"`
+	// Expires is the cluster's expiry (butler.butlerlabs.dev/expires-at), when it has one.
+	Expires *metav1.Time `json:"expires,omitempty"`
+	// ExpiresInvalid is the annotation's value when it is no RFC 3339 time.
+	ExpiresInvalid string        `json:"expiresInvalid,omitempty"`
+	Phase          string        `json:"phase,omitempty"`
+	Kubernetes     Kubernetes    `json:"kubernetes"`
+	Conditions     []Condition   `json:"conditions"`
+	ControlPlane   *ControlPlane `json:"controlPlane,omitempty"`
+	Workers        Workers       `json:"workers"`
+	Addons         []Addon       `json:"addons"`
 	// Events are the cluster's recent core/v1 Events, oldest first (live only: nil offline).
 	Events []Event `json:"events,omitempty"`
 	// Unreadable says what could not be read (no permission, no such API), by part.
@@ -95,6 +100,11 @@ func build(ctx context.Context, s store.Store, team *v1alpha1.Team, c *v1alpha1.
 	if !c.CreationTimestamp.IsZero() {
 		t := c.CreationTimestamp
 		v.Created = &t
+	}
+	if t, ok, err := clusterttl.Expiry(c); err != nil {
+		v.ExpiresInvalid = c.Annotations[clusterttl.Annotation]
+	} else if ok {
+		v.Expires = &metav1.Time{Time: t}
 	}
 	if r := c.Spec.ProviderConfigRef; r != nil {
 		ns := r.Namespace

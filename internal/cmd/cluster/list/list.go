@@ -4,6 +4,7 @@ package list
 import (
 	"context"
 	"sort"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
@@ -15,14 +16,24 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// Options are the flags of cluster list.
+// Options are what cluster list runs with: its flags and, from Complete, its dependencies.
 type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	Now   func() time.Time
+	// Namespace is -n; Offline is true on manifests.
+	Namespace string
+	Offline   bool
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+
 	Team          string
 	Environment   string
 	AllNamespaces bool
@@ -33,8 +44,8 @@ type Options struct {
 	selector labels.Selector
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:     "list",
@@ -48,14 +59,22 @@ default when neither is given).`,
   butlerctl cluster list --team payments --watch`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Complete(f)
 			if err := o.Validate(cmd); err != nil {
 				return err
 			}
-			return run(cmd.Context(), f, o)
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
 		},
 	}
 	cmdutil.Details(cmd, `PHASE unknown and WORKERS ?/3 mean the cluster has no status yet: manifests
 carry none, and a new cluster has none until its controller reports.
+
+A TTL column follows AGE when a listed cluster has an expiry (cluster create --ttl, cluster
+run): the time left, expired once it passed, - for clusters without one. Output printed a
+row or a page at a time (--watch, pages on a terminal) leaves it out.
 
 -o wide adds sizes, provider, owner and WRITES, the writes each cluster's tenants may not
 make (butleradm cluster freeze): read-only, quota or custom, with the control plane's
@@ -80,6 +99,16 @@ stream is the only request without a deadline. Rows leave out WRITES.`)
 	return cmd
 }
 
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store, o.Now = f.IOStreams, f.Store, f.Now
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	o.Namespace, o.Offline = f.Options.Namespace, f.Offline()
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
 // Validate checks the flags before anything is read.
 func (o *Options) Validate(cmd *cobra.Command) error {
 	if err := o.Print.Validate(cmd); err != nil {
@@ -93,15 +122,15 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	return nil
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if o.Watch && f.Offline() {
+func run(ctx context.Context, o *Options) error {
+	if o.Watch && o.Offline {
 		return cmdutil.UsageError("--watch needs a live cluster: manifests have nothing to watch")
 	}
-	s, err := f.Store(ctx)
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	ns := f.Options.Namespace
+	ns := o.Namespace
 	if o.AllNamespaces {
 		ns = ""
 	}
@@ -118,12 +147,12 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		ns = t.TeamNamespace()
 	}
 	if o.Watch {
-		return watch(ctx, f, s, o, ns)
+		return watch(ctx, s, o, ns)
 	}
 	var out []v1alpha1.TenantCluster
 	if pager, perr := s.Server(); perr == nil {
-		if o.streams(f) {
-			return o.stream(ctx, f, pager, ns)
+		if o.streams() {
+			return o.stream(ctx, pager, ns)
 		}
 		err = pager.PageClusters(ctx, ns, o.serverSelector(), func(page []v1alpha1.TenantCluster, restart bool) error {
 			if restart {
@@ -148,9 +177,9 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 	})
 	var writes map[string]string
 	if o.Print.IsWide() && len(out) > 0 {
-		writes = shared.WriteStates(ctx, f.IOStreams.ErrOut, s, out)
+		writes = shared.WriteStates(ctx, o.IO.ErrOut, s, out)
 	}
-	return o.Print.Printer(f.IOStreams).Print(clusterview.Doc(out, ns == "", writes, false, f.Now()))
+	return o.Printer.Print(clusterview.Doc(out, ns == "", writes, false, o.Now()))
 }
 
 // keepPage is the clusters of page that pass the filters. Live, the server has applied the
@@ -182,13 +211,13 @@ func (o *Options) serverSelector() string {
 // streams says whether rows are printed as pages arrive: a plain table on a terminal, like
 // kubectl's chunked get. Everything else (-o json, a pipe, wide with its control plane
 // column, --sort-by) is one document printed at the end.
-func (o *Options) streams(f *factory.Factory) bool {
-	return f.IOStreams.IsStdoutTTY() && o.Print.Is(output.Table) && o.Print.SortBy == ""
+func (o *Options) streams() bool {
+	return o.IO.IsStdoutTTY() && o.Print.Is(output.Table) && o.Print.SortBy == ""
 }
 
 // stream prints each page's rows as the page arrives, the header once. A restarted list
 // (its snapshot expired) skips the clusters already printed.
-func (o *Options) stream(ctx context.Context, f *factory.Factory, pager store.ClusterPager, ns string) error {
+func (o *Options) stream(ctx context.Context, pager store.ClusterPager, ns string) error {
 	printed := map[string]bool{}
 	noHeaders := o.Print.NoHeaders
 	defer func() { o.Print.NoHeaders = noHeaders }()
@@ -203,7 +232,7 @@ func (o *Options) stream(ctx context.Context, f *factory.Factory, pager store.Cl
 		if len(rows) == 0 {
 			return nil
 		}
-		if err := o.Print.Printer(f.IOStreams).Print(clusterview.Doc(rows, ns == "", nil, false, f.Now())); err != nil {
+		if err := o.Print.Printer(o.IO).Print(clusterview.Rows(rows, ns == "", o.Now())); err != nil {
 			return err
 		}
 		o.Print.NoHeaders = true
@@ -213,7 +242,7 @@ func (o *Options) stream(ctx context.Context, f *factory.Factory, pager store.Cl
 		return err
 	}
 	if len(printed) == 0 {
-		return o.Print.Printer(f.IOStreams).Print(clusterview.Doc(nil, ns == "", nil, false, f.Now()))
+		return o.Print.Printer(o.IO).Print(clusterview.Rows(nil, ns == "", o.Now()))
 	}
 	return nil
 }
@@ -230,7 +259,7 @@ func (o *Options) keep(c *v1alpha1.TenantCluster) bool {
 }
 
 // watch is --watch: the clusters, then each again as it changes (internal/clusterwatch).
-func watch(ctx context.Context, f *factory.Factory, s store.Store, o *Options, ns string) error {
+func watch(ctx context.Context, s store.Store, o *Options, ns string) error {
 	src := clusterwatch.Source{
 		List: func(ctx context.Context) ([]v1alpha1.TenantCluster, error) { return s.ListClusters(ctx, ns) },
 		Keep: o.keep,
@@ -238,5 +267,5 @@ func watch(ctx context.Context, f *factory.Factory, s store.Store, o *Options, n
 	if w, err := s.Server(); err == nil {
 		src.Watch = func(ctx context.Context, rv string) (watchapi.Interface, error) { return w.WatchClusters(ctx, ns, rv) }
 	}
-	return clusterview.Watch(ctx, o.Print, f.IOStreams, ns == "", f.Now, src)
+	return clusterview.Watch(ctx, o.Print, o.IO, ns == "", o.Now, src)
 }

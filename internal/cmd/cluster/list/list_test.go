@@ -3,11 +3,14 @@ package list_test
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/list"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -58,7 +61,7 @@ func run(t *testing.T, tty bool, output string, args ...string) (*pager, string)
 		Now:       func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
 		NewStore:  func(context.Context, *factory.Factory) (store.Store, error) { return p, nil },
 	}
-	cmd := list.NewCmd(f)
+	cmd := list.NewCmd(f, nil)
 	cmd.SetArgs(args)
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})
@@ -105,5 +108,44 @@ func TestSelectorGoesToTheServer(t *testing.T) {
 	p, _ := run(t, false, "table", "-A", "-l", "a=b", "--environment", "dev")
 	if want := "a=b," + v1alpha1.LabelEnvironment + "=dev"; p.selector != want {
 		t.Errorf("selector %q, want %q", p.selector, want)
+	}
+}
+
+// What the command parsed and completed, through runF: nothing is read.
+func TestNewCmdCompletes(t *testing.T) {
+	o, r := cmdtest.RunF(t, storetest.Payments(t, "bob@example.com"), list.NewCmd, factory.GlobalOptions{Namespace: "payments"}, "-l", "a=b", "--environment", "dev")
+	if r.Code != 0 || o == nil {
+		t.Fatalf("exit %d: %v", r.Code, r.Err)
+	}
+	if o.Selector != "a=b" || o.Environment != "dev" || o.Namespace != "payments" || o.Store == nil || o.Printer == nil || o.Now == nil {
+		t.Errorf("parsed and completed %+v", o)
+	}
+}
+
+// Through run over the worked example: the TTL column appears once a cluster has an
+// expiry (cmdtest's clock: 2025-01-01T00:00:00Z), with the time left or expired.
+func TestRunShowsTimeLeft(t *testing.T) {
+	s := storetest.Payments(t, "bob@example.com")
+	r := cmdtest.Run(t, s, cmdtest.Cmd(list.NewCmd), factory.GlobalOptions{}, "", false, "--team", "payments")
+	if strings.Contains(r.Stdout, "TTL") {
+		t.Errorf("a TTL column without expiries:\n%s", r.Stdout)
+	}
+	for i := range s.Clusters {
+		c := &s.Clusters[i]
+		if c.Annotations == nil {
+			c.Annotations = map[string]string{}
+		}
+		switch c.Name {
+		case "carol-sandbox-1":
+			c.Annotations[clusterttl.Annotation] = "2025-01-01T03:00:00Z"
+		case "carol-sandbox-2":
+			c.Annotations[clusterttl.Annotation] = "2024-12-31T00:00:00Z"
+		}
+	}
+	r = cmdtest.Run(t, s, cmdtest.Cmd(list.NewCmd), factory.GlobalOptions{}, "", false, "--team", "payments")
+	for _, re := range []string{`(?m)^NAME +TEAM +ENVIRONMENT +PHASE +VERSION +WORKERS +AGE +TTL$`, `(?m)^carol-sandbox-1 .* 3h$`, `(?m)^carol-sandbox-2 .* expired$`, `(?m)^bob-checkout .* -$`} {
+		if !regexp.MustCompile(re).MatchString(r.Stdout) {
+			t.Errorf("no %s in\n%s", re, r.Stdout)
+		}
 	}
 }

@@ -37,6 +37,7 @@ type Options struct {
 	DryRun       bool
 
 	limitFlags teamedit.LimitFlags
+	envs       envFlags
 	limits     teamedit.LimitsPatch
 	users      []teamedit.UserGrant
 	groups     []teamedit.GroupGrant
@@ -56,12 +57,19 @@ change is checked against the server's Team rules first, and a denial prints the
 message and exits 4.
 
 Working on manifests, the team is written to a new file teams/NAME.yaml under the first
---manifests directory (or appended to the --manifests file).`,
+--manifests directory (or appended to the --manifests file).
+
+--environments dev,staging gives the team ready-made environments, each with the limits and
+cluster defaults of the --env-* flags; --environments-file FILE takes them whole from a
+YAML list of spec.environments entries. They pass the same Team rules.`,
 		Example: `  butleradm team create checkout --display-name Checkout \
     --access-user alice@example.com:admin --access-user bob@example.com:operator \
     --access-group payments-devs:viewer:okta --provider harvester-prod \
     --max-clusters 10 --max-memory 512Gi --manifests gitops/ --as olivia@example.com
-  butleradm team create checkout --access-user alice@example.com:admin --dry-run -o yaml`,
+  butleradm team create checkout --access-user alice@example.com:admin --dry-run -o yaml
+  butleradm team create checkout --access-user alice@example.com:admin \
+    --environments dev,staging --env-max-clusters-per-member 2 --env-cluster-default workerCount=1
+  butleradm team create checkout --access-user alice@example.com:admin --environments-file envs.yaml`,
 		Args: cmdutil.ExactArgs(1, "a team NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
@@ -76,6 +84,7 @@ Working on manifests, the team is written to a new file teams/NAME.yaml under th
 	fl.StringArrayVar(&o.AccessGroups, "access-group", nil, "Group as NAME:ROLE[:IDENTITY-PROVIDER] (repeatable)")
 	fl.StringVar(&o.Provider, "provider", "", "ProviderConfig the team's clusters use by default (spec.providerConfigRef)")
 	o.limitFlags.AddFlags(fl)
+	o.envs.addFlags(fl)
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Check and print the team without creating it")
 	return cmd
 }
@@ -100,8 +109,10 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	if o.limits, err = o.limitFlags.Parse(cmd.Flags()); err != nil {
 		return err
 	}
-	o.users, o.groups, err = teamedit.ParseAccess(o.AccessUsers, o.AccessGroups, false)
-	return err
+	if o.users, o.groups, err = teamedit.ParseAccess(o.AccessUsers, o.AccessGroups, false); err != nil {
+		return err
+	}
+	return o.envs.parse(cmd.Flags())
 }
 
 // build is the Team the flags describe.
@@ -124,6 +135,7 @@ func (o *Options) build() *v1alpha1.Team {
 	if o.Provider != "" {
 		t.Spec.ProviderConfigRef = &v1alpha1.LocalObjectReference{Name: o.Provider}
 	}
+	t.Spec.Environments = o.envs.specs
 	return t
 }
 

@@ -32,6 +32,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 type Options struct {
 	Name, Service, Image, Certs string
 	Replicas                    int32
+	ReapSchedule                string
 	DryRun                      bool
 	Timeout                     time.Duration
 
@@ -56,6 +57,10 @@ func NewCmd(f *factory.Factory) *cobra.Command {
     filesystem, probed on /healthz and /readyz, electing one leader to decide, a Service
     (443) sending reviews to the leader and a PodDisruptionBudget keeping one replica
     through drains,
+  - with --reap-schedule, a CronJob running 'butleradm cluster reap -A' on that schedule
+    (deleting clusters whose butler.butlerlabs.dev/expires-at has passed) under a
+    ServiceAccount of its own, bound to a ClusterRole that may only list and delete
+    TenantClusters and get and patch TenantControlPlanes (to thaw frozen ones),
   - the ValidatingWebhookConfiguration of 'webhook manifests', failurePolicy Fail, skipping
     the installation's own namespace so a broken install can always be repaired.
 
@@ -84,6 +89,7 @@ bundle (cert-manager) as a kustomize base.`,
 	fl.StringVar(&o.Certs, "certs", webhook.CertsCertManager, "Serving certificate: cert-manager or self-signed")
 	fl.Int32Var(&o.Replicas, "replicas", webhook.DefaultReplicas, "Replicas of the server")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Print the objects; send nothing")
+	fl.StringVar(&o.ReapSchedule, "reap-schedule", "", `Also install a CronJob on this cron schedule (such as "*/15 * * * *") running butleradm cluster reap -A, with its own ServiceAccount and RBAC`)
 	fl.DurationVar(&o.Timeout, "timeout", 3*time.Minute, "How long to wait for the Deployment to be ready")
 	_ = cmd.RegisterFlagCompletionFunc("certs", cobra.FixedCompletions([]cobra.Completion{webhook.CertsCertManager, webhook.CertsSelfSigned}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -128,6 +134,8 @@ func Objects(f *factory.Factory, o *Options) ([]runtime.Object, error) {
 		Image:    o.Image,
 		Replicas: o.Replicas,
 		Certs:    o.Certs,
+		// The reaper's own identity, not the webhook's, gets the rights to delete.
+		ReapSchedule: o.ReapSchedule,
 	}
 	if b.Namespace == "" {
 		b.Namespace = webhook.DefaultInstallNamespace

@@ -1,4 +1,4 @@
-package create
+package shared
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"

@@ -1,18 +1,15 @@
-package create
+package shared
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
-	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -25,7 +22,7 @@ var optionFlags = []struct{ flag, option, usage string }{
 	{"storage-container", v1alpha1.OptionStorageContainer, "Nutanix storage container UUID"},
 }
 
-func addOptionFlags(fl *pflag.FlagSet, o *Options) {
+func addOptionFlags(fl *pflag.FlagSet, o *CreateSpec) {
 	o.options = map[string]*string{}
 	for _, f := range optionFlags {
 		v := new(string)
@@ -53,7 +50,7 @@ type ExplainedOption struct {
 // for is a usage error) and, where the user gave none, the value the console pre-selects
 // (a pin's single value, a default) with its source "policy NAME". It returns the
 // policies for the preflight and the options for --explain.
-func applyOptions(ctx context.Context, f *factory.Factory, s store.Store, c *v1alpha1.TenantCluster, pc *v1alpha1.ProviderConfig, o *Options) ([]v1alpha1.ClusterCreationPolicy, []ExplainedOption, error) {
+func applyOptions(ctx context.Context, warn io.Writer, s store.Store, c *v1alpha1.TenantCluster, pc *v1alpha1.ProviderConfig, o *CreateSpec) ([]v1alpha1.ClusterCreationPolicy, []ExplainedOption, error) {
 	provider := ""
 	if pc != nil {
 		provider = pc.Spec.Provider
@@ -73,7 +70,7 @@ func applyOptions(ctx context.Context, f *factory.Factory, s store.Store, c *v1a
 	policies, err := s.ListClusterCreationPolicies(ctx)
 	if apierrors.IsForbidden(err) {
 		// Who may not read the policies can still create: the server applies them.
-		fmt.Fprintf(f.IOStreams.ErrOut, "Warning: cannot read ClusterCreationPolicies, so they are not checked here (the server applies them): %v\n", err)
+		fmt.Fprintf(warn, "Warning: cannot read ClusterCreationPolicies, so they are not checked here (the server applies them): %v\n", err)
 		policies, err = nil, nil
 	}
 	if err != nil {
@@ -113,32 +110,4 @@ func applyOptions(ctx context.Context, f *factory.Factory, s store.Store, c *v1a
 		}
 	}
 	return policies, out, nil
-}
-
-// explainOptions prints the options table of --explain.
-func explainOptions(f *factory.Factory, out io.Writer, opts []ExplainedOption) error {
-	if len(opts) == 0 {
-		return nil
-	}
-	t := tables.NewTable(f.IOStreams.ColorEnabled(), "OPTION", "VALUE", "SOURCE", "POLICY", "TIER", "MODE", "VALUES", "RECOMMENDED")
-	t.Width, t.Drop = f.IOStreams.Width(), []string{"TIER", "POLICY"}
-	for _, e := range opts {
-		rec := "-"
-		if e.Mode == v1alpha1.ModeRecommended {
-			rec = strings.Join(e.Values, ",")
-			if e.RecommendedReason != "" {
-				rec += " (" + e.RecommendedReason + ")"
-			}
-		}
-		values := strings.Join(e.Values, ",")
-		if e.Mode == v1alpha1.ModeDefault {
-			values = e.Default
-		}
-		t.Row(e.Option, tables.Dash(e.Value), sourceText(e.Source), tables.Dash(e.Policy), tables.Dash(e.Tier), tables.Dash(e.Mode), tables.Dash(values), rec)
-	}
-	if err := t.Render(out); err != nil {
-		return err
-	}
-	fmt.Fprintln(out)
-	return nil
 }

@@ -1,0 +1,156 @@
+// Package reap is `butleradm cluster reap`: delete the tenant clusters whose expiry
+// (butler.butlerlabs.dev/expires-at, written by butlerctl cluster create --ttl and cluster
+// run) has passed. Safe to run again and from several places at once: a cluster already
+// gone counts as deleted, and each delete carries the uid that was read.
+package reap
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
+)
+
+// Spec: reap prints its Summary, a computed view.
+var Spec = output.Spec{}
+
+// Options are what cluster reap runs with.
+type Options struct {
+	IO    *iostreams.IOStreams
+	Store func(context.Context) (store.Store, error)
+	Now   func() time.Time
+	Print *output.Flags
+	// Printer prints by -o; Complete resolves it.
+	Printer *output.Printer
+
+	Team          string
+	AllNamespaces bool
+	DryRun        bool
+}
+
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "reap (-A | --team TEAM) [--dry-run]",
+		Short: "Delete tenant clusters whose expiry has passed",
+		Long: `Delete the tenant clusters whose expiry (the annotation butler.butlerlabs.dev/expires-at,
+written by butlerctl cluster create --ttl and cluster run) has passed, of one team or of
+every namespace (-A), and print a summary. A frozen cluster (butleradm cluster freeze, or
+cluster run --on-failure freeze) is thawed first, so its deletion is not blocked.
+
+Safe to run again and from several places at once: a cluster already gone counts as
+deleted, and each delete carries the uid that was read, so a cluster created again under
+the same name is left alone. --dry-run lists what would be deleted and changes nothing.
+An expiry that is no RFC 3339 time is reported and that cluster left alone (exit 1 once
+the others are done); the server's RBAC decides who may delete (exit 4 when it refused).
+The webhook's install bundle can run it on a schedule (butleradm webhook install
+--reap-schedule).`,
+		Example: `  butleradm cluster reap -A --dry-run
+  butleradm cluster reap --team payments`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Complete(f)
+			if err := o.Validate(cmd); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return run(cmd.Context(), o)
+		},
+	}
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	cmd.Flags().StringVar(&o.Team, "team", "", "Only the clusters of this team")
+	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "The clusters of every namespace")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "List the expired clusters, delete nothing")
+	return cmd
+}
+
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO, o.Store, o.Now = f.IOStreams, f.Store, f.Now
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	o.Printer = o.Print.Printer(f.IOStreams)
+}
+
+// Validate checks the flags before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
+	if (o.Team == "") == !o.AllNamespaces {
+		return cmdutil.UsageError("pass one of --team TEAM or -A (every namespace)")
+	}
+	return nil
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return err
+	}
+	ns := ""
+	if o.Team != "" {
+		t, err := lookup.Team(ctx, s, o.Team)
+		if err != nil {
+			return err
+		}
+		ns = t.TeamNamespace()
+	}
+	clusters, err := s.ListClusters(ctx, ns)
+	if err != nil {
+		return err
+	}
+	sum := reap(ctx, o, s, clusters)
+	if err := o.Printer.Print(output.Doc{One: true, View: sum, Text: func(w io.Writer) error { return text(w, sum, o.DryRun) }}); err != nil {
+		return err
+	}
+	switch {
+	case len(sum.Refused) > 0:
+		return &cmdutil.SilentError{Code: cmdutil.ExitDenied}
+	case len(sum.Invalid) > 0 || len(sum.Failed) > 0:
+		return &cmdutil.SilentError{Code: 1}
+	}
+	return nil
+}
+
+func text(w io.Writer, s Summary, dryRun bool) error {
+	for _, c := range s.Deleted {
+		verb := "deleted"
+		if dryRun {
+			verb = "would be deleted"
+		}
+		fmt.Fprintf(w, "tenantcluster.butler.butlerlabs.dev/%s %s (%s, expired %s)\n", inert.Text(c.Name), verb, inert.Text(c.Namespace), c.Expired)
+	}
+	for _, c := range s.Gone {
+		fmt.Fprintf(w, "tenantcluster.butler.butlerlabs.dev/%s already gone (%s)\n", inert.Text(c.Name), inert.Text(c.Namespace))
+	}
+	for _, list := range []struct {
+		what string
+		cs   []Cluster
+	}{{"expiry unreadable", s.Invalid}, {"refused", s.Refused}, {"failed", s.Failed}} {
+		for _, c := range list.cs {
+			fmt.Fprintf(w, "tenantcluster.butler.butlerlabs.dev/%s %s (%s): %s\n", inert.Text(c.Name), list.what, inert.Text(c.Namespace), inert.Text(c.Error))
+		}
+	}
+	verb := "Reaped"
+	if dryRun {
+		verb = "Would reap"
+	}
+	_, err := fmt.Fprintf(w, "%s %d expired cluster(s) of %d checked (%d thawed first); %d not expired, %d without expiry.\n",
+		verb, len(s.Deleted)+len(s.Gone), s.Checked, s.Thawed, s.NotExpired, s.NoExpiry)
+	return err
+}

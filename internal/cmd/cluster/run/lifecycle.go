@@ -1,0 +1,215 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// Bounds of the steps after COMMAND; variables so tests can shorten them.
+var (
+	// CleanupTimeout bounds the cleanup (delete, or extend and freeze).
+	CleanupTimeout = 2 * time.Minute
+	// KillAfter is how long COMMAND has to exit after an interrupt before it is killed.
+	KillAfter = 10 * time.Second
+	// SecretWait is how long the admin kubeconfig may take to appear once the cluster is Ready.
+	SecretWait = 30 * time.Second
+)
+
+func notify() (<-chan os.Signal, func()) {
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	return ch, func() { signal.Stop(ch) }
+}
+
+// preflight is every check before anything is created: the role, the admission rules as
+// the server applies them, the name, freeze's team admin, and live the server's own dry
+// run (RBAC, webhooks, schema). A refusal exits 4 with the server's message.
+func preflight(ctx context.Context, o *Options, s store.Store) (*shared.Plan, error) {
+	p, err := shared.NewPlan(ctx, s, o.IO.ErrOut, o.Now(), o.Name, &o.CreateSpec)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Role.Role.CanOperate() {
+		return nil, cmdutil.DeniedError(fmt.Errorf("user %q may not create clusters in %s: role %s (%s); creating clusters needs operator or admin",
+			p.Actor.Identity.Username, shared.Where(p.Team.Name, o.Environment), p.Role.Role, p.Role.Reason))
+	}
+	if !p.Decision.Allowed() {
+		return nil, cmdutil.DeniedError(p.Decision.Err())
+	}
+	if shared.Exists(p.Siblings, p.Cluster.Name) {
+		return nil, apierrors.NewAlreadyExists(v1alpha1.Resource("tenantclusters"), p.Cluster.Name)
+	}
+	if o.OnFailure == OnFailureFreeze {
+		if err := shared.Authorize(p.Team, p.Actor, "freeze", p.Cluster.Name); err != nil {
+			return nil, err
+		}
+	}
+	if cs, err := s.Server(); err == nil {
+		if _, _, err := cs.DryRunCreateCluster(ctx, p.Cluster, p.Addons); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// runner is one run: the cluster, COMMAND, and the interrupts that arrive meanwhile.
+type runner struct {
+	o    *Options
+	s    store.Store
+	plan *shared.Plan
+	sig  <-chan os.Signal
+
+	mu      sync.Mutex
+	got     os.Signal   // the first interrupt
+	child   *os.Process // COMMAND, while it runs
+	abandon chan struct{}
+}
+
+func (r *runner) do(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.abandon = make(chan struct{})
+	done := make(chan struct{})
+	defer close(done)
+	go r.interrupts(cancel, done)
+
+	c := r.plan.Cluster
+	if _, err := r.s.CreateCluster(ctx, c, r.plan.Addons); err != nil {
+		return err
+	}
+	exp, _, _ := clusterttl.Expiry(c)
+	r.o.errorf("tenantcluster.butler.butlerlabs.dev/%s created (expires %s)", c.Name, clusterttl.Format(exp))
+	status, runErr := r.readyAndRun(ctx, c)
+	failed := status != 0 || runErr != nil || r.interrupted() != nil
+	if err := r.cleanup(c, failed); err != nil {
+		return err
+	}
+	if s := r.interrupted(); s != nil {
+		return &cmdutil.SilentError{Code: 128 + int(s.(syscall.Signal))}
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if status != 0 {
+		return &cmdutil.SilentError{Code: status}
+	}
+	return nil
+}
+
+// readyAndRun waits for the cluster, writes its kubeconfig and runs COMMAND: its exit
+// status, or an error when it did not get to run.
+func (r *runner) readyAndRun(ctx context.Context, c *v1alpha1.TenantCluster) (int, error) {
+	cs, err := r.s.Server()
+	if err != nil {
+		return 0, err
+	}
+	if err := shared.WaitReady(ctx, r.o.IO, r.o.Now, r.s, c, r.o.Timeout, false); err != nil {
+		return 0, err
+	}
+	got, err := r.s.GetCluster(ctx, c.Namespace, c.Name)
+	if err != nil {
+		return 0, err
+	}
+	value, err := adminKubeconfig(ctx, cs, got)
+	if err != nil {
+		return 0, err
+	}
+	path, err := writePrivate(value)
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(path)
+	return r.exec(ctx, c, path)
+}
+
+// interrupts: the first cancels the run and goes to COMMAND; the second abandons the
+// cleanup.
+func (r *runner) interrupts(cancel context.CancelFunc, done <-chan struct{}) {
+	select {
+	case s := <-r.sig:
+		r.mu.Lock()
+		r.got = s
+		child := r.child
+		r.mu.Unlock()
+		r.o.errorf("Interrupted (%s): cleaning up; interrupt again to leave the cluster to its TTL", s)
+		cancel()
+		if child != nil {
+			_ = child.Signal(s)
+		}
+	case <-done:
+		return
+	}
+	select {
+	case <-r.sig:
+		close(r.abandon)
+	case <-done:
+	}
+}
+
+func (r *runner) interrupted() os.Signal {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.got
+}
+
+// exec runs COMMAND with the kubeconfig and the cluster's name in its environment, its
+// output passed through; an interrupt goes to it, and it is killed KillAfter later.
+func (r *runner) exec(ctx context.Context, c *v1alpha1.TenantCluster, kubeconfig string) (int, error) {
+	cmd := exec.Command(r.o.Command[0], r.o.Command[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = r.o.IO.In, r.o.IO.Out, r.o.IO.ErrOut
+	// Output copying ends KillAfter after COMMAND, even when a process it left holds the pipes.
+	cmd.WaitDelay = KillAfter
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "BUTLER_CLUSTER_NAME="+c.Name, "BUTLER_CLUSTER_NAMESPACE="+c.Namespace)
+	r.mu.Lock()
+	if r.got != nil {
+		r.mu.Unlock()
+		return 0, ctx.Err()
+	}
+	err := cmd.Start()
+	if err == nil {
+		r.child = cmd.Process
+	}
+	r.mu.Unlock()
+	if err != nil {
+		r.o.errorf("Error: cannot run %s: %v", r.o.Command[0], err)
+		return 127, nil
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err = <-waited:
+	case <-ctx.Done():
+		select {
+		case err = <-waited:
+		case <-time.After(KillAfter):
+			_ = cmd.Process.Kill()
+			err = <-waited
+		}
+	}
+	r.mu.Lock()
+	r.child = nil
+	r.mu.Unlock()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if code := ee.ExitCode(); code >= 0 {
+			return code, nil
+		}
+		return 1, nil // killed by a signal
+	}
+	return 0, err
+}
