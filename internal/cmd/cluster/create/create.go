@@ -72,14 +72,7 @@ server's own message and exits 4; --explain shows every value's source and every
 				o.Name = args[0]
 			}
 			o.cmdLine = commandLine(cmd, args)
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	cmdutil.Details(cmd, `The checks: environment, per-member, provider and team quotas, team restrictions, and

@@ -63,14 +63,7 @@ name meanwhile is left alone. -l deletes every cluster of the team whose labels 
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -59,14 +59,7 @@ default when neither is given).`,
   butlerctl cluster list --team payments --watch`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	cmdutil.Details(cmd, `PHASE unknown and WORKERS ?/3 mean the cluster has no status yet: manifests

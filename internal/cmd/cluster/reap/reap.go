@@ -14,10 +14,8 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
@@ -26,12 +24,9 @@ var Spec = output.Spec{}
 
 // Options are what cluster reap runs with.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Now   func() time.Time
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps
+	Now func() time.Time
 
 	Team          string
 	AllNamespaces bool
@@ -60,14 +55,7 @@ The webhook's install bundle can run it on a schedule (butleradm webhook install
   butleradm cluster reap --team payments`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -79,16 +67,16 @@ The webhook's install bundle can run it on a schedule (butleradm webhook install
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Now = f.IOStreams, f.Store, f.Now
+	o.Deps.Complete(f)
+	o.Now = f.Now
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 // Validate checks the flags before anything is read.
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
+	if err := o.Deps.Validate(cmd); err != nil {
 		return err
 	}
 	if (o.Team == "") == !o.AllNamespaces {

@@ -72,14 +72,7 @@ leaves the cluster to its TTL (butleradm cluster reap).`,
 			if err := o.takeArgs(cmd, args); err != nil {
 				return err
 			}
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	cmdutil.Details(cmd, `Every such cluster carries labels naming the run, from --label and from the CI's
