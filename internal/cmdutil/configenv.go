@@ -16,7 +16,23 @@ import (
 )
 
 // EnvSettings are the BUTLER_ variables that are no flag: read by the tools directly.
-var EnvSettings = []string{"BUTLER_DEBUG", "BUTLER_HINTS", "BUTLER_IMPERSONATE", "BUTLER_NO_COLOR"}
+var EnvSettings = []string{"BUTLER_DEBUG", "BUTLER_HINTS", "BUTLER_IMPERSONATE", "BUTLER_NO_COLOR",
+	// what `cluster run` gives its command, which may be these tools again
+	"BUTLER_CLUSTER_NAME", "BUTLER_CLUSTER_NAMESPACE"}
+
+// devEnv are the variables of this repository's build, tests and benchmarks (Makefile, hack/,
+// bench/): set in a developer's shell and in the processes the tests start, never a typo.
+var devEnv = []string{"BUTLER_GORELEASER", "BUTLER_TESTBIN_DIR", "BUTLER_TOOLS_DIR", "BUTLER_UPDATE_DEPLOY",
+	"BUTLER_FLUX_TREE", "BUTLER_BENCH_*", "BUTLER_WEBHOOK_HA_*", "BUTLER_WEBHOOK_ABUSE_*"}
+
+func isDevEnv(k string) bool {
+	for _, d := range devEnv {
+		if p, ok := strings.CutSuffix(d, "*"); ok && strings.HasPrefix(k, p) || k == d {
+			return true
+		}
+	}
+	return false
+}
 
 // envName is the variable that sets flag name: BUTLER_ and the name in capitals, - as _.
 func envName(flag string) string {
@@ -54,7 +70,7 @@ func warnUnknownEnv(root *cobra.Command, env []string, warn io.Writer) {
 	var unknown []string
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "BUTLER_") && v != "" && !known[k] {
+		if strings.HasPrefix(k, "BUTLER_") && v != "" && !known[k] && !isDevEnv(k) {
 			unknown = append(unknown, k)
 		}
 	}

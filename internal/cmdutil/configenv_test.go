@@ -18,6 +18,7 @@ func TestWarnUnknownEnv(t *testing.T) {
 	warnUnknownEnv(root, []string{
 		"BUTLER_TEAM=payments", "BUTLER_WORKERS=3", "BUTLER_REQUEST_TIMEOUT=1m", // flags of any command
 		"BUTLER_HINTS=1", "BUTLER_EMPTY=", "PATH=/bin", // settings, empty ones, others
+		"BUTLER_CLUSTER_NAME=ci-x", "BUTLER_GORELEASER=/x", "BUTLER_BENCH_RUNS=5", // cluster run's, the repository's tooling
 		"BUTLER_WORKRES=3", "BUTLER_ZZZ=1",
 	}, &out)
 	want := "Warning: environment variable BUTLER_WORKRES is ignored (did you mean BUTLER_WORKERS?)\n" +

@@ -461,12 +461,51 @@ func (e *Env) Reset(ctx context.Context) error {
 			}
 		}
 	}
+	if err := e.resetTestRBAC(ctx); err != nil {
+		return err
+	}
 	// Steward's TenantControlPlanes, which scripts create in tenant namespaces of their own.
 	tcp := &unstructured.Unstructured{}
 	tcp.SetGroupVersionKind(stewardv1alpha1.GroupVersion.WithKind("TenantControlPlane"))
 	for _, ns := range nsList.Items {
 		if err := e.Client.DeleteAllOf(ctx, tcp, client.InNamespace(ns.Name)); err != nil {
 			return fmt.Errorf("deleting TenantControlPlanes in %s: %w", ns.Name, err)
+		}
+	}
+	return nil
+}
+
+// resetTestRBAC deletes the roles and bindings scripts grant, named test-*: a script that
+// grants alice or bob more must not change what the next script's server allows.
+func (e *Env) resetTestRBAC(ctx context.Context) error {
+	var crbs rbacv1.ClusterRoleBindingList
+	var crs rbacv1.ClusterRoleList
+	var rbs rbacv1.RoleBindingList
+	var rs rbacv1.RoleList
+	for _, l := range []client.ObjectList{&crbs, &crs, &rbs, &rs} {
+		if err := e.Client.List(ctx, l); err != nil {
+			return err
+		}
+	}
+	var objs []client.Object
+	for i := range crbs.Items {
+		objs = append(objs, &crbs.Items[i])
+	}
+	for i := range crs.Items {
+		objs = append(objs, &crs.Items[i])
+	}
+	for i := range rbs.Items {
+		objs = append(objs, &rbs.Items[i])
+	}
+	for i := range rs.Items {
+		objs = append(objs, &rs.Items[i])
+	}
+	for _, o := range objs {
+		if !strings.HasPrefix(o.GetName(), "test-") {
+			continue
+		}
+		if err := e.Client.Delete(ctx, o); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("deleting %s: %w", o.GetName(), err)
 		}
 	}
 	return nil
