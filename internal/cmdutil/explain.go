@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -37,8 +38,53 @@ func Explain(err error) error {
 		msg := strings.Replace(err.Error(), policy.ErrNoKubernetesVersion.Error(),
 			"no Kubernetes version: pass --kubernetes-version, or set clusterDefaults.kubernetesVersion on the team or the environment", 1)
 		return &ExitError{Code: CodeOf(err), Err: &explained{msg: msg, err: err}}
+	case len(strictRefusals(err)) > 0:
+		return &ExitError{Code: CodeOf(err), Err: &explained{msg: adviseStrict(err), err: err}}
 	}
 	return err
+}
+
+// strictAdvice follows each document strict mode refused: how it is turned on and off.
+const strictAdvice = " (--strict, BUTLER_STRICT or strict: true in the config file list every such document; --strict=false skips them)"
+
+// strictRefusals are the messages of the documents in err that strict mode alone refused
+// (manifest.DecodeError.Strict).
+func strictRefusals(err error) map[string]bool {
+	found := map[string]bool{}
+	var walk func(error)
+	walk = func(err error) {
+		switch e := err.(type) {
+		case nil:
+		case *manifest.DecodeError:
+			if e.Strict {
+				found[e.Error()] = true
+			}
+		case interface{ Unwrap() []error }:
+			for _, x := range e.Unwrap() {
+				walk(x)
+			}
+		case interface{ Unwrap() error }:
+			walk(e.Unwrap())
+		}
+	}
+	walk(err)
+	return found
+}
+
+// adviseStrict is err's message with strictAdvice after each line that ends with a
+// document strict mode refused; the other problems, one a line, stay as they are.
+func adviseStrict(err error) string {
+	refused := strictRefusals(err)
+	lines := strings.Split(err.Error(), "\n")
+	for i, l := range lines {
+		for m := range refused {
+			if strings.HasSuffix(l, m) {
+				lines[i] += strictAdvice
+				break
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // advise is a MissingError's message with the advice for what it lacks.

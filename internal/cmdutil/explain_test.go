@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -66,5 +67,30 @@ func TestExplain(t *testing.T) {
 	nf := apierrors.NewNotFound(schema.GroupResource{Group: "butler.butlerlabs.dev", Resource: "teams"}, "x")
 	if got := Explain(nf); got != error(nf) || CodeOf(got) != ExitNotFound {
 		t.Errorf("NotFound: %v, code %d", got, CodeOf(got))
+	}
+}
+
+// pkg/manifest marks a document strict mode alone refused; Explain says after each such
+// document how strict mode is turned on and off, and leaves the other problems alone.
+func TestExplainStrictRefusals(t *testing.T) {
+	refused := func(file string, line int) *manifest.DecodeError {
+		return &manifest.DecodeError{File: file, Line: line, Doc: 1, Kind: "Deployment", Name: "web", Field: "kind",
+			Msg: "apps/v1 Deployment is not a Butler or Steward kind: the tools do not check it", Strict: true}
+	}
+	other := &manifest.DecodeError{File: "c.yaml", Line: 3, Msg: "bad"}
+	err := storeerr.BadInput(errors.Join(refused("a.yaml", 9), other, refused("b.yaml", 2)))
+	got := Explain(err)
+	want := `a.yaml:9: Deployment "web" (document 2): kind: apps/v1 Deployment is not a Butler or Steward kind: the tools do not check it` + strictAdvice + "\n" +
+		"c.yaml:3: document 1: bad\n" +
+		`b.yaml:2: Deployment "web" (document 2): kind: apps/v1 Deployment is not a Butler or Steward kind: the tools do not check it` + strictAdvice
+	if got.Error() != want {
+		t.Errorf("message\n got %q\nwant %q", got, want)
+	}
+	if CodeOf(got) != ExitUsage || !errors.Is(got, storeerr.ErrBadInput) {
+		t.Errorf("exit %d, or no longer bad input: %v", CodeOf(got), got)
+	}
+	// Without strict refusals, a decode error is left as it is.
+	if plain := storeerr.BadInput(other); Explain(plain) != plain {
+		t.Errorf("a problem strict mode did not cause was reworded: %v", Explain(plain))
 	}
 }

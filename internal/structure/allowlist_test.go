@@ -29,6 +29,4 @@ var layerImports = map[string]string{}
 // flagWords are messages of pkg/policy and pkg/manifest that name a command-line flag, by
 // "path:line" of the string. These packages report what is needed; the command layer
 // words it as a flag.
-var flagWords = map[string]string{
-	"pkg/manifest/kinds.go:90": "the strict-mode refusal; to become a typed error the loader's callers word",
-}
+var flagWords = map[string]string{}

@@ -115,6 +115,10 @@ type DecodeError struct {
 	// Field is the path of the offending field, e.g. "spec.resourceLimits.maxClusters".
 	Field string
 	Msg   string
+	// Strict is set on a document refused only because Options.Strict asked for every
+	// document of another API group to be listed: without strict mode it is kept,
+	// unchecked. The caller words how strict mode is turned off.
+	Strict bool
 }
 
 func (e *DecodeError) Error() string {

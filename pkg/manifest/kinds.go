@@ -87,7 +87,9 @@ func (d *decoder) unknownKind(o *Object) *DecodeError {
 		// A Butler kind under a core-looking apiVersion ("v1alpha1") would be skipped.
 		return o.errorAt("apiVersion", 0, "%q names no API group, so this %s is not Butler's (did you mean %q?)", o.APIVersion, o.Kind, ButlerGroup+"/v1alpha1")
 	case d.opts.Strict:
-		return o.errorAt("kind", 0, "%s %s is not a Butler or Steward kind: the tools do not check it (--strict, BUTLER_STRICT or strict: true in the config file list every such document; --strict=false skips them)", o.APIVersion, o.Kind)
+		e := o.errorAt("kind", 0, "%s %s is not a Butler or Steward kind: the tools do not check it", o.APIVersion, o.Kind)
+		e.Strict = true
+		return e
 	}
 	return nil
 }

@@ -47,7 +47,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 	cmd.AddCommand(user.NewCmd(f))
 	cmd.AddCommand(version.NewCmd(f, nil))
 	cmd.AddCommand(doctor.NewCmd(f, doctorchecks.Operator, nil))
-	cmd.AddCommand(check.NewCmd(f))
+	cmd.AddCommand(check.NewCmd(f, nil))
 	cmd.AddCommand(webhook.NewCmd(f))
 	cmd.AddCommand(network.NewCmd(f))
 	version.Enable(cmd)

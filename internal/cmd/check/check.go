@@ -4,6 +4,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -34,8 +35,12 @@ const (
 // gitTimeout bounds the git commands that read --base.
 const gitTimeout = time.Minute
 
-// Options are the flags of check.
+// Options are what check runs with: its flags and, from Complete, its dependencies.
 type Options struct {
+	// Deps are the streams (IO), the -o flags (Print) and the printer they choose
+	// (Printer); check reads manifests, not the store.
+	factory.Deps
+
 	Manifests        []string
 	Base             string
 	BaseManifests    []string
@@ -44,20 +49,20 @@ type Options struct {
 	Strict           bool
 	StrictSource     string // where --strict came from, to name it as the user can type it
 	Author           policy.Identity
-	Print            *output.Flags
 
 	// Applier is who the server sees apply the change (--applier, --applier-group);
-	// empty: the author, by hand. Complete declares the tree the whole platform.
-	Applier   policy.Identity
-	Complete  bool
-	AuthorMap string
-	FailOn    string
+	// empty: the author, by hand. WholePlatform (--complete) declares the tree the whole
+	// platform.
+	Applier       policy.Identity
+	WholePlatform bool
+	AuthorMap     string
+	FailOn        string
 	// Live reads the platform's objects (--context or --kubeconfig); nil offline.
 	Live func(context.Context) ([]manifest.Object, error)
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "check [--manifests PATH]... [--base REF | --base-manifests PATH] [--as AUTHOR]",
@@ -96,10 +101,7 @@ something would be, 2 when the manifests cannot be read.`,
 		Args:              cmdutil.NoArgs,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.complete(cmd, f); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	fl := cmd.Flags()
@@ -111,16 +113,48 @@ something would be, 2 when the manifests cannot be read.`,
 	fl.StringVar(&o.Applier.Username, "applier", "", "Who the server sees apply the change (the GitOps controller's ServiceAccount, system:serviceaccount:NS:NAME); default: the author, applying by hand")
 	fl.StringArrayVar(&o.Applier.Groups, "applier-group", nil, "A group of the applier (repeatable)")
 	fl.StringVar(&o.AuthorMap, "author-map", "", "YAML file mapping CI logins to the e-mails the Team objects use (login: e-mail); --as is looked up in it")
-	fl.BoolVar(&o.Complete, "complete", false, "The manifests are the whole platform: a reference they do not resolve is an error, not \"not judged\"")
+	fl.BoolVar(&o.WholePlatform, "complete", false, "The manifests are the whole platform: a reference they do not resolve is an error, not \"not judged\"")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{FormatText, FormatGitHub, FormatJUnit, FormatSARIF, FormatMarkdown}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{"error", "warning"}, cobra.ShellCompDirectiveNoFileComp))
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
 
-// complete reads the global flags and checks the combinations; usage errors exit 2.
-func (o *Options) complete(cmd *cobra.Command, f *factory.Factory) error {
-	if err := o.Print.Validate(cmd); err != nil {
+// Complete takes from the Factory what run needs: the streams and printer, the manifests
+// (the current directory without --manifests), --strict, the author (--as, --as-group),
+// and, with --context or --kubeconfig, how to read the platform. It reads nothing.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Manifests = f.Options.Manifests
+	if len(o.Manifests) == 0 {
+		o.Manifests = []string{"."}
+	}
+	o.Strict = f.Options.Strict
+	o.Author = policy.Identity{Username: f.Options.As, Groups: f.Options.AsGroups}
+	if f.Options.Context != "" || f.Options.Kubeconfig != "" {
+		// The platform is read, so a reference neither it nor the tree resolves is missing.
+		// Read as the caller of --context or --kubeconfig, never impersonating the author.
+		opts := *f.Options
+		opts.Manifests, opts.As, opts.AsGroups, opts.AsSource = nil, "", nil, ""
+		lf := &factory.Factory{IOStreams: f.IOStreams, Options: &opts, Now: f.Now, NewStore: f.NewStore}
+		o.Live = func(ctx context.Context) ([]manifest.Object, error) {
+			defer func() { _ = lf.Close() }()
+			ctx, cancel := context.WithTimeout(ctx, liveTimeout)
+			defer cancel()
+			s, err := lf.Store(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return readLive(ctx, s)
+		}
+		o.WholePlatform = true
+	}
+}
+
+// Validate checks the flags and their combinations before anything is read; usage errors
+// exit 2.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Deps.Validate(cmd); err != nil {
 		return err
 	}
 	switch o.Format {
@@ -141,53 +175,38 @@ func (o *Options) complete(cmd *cobra.Command, f *factory.Factory) error {
 	if o.Base != "" && len(o.BaseManifests) > 0 {
 		return cmdutil.UsageError("--base and --base-manifests both name the base: give one")
 	}
-	o.Manifests = f.Options.Manifests
-	if len(o.Manifests) == 0 {
-		o.Manifests = []string{"."}
-	}
-	o.Strict = f.Options.Strict
 	o.StrictSource = cmdutil.FlagSource(cmd.Flags(), root.StrictFlag)
-	o.Author = policy.Identity{Username: f.Options.As, Groups: f.Options.AsGroups}
 	if (o.Base != "" || len(o.BaseManifests) > 0) && o.Author.Username == "" {
 		return cmdutil.UsageError("a change is judged as its author's requests: give --as AUTHOR (an e-mail) with --base or --base-manifests")
-	}
-	if f.Options.Context != "" || f.Options.Kubeconfig != "" {
-		// The platform is read, so a reference neither it nor the tree resolves is missing.
-		// Read as the caller of --context or --kubeconfig, never impersonating the author.
-		opts := *f.Options
-		opts.Manifests, opts.As, opts.AsGroups, opts.AsSource = nil, "", nil, ""
-		lf := &factory.Factory{IOStreams: f.IOStreams, Options: &opts, Now: f.Now, NewStore: f.NewStore}
-		o.Live = func(ctx context.Context) ([]manifest.Object, error) {
-			defer func() { _ = lf.Close() }()
-			ctx, cancel := context.WithTimeout(ctx, liveTimeout)
-			defer cancel()
-			s, err := lf.Store(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return readLive(ctx, s)
-		}
-		o.Complete = true
-	}
-	if o.AuthorMap != "" {
-		m, err := readAuthorMap(o.AuthorMap)
-		if err != nil {
-			return err
-		}
-		if email, ok := mapAuthor(m, o.Author.Username); ok {
-			f.Errorf("%s\n", describeMapping(o.Author.Username, email))
-			o.Author.Username = email
-		}
 	}
 	return nil
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	report, err := judge(ctx, f.IOStreams.In, o)
+// mapAuthorFlag looks --as up in --author-map, and says so on stderr when it maps.
+func (o *Options) mapAuthorFlag() error {
+	if o.AuthorMap == "" {
+		return nil
+	}
+	m, err := readAuthorMap(o.AuthorMap)
 	if err != nil {
 		return err
 	}
-	if err := printReport(f, o, report); err != nil {
+	if email, ok := mapAuthor(m, o.Author.Username); ok {
+		fmt.Fprintf(o.IO.ErrOut, "%s\n", describeMapping(o.Author.Username, email))
+		o.Author.Username = email
+	}
+	return nil
+}
+
+func run(ctx context.Context, o *Options) error {
+	if err := o.mapAuthorFlag(); err != nil {
+		return err
+	}
+	report, err := judge(ctx, o.IO.In, o)
+	if err != nil {
+		return err
+	}
+	if err := printReport(o, report); err != nil {
 		return err
 	}
 	switch {
@@ -201,5 +220,5 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 
 // judgeOptions are what the judging reads from the flags.
 func (o *Options) judgeOptions() check.Options {
-	return check.Options{Author: o.Author, Applier: o.Applier, Complete: o.Complete}
+	return check.Options{Author: o.Author, Applier: o.Applier, Complete: o.WholePlatform}
 }

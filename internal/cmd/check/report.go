@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/textwrap"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
@@ -15,7 +14,7 @@ import (
 )
 
 // printReport prints the report: -o json|yaml its view, else the --format report.
-func printReport(f *factory.Factory, o *Options, r *check.Report) error {
+func printReport(o *Options, r *check.Report) error {
 	text := func(w io.Writer) error {
 		switch o.Format {
 		case FormatGitHub:
@@ -27,9 +26,9 @@ func printReport(f *factory.Factory, o *Options, r *check.Report) error {
 		case FormatMarkdown:
 			return markdown(w, r)
 		}
-		return textReport(w, r, f.IOStreams.Width())
+		return textReport(w, r, o.IO.Width())
 	}
-	return o.Print.Printer(f.IOStreams).Print(output.Doc{One: true, Items: []output.Item{{View: r}}, Text: text})
+	return o.Printer.Print(output.Doc{One: true, Items: []output.Item{{View: r}}, Text: text})
 }
 
 // textReport groups the findings by file, in line order, and ends with a summary. On a

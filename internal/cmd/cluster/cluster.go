@@ -32,10 +32,10 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 	}
 	if adm {
 		cmd.Short = "Inspect tenant clusters, limit their writes (freeze, thaw), reap expired ones"
-		cmd.AddCommand(list.NewCmd(f, nil), get.NewCmd(f), freeze.NewCmd(f, nil), thaw.NewCmd(f, nil), reap.NewCmd(f, nil))
+		cmd.AddCommand(list.NewCmd(f, nil), get.NewCmd(f, nil), freeze.NewCmd(f, nil), thaw.NewCmd(f, nil), reap.NewCmd(f, nil))
 		return cmd
 	}
-	cmd.AddCommand(create.NewCmd(f, nil), run.NewCmd(f, nil), list.NewCmd(f, nil), get.NewCmd(f), scale.NewCmd(f, nil), delete.NewCmd(f, nil), kubeconfig.NewCmd(f, nil))
+	cmd.AddCommand(create.NewCmd(f, nil), run.NewCmd(f, nil), list.NewCmd(f, nil), get.NewCmd(f, nil), scale.NewCmd(f, nil), delete.NewCmd(f, nil), kubeconfig.NewCmd(f, nil))
 	cmd.AddCommand(upgrade.NewCmd(f, nil), describe.NewCmd(f, nil), events.NewCmd(f, nil), extend.NewCmd(f, nil))
 	return cmd
 }

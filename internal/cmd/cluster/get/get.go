@@ -3,6 +3,7 @@ package get
 
 import (
 	"context"
+	"time"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -19,17 +20,26 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// Options are the flags of cluster get.
+// Spec is what cluster get prints: the cluster, -o wide its sizes and owner, -o name its name.
+var Spec = output.Spec{Objects: true, Wide: true, Name: true}
+
+// Options are what cluster get runs with: its argument and flags and, from Complete, its
+// dependencies.
 type Options struct {
+	// Deps are the streams, the store, the -o flags and the printer they choose.
+	factory.Deps
+	// Now is the clock (AGE); Namespace is -n; Offline is true on manifests.
+	Now       func() time.Time
+	Namespace string
+	Offline   bool
+
 	Name  string
 	Team  string
 	Watch bool
-
-	Print *output.Flags
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "get NAME",
@@ -51,27 +61,39 @@ interrupted (as cluster list --watch; rows leave out WRITES).`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
-	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{Objects: true, Wide: true, Name: true})
+	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster")
 	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", false, "Live: after the cluster, print it again each time it changes, until interrupted")
 	return cmd
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if o.Watch && f.Offline() {
+// Complete takes from the Factory what run needs: the streams, store and printer, the
+// clock, -n and whether the store is manifests. It reads nothing.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Now, o.Namespace, o.Offline = f.Now, f.Options.Namespace, f.Offline()
+}
+
+// Validate checks -o, and that --watch has a live cluster to watch, before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Deps.Validate(cmd); err != nil {
+		return err
+	}
+	if o.Watch && o.Offline {
 		return cmdutil.UsageError("--watch needs a live cluster: manifests have nothing to watch")
 	}
-	s, err := f.Store(ctx)
+	return nil
+}
+
+func run(ctx context.Context, o *Options) error {
+	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	ns := f.Options.Namespace
+	ns := o.Namespace
 	if o.Team != "" {
 		t, err := lookup.Team(ctx, s, o.Team)
 		if err != nil {
@@ -109,20 +131,20 @@ func run(ctx context.Context, f *factory.Factory, o *Options) error {
 		}
 	}
 	if o.Watch {
-		return watch(ctx, f, s, o, c)
+		return watch(ctx, s, o, c)
 	}
 	one := []v1alpha1.TenantCluster{*c}
 	var writes map[string]string
 	if o.Print.Human() {
-		writes = shared.WriteStates(ctx, f.IOStreams.ErrOut, s, one)
+		writes = shared.WriteStates(ctx, o.IO.ErrOut, s, one)
 	}
-	d := clusterview.Doc(one, false, writes, !o.Print.IsWide(), f.Now())
+	d := clusterview.Doc(one, false, writes, !o.Print.IsWide(), o.Now())
 	d.One = true
-	return o.Print.Printer(f.IOStreams).Print(d)
+	return o.Printer.Print(d)
 }
 
 // watch is --watch: the cluster, then each new state of it (internal/clusterwatch).
-func watch(ctx context.Context, f *factory.Factory, s store.Store, o *Options, c *v1alpha1.TenantCluster) error {
+func watch(ctx context.Context, s store.Store, o *Options, c *v1alpha1.TenantCluster) error {
 	ns, name := c.Namespace, c.Name
 	src := clusterwatch.Source{
 		List: func(ctx context.Context) ([]v1alpha1.TenantCluster, error) {
@@ -141,5 +163,5 @@ func watch(ctx context.Context, f *factory.Factory, s store.Store, o *Options, c
 			return w.WatchCluster(ctx, ns, name, rv)
 		}
 	}
-	return clusterview.Watch(ctx, o.Print, f.IOStreams, false, f.Now, src)
+	return clusterview.Watch(ctx, o.Print, o.IO, false, o.Now, src)
 }
