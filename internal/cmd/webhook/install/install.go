@@ -14,11 +14,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/buildinfo"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/manifests"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
@@ -118,8 +117,7 @@ func DefaultImage() string {
 func (o *Options) Complete(f *factory.Factory) {
 	o.Deps.Complete(f)
 	o.Namespace, o.Offline, o.Now = f.Options.Namespace, f.Offline(), f.Now
-	kubeconfig, kubeContext := f.Options.Kubeconfig, f.Options.Context
-	o.RESTConfig = func() (*rest.Config, error) { return restConfig(kubeconfig, kubeContext) }
+	o.RESTConfig = shared.RESTConfig(f.Options.Kubeconfig, f.Options.Context)
 }
 
 // Validate checks the flags before anything is read.
@@ -179,7 +177,7 @@ func run(ctx context.Context, o *Options) error {
 		if o.Certs == webhook.CertsSelfSigned {
 			fmt.Fprintf(o.IO.ErrOut, "note: the output holds the serving certificate's private key (a Secret): keep it out of logs and repositories\n")
 		}
-		d, err := manifests.ObjectsDoc(objs)
+		d, err := shared.ObjectsDoc(objs)
 		if err != nil {
 			return err
 		}
@@ -211,7 +209,7 @@ func apply(ctx context.Context, o *Options, objs []runtime.Object) error {
 	if err := a.WaitReady(ctx, ns, o.Name, 2*time.Second); err != nil {
 		return err
 	}
-	d, err := manifests.ObjectsDoc(withoutPrivateKeys(objs))
+	d, err := shared.ObjectsDoc(withoutPrivateKeys(objs))
 	if err != nil {
 		return err
 	}
@@ -220,19 +218,6 @@ func apply(ctx context.Context, o *Options, objs []runtime.Object) error {
 		return err
 	}
 	return o.Printer.Print(d)
-}
-
-// restConfig loads the credentials: --kubeconfig, else $KUBECONFIG, else ~/.kube/config,
-// else (in a pod) the ServiceAccount; --context picks a context.
-func restConfig(kubeconfig, kubeContext string) (*rest.Config, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = kubeconfig
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: kubeContext})
-	cfg, err := cc.ClientConfig()
-	if err != nil {
-		return nil, cmdutil.UsageError("loading credentials for the API server: %v", err)
-	}
-	return cfg, nil
 }
 
 // withoutPrivateKeys is what an installation prints once it has been applied: the

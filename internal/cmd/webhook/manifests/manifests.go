@@ -7,14 +7,12 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
@@ -108,15 +106,15 @@ func run(_ context.Context, o *Options) error {
 	} else {
 		fmt.Fprintf(o.IO.ErrOut, "note: no --ca-bundle-file: the webhooks' caBundle is empty; fill it in before the API server can call the server\n")
 	}
-	d, err := Doc(webhook.Build(in))
+	d, err := doc(webhook.Build(in))
 	if err != nil {
 		return err
 	}
 	return o.Printer.Print(d)
 }
 
-// Doc is the manifests for the printer (ObjectsDoc).
-func Doc(m webhook.Manifests) (output.Doc, error) {
+// doc is the manifests for the printer (shared.ObjectsDoc).
+func doc(m webhook.Manifests) (output.Doc, error) {
 	var objs []runtime.Object
 	for _, obj := range m.Objects() {
 		ro, ok := obj.(runtime.Object)
@@ -125,32 +123,7 @@ func Doc(m webhook.Manifests) (output.Doc, error) {
 		}
 		objs = append(objs, ro)
 	}
-	return ObjectsDoc(objs)
-}
-
-// ObjectsDoc is objects for the printer: the objects for the structured formats, YAML
-// documents (cli-runtime's YAML printer, which separates them with ---) for people.
-func ObjectsDoc(objs []runtime.Object) (output.Doc, error) {
-	var d output.Doc
-	var docs []runtime.Object
-	for _, ro := range objs {
-		clean, err := output.Clean(ro)
-		if err != nil {
-			return d, err
-		}
-		d.Items = append(d.Items, output.Item{Object: ro})
-		docs = append(docs, &unstructured.Unstructured{Object: clean})
-	}
-	d.Text = func(w io.Writer) error {
-		yp := &printers.YAMLPrinter{}
-		for _, obj := range docs {
-			if err := yp.PrintObj(obj, w); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return d, nil
+	return shared.ObjectsDoc(objs)
 }
 
 // readCABundle reads a PEM file holding at least one certificate and nothing else.

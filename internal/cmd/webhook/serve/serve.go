@@ -15,9 +15,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -141,8 +141,7 @@ func (o *Options) Complete(f *factory.Factory) {
 	o.IO = f.IOStreams
 	o.Offline, o.Now = f.Offline(), f.Now
 	o.Impersonating = f.Options.AsSource == cmdutil.SourceCommandLine
-	kubeconfig, kubeContext := f.Options.Kubeconfig, f.Options.Context
-	o.RESTConfig = func() (*rest.Config, error) { return restConfig(kubeconfig, kubeContext) }
+	o.RESTConfig = shared.RESTConfig(f.Options.Kubeconfig, f.Options.Context)
 }
 
 // Validate checks the flags before anything is read.
@@ -252,19 +251,6 @@ func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 		return slog.New(slog.NewTextHandler(w, opts)), nil
 	}
 	return nil, cmdutil.UsageError("--log-format: %q is not json or text", format)
-}
-
-// restConfig loads the server's credentials: --kubeconfig, else $KUBECONFIG, else
-// ~/.kube/config, else (in a pod) the ServiceAccount; --context picks a context.
-func restConfig(kubeconfig, kubeContext string) (*rest.Config, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = kubeconfig
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: kubeContext})
-	cfg, err := cc.ClientConfig()
-	if err != nil {
-		return nil, cmdutil.UsageError("loading credentials for the API server: %v", err)
-	}
-	return cfg, nil
 }
 
 // rulesOff are the rules beyond Butler's to switch off.
