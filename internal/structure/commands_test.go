@@ -69,11 +69,7 @@ func commandImportOffenders(t *testing.T, files []goFile) map[string]string {
 }
 
 // commandImports are today's exceptions, each with its reason.
-var commandImports = map[string]string{
-	"internal/webhook -> internal/cmd/provider/providerutil":         "the parity test holds the webhook's decisions against the commands' checks",
-	"internal/webhook -> internal/cmd/teamedit":                      "the parity test holds the webhook's decisions against the commands' checks",
-	"internal/cmd/webhook/install -> internal/cmd/webhook/manifests": "webhook install applies the objects webhook manifests prints; the webhook commands are being reworked in their own branch",
-}
+var commandImports = map[string]string{}
 
 // TestCommandImports: no sideways imports between commands, and nothing outside the
 // command layer imports it.

@@ -29,6 +29,6 @@ vproviderconfig.kb.io) and refuse with the same messages, byte for byte, as the 
 preflight. Use it on clusters where Butler's webhooks are switched off, or in test clusters.
 'webhook install' installs it (Deployment, Service, certificates, RBAC, configuration).`,
 	}
-	cmd.AddCommand(serve.NewCmd(f), manifests.NewCmd(f), install.NewCmd(f))
+	cmd.AddCommand(serve.NewCmd(f, nil), manifests.NewCmd(f, nil), install.NewCmd(f, nil))
 	return cmd
 }

@@ -13,11 +13,11 @@ import (
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/rest"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/buildinfo"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/manifests"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
@@ -28,19 +28,29 @@ import (
 // kustomize base), -o json|yaml a v1 List, -o name kind/name of each.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// Options are the flags of webhook install.
+// Options are what webhook install runs with: its flags and, from Complete, its
+// dependencies.
 type Options struct {
+	// Deps are the streams (IO), the -o flags (Print) and the printer (Printer).
+	factory.Deps
 	Name, Service, Image, Certs string
 	Replicas                    int32
 	ReapSchedule                string
 	DryRun                      bool
 	Timeout                     time.Duration
 
-	Print *output.Flags
+	// Namespace is -n; Offline is whether --manifests was given.
+	Namespace string
+	Offline   bool
+	// Now is the clock the self-signed certificates start from.
+	Now func() time.Time
+	// RESTConfig loads the credentials the bundle is applied with (--kubeconfig,
+	// --context), read only when the bundle is applied.
+	RESTConfig func() (*rest.Config, error)
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "install",
@@ -75,10 +85,7 @@ bundle (cert-manager) as a kustomize base.`,
   butleradm webhook install -n policy --replicas 3 --timeout 5m`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			return run(cmd.Context(), f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -105,9 +112,17 @@ func DefaultImage() string {
 	return webhook.DefaultImageRepository + ":" + v
 }
 
+// Complete takes the streams, the printer, -n, the clock and the way to the API server
+// from f.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Namespace, o.Offline, o.Now = f.Options.Namespace, f.Offline(), f.Now
+	o.RESTConfig = shared.RESTConfig(f.Options.Kubeconfig, f.Options.Context)
+}
+
 // Validate checks the flags before anything is read.
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
+	if err := o.Deps.Validate(cmd); err != nil {
 		return err
 	}
 	for _, fl := range []struct{ name, value string }{{"name", o.Name}, {"service", o.Service}, {"image", o.Image}} {
@@ -124,13 +139,16 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	if o.Timeout <= 0 {
 		return cmdutil.UsageError("--timeout: %v is not a duration to wait", o.Timeout)
 	}
+	if o.Offline && !o.DryRun {
+		return cmdutil.UsageError("webhook install applies to a live API server; with --manifests, use --dry-run to print the bundle")
+	}
 	return nil
 }
 
 // Objects builds the bundle the flags describe.
-func Objects(f *factory.Factory, o *Options) ([]runtime.Object, error) {
+func Objects(o *Options) ([]runtime.Object, error) {
 	b := webhook.Bundle{
-		Install:  webhook.Install{Name: o.Name, Namespace: f.Options.Namespace, Service: o.Service},
+		Install:  webhook.Install{Name: o.Name, Namespace: o.Namespace, Service: o.Service},
 		Image:    o.Image,
 		Replicas: o.Replicas,
 		Certs:    o.Certs,
@@ -141,7 +159,7 @@ func Objects(f *factory.Factory, o *Options) ([]runtime.Object, error) {
 		b.Namespace = webhook.DefaultInstallNamespace
 	}
 	if o.Certs == webhook.CertsSelfSigned {
-		tls, err := webhook.GenerateTLS(b.Install, f.Now())
+		tls, err := webhook.GenerateTLS(b.Install, o.Now())
 		if err != nil {
 			return nil, err
 		}
@@ -150,34 +168,28 @@ func Objects(f *factory.Factory, o *Options) ([]runtime.Object, error) {
 	return b.Objects()
 }
 
-func run(ctx context.Context, f *factory.Factory, o *Options) error {
-	if f.Offline() && !o.DryRun {
-		return cmdutil.UsageError("webhook install applies to a live API server; with --manifests, use --dry-run to print the bundle")
-	}
-	objs, err := Objects(f, o)
+func run(ctx context.Context, o *Options) error {
+	objs, err := Objects(o)
 	if err != nil {
 		return err
 	}
 	if o.DryRun {
 		if o.Certs == webhook.CertsSelfSigned {
-			f.Errorf("note: the output holds the serving certificate's private key (a Secret): keep it out of logs and repositories\n")
+			fmt.Fprintf(o.IO.ErrOut, "note: the output holds the serving certificate's private key (a Secret): keep it out of logs and repositories\n")
 		}
-		d, err := manifests.ObjectsDoc(objs)
+		d, err := shared.ObjectsDoc(objs)
 		if err != nil {
 			return err
 		}
-		return o.Print.Printer(f.IOStreams).Print(d)
+		return o.Printer.Print(d)
 	}
-	return apply(ctx, f, o, objs)
+	return apply(ctx, o, objs)
 }
 
-func apply(ctx context.Context, f *factory.Factory, o *Options, objs []runtime.Object) error {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = f.Options.Kubeconfig
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: f.Options.Context})
-	cfg, err := cc.ClientConfig()
+func apply(ctx context.Context, o *Options, objs []runtime.Object) error {
+	cfg, err := o.RESTConfig()
 	if err != nil {
-		return cmdutil.UsageError("loading credentials for the API server: %v", err)
+		return err
 	}
 	cfg.Timeout = 30 * time.Second // each request; the wait has --timeout
 	a, err := webhook.NewApplier(cfg)
@@ -188,7 +200,7 @@ func apply(ctx context.Context, f *factory.Factory, o *Options, objs []runtime.O
 	defer cancel()
 	applied, err := a.Apply(ctx, objs, false)
 	for _, u := range applied {
-		f.Errorf("%s\n", inert.Line(strings.ToLower(u.GetKind())+"/"+u.GetName()+" applied"))
+		fmt.Fprintf(o.IO.ErrOut, "%s\n", inert.Line(strings.ToLower(u.GetKind())+"/"+u.GetName()+" applied"))
 	}
 	if err != nil {
 		return err
@@ -197,7 +209,7 @@ func apply(ctx context.Context, f *factory.Factory, o *Options, objs []runtime.O
 	if err := a.WaitReady(ctx, ns, o.Name, 2*time.Second); err != nil {
 		return err
 	}
-	d, err := manifests.ObjectsDoc(withoutPrivateKeys(objs))
+	d, err := shared.ObjectsDoc(withoutPrivateKeys(objs))
 	if err != nil {
 		return err
 	}
@@ -205,7 +217,7 @@ func apply(ctx context.Context, f *factory.Factory, o *Options, objs []runtime.O
 		_, err := fmt.Fprintf(w, "webhook %s installed in %s: %d replicas ready on %s\n", inert.Text(o.Name), inert.Text(ns), o.Replicas, inert.Text(cfg.Host))
 		return err
 	}
-	return o.Print.Printer(f.IOStreams).Print(d)
+	return o.Printer.Print(d)
 }
 
 // withoutPrivateKeys is what an installation prints once it has been applied: the

@@ -34,7 +34,7 @@ func dryRun(t *testing.T, namespace string, args ...string) string {
 	t.Helper()
 	ios, _, out, _ := iostreams.Test()
 	f := &factory.Factory{IOStreams: ios, Options: &factory.GlobalOptions{Namespace: namespace}, Now: time.Now}
-	cmd := install.NewCmd(f)
+	cmd := install.NewCmd(f, nil)
 	cmd.SetArgs(append([]string{"--dry-run"}, args...))
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})

@@ -36,7 +36,7 @@ func TestInstallAppliesTheBundle(t *testing.T) {
 	f := &factory.Factory{IOStreams: ios, Now: time.Now, Options: &factory.GlobalOptions{
 		Namespace: ns, Kubeconfig: env.Kubeconfig("admin"),
 	}}
-	cmd := install.NewCmd(f)
+	cmd := install.NewCmd(f, nil)
 	cmd.SetArgs([]string{"--certs", "self-signed", "--name", "hooks", "--service", "hooks-svc", "--timeout", "3s"})
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})
@@ -109,7 +109,7 @@ func TestInstallPrintsNoPrivateKey(t *testing.T) {
 	f := &factory.Factory{IOStreams: ios, Now: time.Now, Options: &factory.GlobalOptions{
 		Namespace: ns, Kubeconfig: env.Kubeconfig("admin"), Output: "yaml", // -o yaml
 	}}
-	cmd := install.NewCmd(f)
+	cmd := install.NewCmd(f, nil)
 	cmd.SetArgs([]string{"--certs", "self-signed", "--name", "hooks-key", "--service", "hooks-key", "--timeout", "40s"})
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})

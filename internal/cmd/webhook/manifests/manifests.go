@@ -3,17 +3,16 @@
 package manifests
 
 import (
+	"context"
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
@@ -28,17 +27,21 @@ const maxCABundle = 1 << 20
 // command prints several objects; -o name kind.group/name of each.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// Options are the flags of webhook manifests.
+// Options are what webhook manifests runs with: its flags and, from Complete, its
+// dependencies.
 type Options struct {
+	// Deps are the streams (IO), the -o flags (Print) and the printer (Printer).
+	factory.Deps
 	Service      string
 	Name         string
 	CABundleFile string
 
-	Print *output.Flags
+	// Namespace is -n.
+	Namespace string
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "manifests",
@@ -61,10 +64,7 @@ or a v1 List with -o json or -o yaml. Apply with: butleradm webhook manifests ..
   butleradm webhook manifests -n platform --service policy-webhook -o json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			return run(f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -75,9 +75,15 @@ or a v1 List with -o json or -o yaml. Apply with: butleradm webhook manifests ..
 	return cmd
 }
 
+// Complete takes the streams, the printer and -n from f.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Namespace = f.Options.Namespace
+}
+
 // Validate checks -o and the flags before anything is read.
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
+	if err := o.Deps.Validate(cmd); err != nil {
 		return err
 	}
 	if err := cmdutil.RequireFlag("service", o.Service); err != nil {
@@ -86,8 +92,8 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	return cmdutil.RequireFlag("name", o.Name)
 }
 
-func run(f *factory.Factory, o *Options) error {
-	in := webhook.Install{Name: o.Name, Namespace: f.Options.Namespace, Service: o.Service}
+func run(_ context.Context, o *Options) error {
+	in := webhook.Install{Name: o.Name, Namespace: o.Namespace, Service: o.Service}
 	if in.Namespace == "" {
 		in.Namespace = webhook.DefaultNamespace
 	}
@@ -98,17 +104,17 @@ func run(f *factory.Factory, o *Options) error {
 		}
 		in.CABundle = ca
 	} else {
-		f.Errorf("note: no --ca-bundle-file: the webhooks' caBundle is empty; fill it in before the API server can call the server\n")
+		fmt.Fprintf(o.IO.ErrOut, "note: no --ca-bundle-file: the webhooks' caBundle is empty; fill it in before the API server can call the server\n")
 	}
-	d, err := Doc(webhook.Build(in))
+	d, err := doc(webhook.Build(in))
 	if err != nil {
 		return err
 	}
-	return o.Print.Printer(f.IOStreams).Print(d)
+	return o.Printer.Print(d)
 }
 
-// Doc is the manifests for the printer (ObjectsDoc).
-func Doc(m webhook.Manifests) (output.Doc, error) {
+// doc is the manifests for the printer (shared.ObjectsDoc).
+func doc(m webhook.Manifests) (output.Doc, error) {
 	var objs []runtime.Object
 	for _, obj := range m.Objects() {
 		ro, ok := obj.(runtime.Object)
@@ -117,32 +123,7 @@ func Doc(m webhook.Manifests) (output.Doc, error) {
 		}
 		objs = append(objs, ro)
 	}
-	return ObjectsDoc(objs)
-}
-
-// ObjectsDoc is objects for the printer: the objects for the structured formats, YAML
-// documents (cli-runtime's YAML printer, which separates them with ---) for people.
-func ObjectsDoc(objs []runtime.Object) (output.Doc, error) {
-	var d output.Doc
-	var docs []runtime.Object
-	for _, ro := range objs {
-		clean, err := output.Clean(ro)
-		if err != nil {
-			return d, err
-		}
-		d.Items = append(d.Items, output.Item{Object: ro})
-		docs = append(docs, &unstructured.Unstructured{Object: clean})
-	}
-	d.Text = func(w io.Writer) error {
-		yp := &printers.YAMLPrinter{}
-		for _, obj := range docs {
-			if err := yp.PrintObj(obj, w); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return d, nil
+	return shared.ObjectsDoc(objs)
 }
 
 // readCABundle reads a PEM file holding at least one certificate and nothing else.

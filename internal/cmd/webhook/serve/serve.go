@@ -15,16 +15,19 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// Options are the flags of webhook serve.
+// Options are what webhook serve runs with: its flags and, from Complete, its
+// dependencies.
 type Options struct {
+	// Deps are the streams (IO); serve prints nothing through -o.
+	factory.Deps
 	CertDir         string
 	Port            int
 	BindAddress     string
@@ -40,10 +43,18 @@ type Options struct {
 	// RulesOff are rules beyond Butler's switched off; AsButler switches off all of them.
 	RulesOff []string
 	AsButler bool
+
+	// Offline is whether --manifests was given; Impersonating whether --as or --as-group
+	// was typed (BUTLER_AS exported for work on manifests is no impersonation live).
+	Offline, Impersonating bool
+	// Now is the clock the leader's identity is stamped with.
+	Now func() time.Time
+	// RESTConfig loads the server's own credentials (--kubeconfig, --context).
+	RESTConfig func() (*rest.Config, error)
 }
 
-// NewCmd returns the command.
-func NewCmd(f *factory.Factory) *cobra.Command {
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
 		Use:   "serve --cert-dir DIR",
@@ -98,7 +109,7 @@ switches one off, --as-butler all of them, so that the webhook answers exactly a
   butleradm webhook serve --cert-dir /tls --as-butler`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return run(cmd, f, o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	fl := cmd.Flags()
@@ -124,12 +135,21 @@ switches one off, --as-butler all of them, so that the webhook answers exactly a
 	return cmd
 }
 
-func run(cmd *cobra.Command, f *factory.Factory, o *Options) error {
-	if f.Offline() {
+// Complete takes the streams, the clock, where the global flags came from and the way to
+// the API server from f.
+func (o *Options) Complete(f *factory.Factory) {
+	o.IO = f.IOStreams
+	o.Offline, o.Now = f.Offline(), f.Now
+	o.Impersonating = f.Options.AsSource == cmdutil.SourceCommandLine
+	o.RESTConfig = shared.RESTConfig(f.Options.Kubeconfig, f.Options.Context)
+}
+
+// Validate checks the flags before anything is read.
+func (o *Options) Validate(*cobra.Command) error {
+	if o.Offline {
 		return cmdutil.UsageError("webhook serve answers a live API server; --manifests does not apply")
 	}
-	// Typed only: BUTLER_AS exported for work on manifests is no impersonation live.
-	if f.Options.AsSource == cmdutil.SourceCommandLine {
+	if o.Impersonating {
 		return cmdutil.UsageError("webhook serve reads with its own credentials; --as and --as-group do not apply")
 	}
 	if err := cmdutil.RequireFlag("cert-dir", o.CertDir); err != nil {
@@ -138,11 +158,15 @@ func run(cmd *cobra.Command, f *factory.Factory, o *Options) error {
 	if o.Port < 1 || o.Port > 65535 {
 		return cmdutil.UsageError("--port: %d is not a port (1-65535)", o.Port)
 	}
-	log, err := NewLogger(f.IOStreams.ErrOut, o.LogFormat, o.LogLevel)
+	return nil
+}
+
+func run(ctx context.Context, o *Options) error {
+	log, err := NewLogger(o.IO.ErrOut, o.LogFormat, o.LogLevel)
 	if err != nil {
 		return err
 	}
-	cfg, err := restConfig(f.Options.Kubeconfig, f.Options.Context)
+	cfg, err := o.RESTConfig()
 	if err != nil {
 		return err
 	}
@@ -157,7 +181,7 @@ func run(cmd *cobra.Command, f *factory.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	addr := net.JoinHostPort(o.BindAddress, strconv.Itoa(o.Port))
 	log.Info("starting", "address", addr, "apiServer", cfg.Host, "certDir", o.CertDir)
@@ -205,7 +229,7 @@ func election(o *Options, reader *webhook.CachedReader, log *slog.Logger) (*webh
 		}
 		id = h
 	}
-	id += "_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	id += "_" + strconv.FormatInt(o.Now().UnixNano(), 36)
 	return &webhook.Election{
 		Namespace: ns, Name: o.LeaseName, Identity: id, PodName: pod,
 		LeaseDuration: o.LeaseDuration, RenewDeadline: o.RenewDeadline,
@@ -227,19 +251,6 @@ func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 		return slog.New(slog.NewTextHandler(w, opts)), nil
 	}
 	return nil, cmdutil.UsageError("--log-format: %q is not json or text", format)
-}
-
-// restConfig loads the server's credentials: --kubeconfig, else $KUBECONFIG, else
-// ~/.kube/config, else (in a pod) the ServiceAccount; --context picks a context.
-func restConfig(kubeconfig, context string) (*rest.Config, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = kubeconfig
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context})
-	cfg, err := cc.ClientConfig()
-	if err != nil {
-		return nil, cmdutil.UsageError("loading credentials for the API server: %v", err)
-	}
-	return cfg, nil
 }
 
 // rulesOff are the rules beyond Butler's to switch off.

@@ -57,7 +57,7 @@ current-context: c
 	ios, _, _, errOut := iostreams.Test()
 	f := &factory.Factory{IOStreams: ios, Options: &factory.GlobalOptions{}, Now: time.Now}
 	cmd := root.New(f, "butleradm", "", "")
-	cmd.AddCommand(serve.NewCmd(f))
+	cmd.AddCommand(serve.NewCmd(f, nil))
 	cmd.SetArgs([]string{"serve", "--cert-dir", dir, "--port", strconv.Itoa(port), "--bind-address", "127.0.0.1",
 		"--kubeconfig", kubeconfig, "--log-format", "json", "--shutdown-timeout", "5s"})
 	cmd.SetOut(io.Discard)

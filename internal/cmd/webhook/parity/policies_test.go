@@ -1,4 +1,4 @@
-package webhook_test
+package parity_test
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"

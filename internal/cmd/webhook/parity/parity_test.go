@@ -1,4 +1,4 @@
-package webhook_test
+package parity_test
 
 import (
 	"context"
