@@ -112,7 +112,7 @@ func TestNoStoreAssertions(t *testing.T) {
 
 // maxFactoryFuncs is how many functions below NewCmd and Complete still take the
 // Factory. Lower it as commands move to run(opts) over their Options; it never rises.
-const maxFactoryFuncs = 5
+const maxFactoryFuncs = 0
 
 // factoryFuncs are the non-test functions, other than NewCmd, New...Cmd and Complete,
 // with a *factory.Factory parameter, outside the assembly of the binaries.
