@@ -24,8 +24,10 @@ import (
 var (
 	// CleanupTimeout bounds the cleanup (delete, or extend and freeze).
 	CleanupTimeout = 2 * time.Minute
-	// KillAfter is how long COMMAND has to exit after an interrupt before it is killed.
-	KillAfter = 10 * time.Second
+	// KillAfter is how long COMMAND has to exit after an interrupt before it is killed:
+	// short enough that the cleanup still runs inside a CI runner's own grace period
+	// (GitHub Actions kills the job 10 s after its first SIGINT).
+	KillAfter = 5 * time.Second
 	// SecretWait is how long the admin kubeconfig may take to appear once the cluster is Ready.
 	SecretWait = 30 * time.Second
 )
@@ -90,25 +92,56 @@ func (r *runner) do(ctx context.Context) error {
 
 	c := r.plan.Cluster
 	if _, err := r.s.CreateCluster(ctx, c, r.plan.Addons); err != nil {
-		return err
+		if !apierrors.IsAlreadyExists(err) {
+			r.undoCreate(c)
+		}
+		return r.outcome(0, err, nil)
 	}
 	exp, _, _ := clusterttl.Expiry(c)
 	r.o.errorf("tenantcluster.butler.butlerlabs.dev/%s created (expires %s)", c.Name, clusterttl.Format(exp))
 	status, runErr := r.readyAndRun(ctx, c)
 	failed := status != 0 || runErr != nil || r.interrupted() != nil
-	if err := r.cleanup(c, failed); err != nil {
-		return err
+	return r.outcome(status, runErr, r.cleanup(c, failed))
+}
+
+// outcome is the run's exit: an interrupt's, else why the run failed, else COMMAND's
+// status, else the cleanup's error. A cleanup error that is not the exit is still said.
+func (r *runner) outcome(status int, runErr, cleanErr error) error {
+	var exit error
+	switch s := r.interrupted(); {
+	case s != nil:
+		exit = &cmdutil.SilentError{Code: 128 + int(s.(syscall.Signal))}
+	case runErr != nil:
+		exit = runErr
+	case status != 0:
+		exit = &cmdutil.SilentError{Code: status}
+	default:
+		return cleanErr
 	}
-	if s := r.interrupted(); s != nil {
-		return &cmdutil.SilentError{Code: 128 + int(s.(syscall.Signal))}
+	if cleanErr != nil {
+		r.o.errorf("Error: %v", cleanErr)
 	}
-	if runErr != nil {
-		return runErr
+	return exit
+}
+
+// undoCreate deletes what a create that failed may have stored (the cluster before a
+// refused addon, or a request cut by an interrupt), so a failed run leaves nothing behind.
+// Only this run's cluster: the one carrying the expiry this run wrote.
+func (r *runner) undoCreate(c *v1alpha1.TenantCluster) {
+	ctx, cancel := context.WithTimeout(context.Background(), CleanupTimeout)
+	defer cancel()
+	cur, err := r.s.GetCluster(ctx, c.Namespace, c.Name)
+	if apierrors.IsNotFound(err) || err == nil && cur.Annotations[clusterttl.Annotation] != c.Annotations[clusterttl.Annotation] {
+		return
 	}
-	if status != 0 {
-		return &cmdutil.SilentError{Code: status}
+	if err == nil {
+		_, err = r.s.DeleteCluster(ctx, cur)
 	}
-	return nil
+	if err != nil && !apierrors.IsNotFound(err) {
+		r.o.errorf("Warning: the create failed and TenantCluster %s/%s may be left: %v; it expires %s", c.Namespace, c.Name, err, c.Annotations[clusterttl.Annotation])
+		return
+	}
+	r.o.errorf("tenantcluster.butler.butlerlabs.dev/%s deleted (the create failed)", c.Name)
 }
 
 // readyAndRun waits for the cluster, writes its kubeconfig and runs COMMAND: its exit
@@ -137,27 +170,40 @@ func (r *runner) readyAndRun(ctx context.Context, c *v1alpha1.TenantCluster) (in
 	return r.exec(ctx, c, path)
 }
 
-// interrupts: the first cancels the run and goes to COMMAND; the second abandons the
-// cleanup.
+// interrupts: the first cancels the run and goes to COMMAND; the same signal again
+// abandons the cleanup. Another signal goes to COMMAND only: a CI runner's cancel sends
+// SIGINT then SIGTERM, and the cleanup must still run.
 func (r *runner) interrupts(cancel context.CancelFunc, done <-chan struct{}) {
+	var first os.Signal
 	select {
-	case s := <-r.sig:
+	case first = <-r.sig:
 		r.mu.Lock()
-		r.got = s
+		r.got = first
 		child := r.child
 		r.mu.Unlock()
-		r.o.errorf("Interrupted (%s): cleaning up; interrupt again to leave the cluster to its TTL", s)
+		r.o.errorf("Interrupted (%s): cleaning up; interrupt again to leave the cluster to its TTL", first)
 		cancel()
 		if child != nil {
-			_ = child.Signal(s)
+			_ = child.Signal(first)
 		}
 	case <-done:
 		return
 	}
-	select {
-	case <-r.sig:
-		close(r.abandon)
-	case <-done:
+	for {
+		select {
+		case s := <-r.sig:
+			if s == first {
+				close(r.abandon)
+				return
+			}
+			r.mu.Lock()
+			if r.child != nil {
+				_ = r.child.Signal(s)
+			}
+			r.mu.Unlock()
+		case <-done:
+			return
+		}
 	}
 }
 
@@ -209,7 +255,10 @@ func (r *runner) exec(ctx context.Context, c *v1alpha1.TenantCluster, kubeconfig
 		if code := ee.ExitCode(); code >= 0 {
 			return code, nil
 		}
-		return 1, nil // killed by a signal
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()), nil // as a shell reports it
+		}
+		return 1, nil
 	}
 	return 0, err
 }

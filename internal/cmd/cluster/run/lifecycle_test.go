@@ -2,16 +2,20 @@ package run
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -111,5 +115,54 @@ func TestSecondInterruptLeavesTheClusterToItsTTL(t *testing.T) {
 	want := "Interrupted again: TenantCluster " + c.Namespace + "/" + c.Name + " is left to its TTL: it expires 2025-01-01T01:00:00Z"
 	if !strings.Contains(errOut.String(), want) {
 		t.Errorf("stderr %q, want %q", errOut.String(), want)
+	}
+}
+
+// A CI runner's cancel sends SIGINT, then SIGTERM: the cleanup still runs. Only the same
+// signal again (a second Ctrl-C) abandons it.
+func TestOnlyTheSameSignalAgainAbandonsTheCleanup(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	sig := make(chan os.Signal) // unbuffered: a send returns once the signal is taken
+	r := &runner{o: &Options{IO: ios}, sig: sig, abandon: make(chan struct{})}
+	done := make(chan struct{})
+	defer close(done)
+	go r.interrupts(func() {}, done)
+	send := func(s os.Signal) {
+		t.Helper()
+		select {
+		case sig <- s:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%v was not taken: the interrupts stopped listening", s)
+		}
+	}
+	send(os.Interrupt)
+	send(syscall.SIGTERM)
+	send(syscall.SIGTERM) // taken only once the first SIGTERM was handled
+	if r.abandoned() {
+		t.Fatal("SIGTERM after SIGINT abandoned the cleanup")
+	}
+	send(os.Interrupt)
+	select {
+	case <-r.abandon:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a second SIGINT did not abandon the cleanup")
+	}
+}
+
+// A cleanup that fails does not replace why the run failed: COMMAND's status is the exit,
+// and the cleanup's error is said.
+func TestCleanupErrorKeepsTheCommandStatus(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	r := &runner{o: &Options{IO: ios}}
+	err := r.outcome(7, nil, errors.New("cannot freeze: no control plane yet"))
+	var se *cmdutil.SilentError
+	if !errors.As(err, &se) || se.Code != 7 {
+		t.Fatalf("exit %v, want COMMAND's 7", err)
+	}
+	if !strings.Contains(errOut.String(), "Error: cannot freeze: no control plane yet") {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	if err := r.outcome(0, nil, errors.New("deleting: forbidden")); err == nil || err.Error() != "deleting: forbidden" {
+		t.Errorf("a passing command whose cleanup failed: %v, want the cleanup's error", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -141,6 +142,12 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	}
 	if o.KeepFor <= 0 || o.Timeout <= 0 {
 		return cmdutil.UsageError("--keep-for and --timeout must be positive")
+	}
+	// A mistyped COMMAND is found before a cluster is created and waited for.
+	if len(o.Command) > 0 {
+		if _, err := exec.LookPath(o.Command[0]); err != nil {
+			return cmdutil.UsageError("cannot run %s: %v", o.Command[0], err)
+		}
 	}
 	for k, v := range ciLabels(o.Getenv) {
 		o.AddLabel(k, v)
