@@ -42,7 +42,9 @@ func teamNotFound(ctx context.Context, s store.Store, name string) error {
 	}
 	known := make([]string, 0, len(teams))
 	for _, t := range teams {
-		known = append(known, t.Name)
+		if t.Name != name { // created since the get: still not found for this request
+			known = append(known, t.Name)
+		}
 	}
 	return names.Team(name, known, true)
 }

@@ -1,13 +1,16 @@
 package reap
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 // payments with expiries: carol-sandbox-1 expired, carol-sandbox-2 not yet, bob-checkout
@@ -72,5 +75,22 @@ func TestRunDryRunDeletesNothing(t *testing.T) {
 	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "-A", "--dry-run")
 	if len(s.Deleted) != 0 || !strings.Contains(r.Stdout, "carol-sandbox-1 would be deleted") {
 		t.Errorf("deleted %q; stdout %q", s.Deleted, r.Stdout)
+	}
+}
+
+// A cluster extended after the listing was read is not deleted: reap reads each expired
+// cluster again before it acts.
+func TestExtendedSinceTheListingIsKept(t *testing.T) {
+	s := payments(t)
+	listed := append([]v1alpha1.TenantCluster(nil), s.Clusters...)
+	for i := range s.Clusters { // the owner extends carol-sandbox-1 meanwhile
+		if s.Clusters[i].Name == "carol-sandbox-1" {
+			s.Clusters[i].Annotations = map[string]string{clusterttl.Annotation: "2025-01-01T02:00:00Z"}
+		}
+	}
+	o := &Options{Now: func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) }}
+	sum := reap(context.Background(), o, s, listed)
+	if len(s.Deleted) != 0 || len(sum.Deleted) != 0 || sum.NotExpired != 2 {
+		t.Errorf("deleted %q; summary %+v", s.Deleted, sum)
 	}
 }

@@ -60,7 +60,20 @@ func reap(ctx context.Context, o *Options, s store.Store, clusters []v1alpha1.Te
 			sum.Deleted = append(sum.Deleted, entry)
 			continue
 		}
-		thawed, err := thaw(ctx, s, c)
+		// Read again just before acting: a listing of many clusters is minutes old, and
+		// the owner may have extended (or kept) this one since.
+		cur, err := s.GetCluster(ctx, c.Namespace, c.Name)
+		if err == nil {
+			if exp, ok, _ := clusterttl.Expiry(cur); !ok || exp.After(now) {
+				sum.NotExpired++
+				continue
+			}
+			c = cur
+		}
+		thawed := false
+		if err == nil {
+			thawed, err = thaw(ctx, s, c)
+		}
 		if thawed {
 			sum.Thawed++
 		}
