@@ -16,10 +16,11 @@ import (
 //
 //   - Loosely kept nodes: at most maxRunNodes in a run, whatever was read.
 //   - All nodes: maxRunNodes loose ones' worth to start with, and one more unit for every
-//     bytesPerUnit bytes read. An honest tree of Butler objects holds about one node in 20
+//     bytesPerUnit (8) bytes read. An honest tree of Butler objects holds about one node in 20
 //     bytes (2 million nodes in 38 MB for 10,000 clusters), a Team's list of users one in
 //     10; only aliases make more nodes of fewer bytes, so a tree of any size loads, and
-//     what aliases expand to is bounded by what was read.
+//     what aliases expand to is bounded by what was read (8 bytes a unit leaves an honest
+//     tree twice its nodes, and padding a hostile one with comments buys little).
 const maxRunNodes = 1 << 20
 
 // Weights of a node against the run's bound, in quarters of a loosely kept node.
@@ -32,7 +33,7 @@ const (
 // read add a unit to it; variables only so that tests can reach them quickly.
 var (
 	runUnits     = maxRunNodes * looseWeight
-	bytesPerUnit = 4
+	bytesPerUnit = 8
 )
 
 // runLimit is the run's bound in units once read bytes have been read.
