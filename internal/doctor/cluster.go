@@ -92,7 +92,11 @@ func checkSteward(ctx context.Context, e *env) []Check {
 	if err != nil {
 		return append(out, readFailed("steward", "Deployments", err, e.o.Scope))
 	}
-	found := matching(ds, func(d *appsv1.Deployment) bool { return strings.Contains(d.Name, "steward") })
+	// Steward's own Deployment, by its chart's name label or its name: not every workload
+	// with steward in its name (a tenant's, scaled to zero, must not fail the check).
+	found := matching(ds, func(d *appsv1.Deployment) bool {
+		return d.Labels["app.kubernetes.io/name"] == "steward" || d.Name == "steward" || d.Name == "steward-controller-manager"
+	})
 	if len(found) == 0 {
 		return append(out, Check{Name: "steward", Verdict: Skip, Detail: "no steward Deployment found: nothing runs tenant control planes here",
 			Next: "install Steward if this is a management cluster"})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -96,12 +97,20 @@ func checkConfiguration(ctx context.Context, e *env, name string, w *admissionre
 			worst(Warn, hn+": failurePolicy Ignore, so writes go in unchecked while it is down",
 				"set failurePolicy: Fail on "+inert.Text(w.Name)+" once it serves reliably")
 		}
-		if len(h.ClientConfig.CABundle) == 0 {
+		cc := &h.ClientConfig
+		// An empty caBundle is the system's roots for a URL: fine for a server with a
+		// publicly trusted certificate, never for a Service.
+		if len(cc.CABundle) == 0 && (cc.Service != nil || cc.URL == nil || certRefused(serving(ctx, e, cc))) {
 			worst(Fail, hn+": caBundle is empty, so the API server cannot trust it and every write it matches fails", caNext(w))
 			continue
 		}
-		if err := serving(ctx, e, &h.ClientConfig); err != nil {
-			worst(Fail, hn+": not serving: "+err.Error(), servingNext(&h.ClientConfig))
+		if err := serving(ctx, e, cc); err != nil {
+			if cc.URL != nil && !certRefused(err) {
+				// Dialled from this machine, not from the API server's network.
+				worst(Warn, hn+": not reachable from here: "+err.Error(), servingNext(cc))
+				continue
+			}
+			worst(Fail, hn+": not serving: "+err.Error(), servingNext(cc))
 		}
 	}
 	if len(found) == 0 {
@@ -175,9 +184,12 @@ func handshake(ctx context.Context, raw string, ca []byte) error {
 	if err != nil {
 		return fmt.Errorf("URL %q: %w", inert.Text(raw), err)
 	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(ca) {
-		return fmt.Errorf("caBundle holds no PEM certificate")
+	var pool *x509.CertPool // nil: the system's roots, as the API server uses for an empty caBundle
+	if len(ca) > 0 {
+		pool = x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(ca) {
+			return fmt.Errorf("caBundle holds no PEM certificate")
+		}
 	}
 	host := u.Host
 	if u.Port() == "" {
@@ -188,7 +200,15 @@ func handshake(ctx context.Context, raw string, ca []byte) error {
 	d := tls.Dialer{Config: &tls.Config{RootCAs: pool, ServerName: u.Hostname(), MinVersion: tls.VersionTLS12}}
 	conn, err := d.DialContext(ctx, "tcp", host)
 	if err != nil {
-		return fmt.Errorf("%s: %v", inert.Text(host), err)
+		return fmt.Errorf("%s: %w", inert.Text(host), err)
 	}
 	return conn.Close()
+}
+
+// certRefused reports whether err is a TLS handshake that did not trust the server's
+// certificate (rather than a server that could not be reached).
+func certRefused(err error) bool {
+	var v *tls.CertificateVerificationError
+	var u x509.UnknownAuthorityError
+	return errors.As(err, &v) || errors.As(err, &u)
 }
