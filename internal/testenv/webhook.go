@@ -8,10 +8,15 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
+	"testing"
 	"time"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -173,4 +178,68 @@ func (e *Env) WebhookLog() string {
 		return ""
 	}
 	return e.webhook.log
+}
+
+// LoadExampleEnforced resets the control plane to the worked example with the webhook
+// dormant (ledger-legacy predates the rules), runs prep as the admin, then enforces.
+func (e *Env) LoadExampleEnforced(t testing.TB, prep func(ctx context.Context, c client.Client) error) {
+	t.Helper()
+	ctx := context.Background()
+	e.EnforceWebhook(false)
+	if err := e.ResetToExample(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if prep != nil {
+		if err := prep(ctx, e.Client); err != nil {
+			t.Fatalf("prep: %v", err)
+		}
+	}
+	e.EnforceWebhook(true)
+}
+
+// Impersonating is the envtest admin acting as user with groups: what the API server
+// (and so the webhook) sees is that user, with the RBAC of that user and those groups.
+func (e *Env) Impersonating(user string, groups ...string) *rest.Config {
+	cfg := e.UserConfig("admin")
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: user, Groups: append(groups, "system:authenticated")}
+	cfg.QPS, cfg.Burst = 100, 200
+	return cfg
+}
+
+var webhookDenial = regexp.MustCompile(`^admission webhook "([^"]+)" denied the request: `)
+
+// Denial returns the webhook's message of a refused request with the prefix the API server
+// adds stripped, and the webhook's name; it fails when the error is anything else (RBAC,
+// the CRD schema, a failed call) or is not the 403 Forbidden a denial is.
+func Denial(t testing.TB, err error) (webhook, message string) {
+	t.Helper()
+	if err == nil {
+		return "", ""
+	}
+	var st apierrors.APIStatus
+	if !errors.As(err, &st) {
+		t.Fatalf("not an API error: %v", err)
+	}
+	s := st.Status()
+	m := webhookDenial.FindStringSubmatch(s.Message)
+	if m == nil {
+		t.Fatalf("not a webhook denial: %v", err)
+	}
+	if s.Code != 403 || s.Reason != metav1.StatusReasonForbidden {
+		t.Errorf("denial with status %d %q, want 403 Forbidden", s.Code, s.Reason)
+	}
+	return m[1], s.Message[len(m[0]):]
+}
+
+// DenialOf is Denial without failing: ok is false for anything but a webhook refusal.
+func DenialOf(err error) (webhook, message string, ok bool) {
+	var st apierrors.APIStatus
+	if !errors.As(err, &st) {
+		return "", "", false
+	}
+	m := webhookDenial.FindStringSubmatch(st.Status().Message)
+	if m == nil || st.Status().Code != 403 {
+		return "", "", false
+	}
+	return m[1], strings.TrimPrefix(st.Status().Message, m[0]), true
 }

@@ -116,7 +116,7 @@ func TestConcurrentCreatesPassNoCap(t *testing.T) {
 		t.Fatalf("setup: %v", err)
 	}
 	env.EnforceWebhook(true)
-	c, err := client.New(impersonating(env, capWriter, "cap:writers"), client.Options{Scheme: env.Scheme})
+	c, err := client.New(env.Impersonating(capWriter, "cap:writers"), client.Options{Scheme: env.Scheme})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestFailoverAdmitsNoClusterPastTheCap(t *testing.T) {
 	lb := newBalancer(t, []string{backends[0].addr, backends[1].addr})
 	followLease(t, env, lb)
 	registerFor(ctx, t, env, capNS, "https://"+lb.addr()+webhook.PathTenantCluster, caBundle)
-	c, err := client.New(impersonating(env, capWriter, "cap:writers"), client.Options{Scheme: env.Scheme})
+	c, err := client.New(env.Impersonating(capWriter, "cap:writers"), client.Options{Scheme: env.Scheme})
 	if err != nil {
 		t.Fatal(err)
 	}

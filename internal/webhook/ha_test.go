@@ -239,7 +239,7 @@ func TestHAKillOneOfTwoWebhooks(t *testing.T) {
 	followLease(t, env, lb)
 	registerHA(ctx, t, env, "https://"+lb.addr()+webhook.PathTenantCluster, caBundle)
 
-	c, err := client.New(impersonating(env, haUser, "ha:writers"), client.Options{Scheme: env.Scheme})
+	c, err := client.New(env.Impersonating(haUser, "ha:writers"), client.Options{Scheme: env.Scheme})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +362,7 @@ func classify(err error) (outcomeKind, string) {
 	if err == nil {
 		return admitted, ""
 	}
-	if hook, msg, ok := denialOf(err); ok {
+	if hook, msg, ok := testenv.DenialOf(err); ok {
 		if hook == haHook {
 			return policyRefused, msg
 		}

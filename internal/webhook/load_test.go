@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -46,7 +45,7 @@ type loadStep struct {
 func TestLoadTwentyClients(t *testing.T) {
 	env := testenv.Start(t, testenv.WithWebhook())
 	ctx := context.Background()
-	loadPayments(t, env, func(ctx context.Context, c client.Client) error { return setupLoadTeam(ctx, c) })
+	env.LoadExampleEnforced(t, func(ctx context.Context, c client.Client) error { return setupLoadTeam(ctx, c) })
 
 	user := func(i int) string { return fmt.Sprintf("user-%02d@example.com", i) }
 	name := func(i int, s string) string { return fmt.Sprintf("c%02d-%s", i, s) }
@@ -100,7 +99,7 @@ func TestLoadTwentyClients(t *testing.T) {
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := 0; i < loadClients; i++ {
-		cfg := impersonating(env, user(i), "load:writers")
+		cfg := env.Impersonating(user(i), "load:writers")
 		c, err := client.New(cfg, client.Options{Scheme: env.Scheme})
 		if err != nil {
 			t.Fatal(err)
@@ -114,7 +113,7 @@ func TestLoadTwentyClients(t *testing.T) {
 				err := step.do(ctx, c, user(i), i)
 				o := outcome{client: i, step: s, took: time.Since(t0)}
 				if err != nil {
-					if _, msg, ok := denialOf(err); ok {
+					if _, msg, ok := testenv.DenialOf(err); ok {
 						o.got = msg
 					} else {
 						o.err = err
@@ -186,19 +185,6 @@ func TestLoadTwentyClients(t *testing.T) {
 			}
 		}
 	}
-}
-
-// denialOf is denial without failing: ok is false for anything but a webhook refusal.
-func denialOf(err error) (webhook, message string, ok bool) {
-	var st apierrors.APIStatus
-	if !errors.As(err, &st) {
-		return "", "", false
-	}
-	m := webhookDenial.FindStringSubmatch(st.Status().Message)
-	if m == nil || st.Status().Code != 403 {
-		return "", "", false
-	}
-	return m[1], strings.TrimPrefix(st.Status().Message, m[0]), true
 }
 
 // countReviews counts the server's log lines for TenantCluster reviews by users match

@@ -353,7 +353,7 @@ func TestParityPreflightAndServer(t *testing.T) {
 	rules := map[string]bool{}
 	for _, p := range names {
 		prep := preps[p]
-		loadPayments(t, env, func(ctx context.Context, c client.Client) error {
+		env.LoadExampleEnforced(t, func(ctx context.Context, c client.Client) error {
 			if prep == nil {
 				return nil
 			}
@@ -406,7 +406,7 @@ func preflight(ctx context.Context, t *testing.T, env *testenv.Env, c parityCase
 	t.Helper()
 	cfg := env.UserConfig(c.user)
 	if len(c.groups) > 0 {
-		cfg = impersonating(env, c.user, c.groups...)
+		cfg = env.Impersonating(c.user, c.groups...)
 	}
 	s, err := live.NewForConfig(cfg, "parity-preflight")
 	if err != nil {
@@ -533,7 +533,7 @@ func server(ctx context.Context, t *testing.T, env *testenv.Env, c parityCase) (
 	t.Helper()
 	cfg := env.UserConfig(c.user)
 	if len(c.groups) > 0 {
-		cfg = impersonating(env, c.user, c.groups...)
+		cfg = env.Impersonating(c.user, c.groups...)
 	}
 	cl, err := client.New(cfg, client.Options{Scheme: env.Scheme})
 	if err != nil {
@@ -551,7 +551,7 @@ func server(ctx context.Context, t *testing.T, env *testenv.Env, c parityCase) (
 	case policy.Delete:
 		err = cl.Delete(ctx, obj, client.DryRunAll)
 	}
-	return denial(t, err)
+	return testenv.Denial(t, err)
 }
 
 // grantTeamWriters lets two groups do what the harness users may not: write the payments
