@@ -4,6 +4,7 @@
 package create
 
 import (
+	"slices"
 	"context"
 	"fmt"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -29,6 +30,8 @@ type Options struct {
 
 	Name, Scope, Team, Environment, File string
 	Providers, Rules                     []string
+	// manifestsStdin: --manifests - reads the tree from standard input.
+	manifestsStdin bool
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -44,14 +47,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	fl := cmd.Flags()
@@ -63,6 +59,20 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	fl.StringVarP(&o.File, "filename", "f", "", "The whole ClusterCreationPolicy from a YAML file (- for standard input)")
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
+}
+
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.manifestsStdin = slices.Contains(f.Options.Manifests, "-")
+}
+
+// Validate checks -o and that standard input is read once.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Deps.Validate(cmd); err != nil {
+		return err
+	}
+	return policyutil.OneStdin(o.File, o.manifestsStdin)
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -4,6 +4,7 @@
 package update
 
 import (
+	"slices"
 	"context"
 	"fmt"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -33,6 +34,14 @@ type Options struct {
 	AllProviders                         bool
 	// edits counts the flags that change something (Validate), File aside.
 	edits int
+	// manifestsStdin: --manifests - reads the tree from standard input.
+	manifestsStdin bool
+}
+
+// Complete takes from the Factory what run needs; it reads nothing yet.
+func (o *Options) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.manifestsStdin = slices.Contains(f.Options.Manifests, "-")
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -91,7 +100,7 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	case o.AllProviders && len(o.Providers) > 0:
 		return cmdutil.UsageError("--all-providers and --provider-type contradict each other")
 	}
-	return nil
+	return policyutil.OneStdin(o.File, o.manifestsStdin)
 }
 
 func run(ctx context.Context, o *Options) error {
