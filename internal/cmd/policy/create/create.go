@@ -4,10 +4,9 @@
 package create
 
 import (
-	"slices"
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"slices"
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/policyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
