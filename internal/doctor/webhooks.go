@@ -100,11 +100,17 @@ func checkConfiguration(ctx context.Context, e *env, name string, w *admissionre
 		cc := &h.ClientConfig
 		// An empty caBundle is the system's roots for a URL: fine for a server with a
 		// publicly trusted certificate, never for a Service.
-		if len(cc.CABundle) == 0 && (cc.Service != nil || cc.URL == nil || certRefused(serving(ctx, e, cc))) {
-			worst(Fail, hn+": caBundle is empty, so the API server cannot trust it and every write it matches fails", caNext(w))
+		emptyCA := hn + ": caBundle is empty, so the API server cannot trust it and every write it matches fails"
+		if len(cc.CABundle) == 0 && cc.URL == nil {
+			worst(Fail, emptyCA, caNext(w))
 			continue
 		}
-		if err := serving(ctx, e, cc); err != nil {
+		err := serving(ctx, e, cc)
+		if len(cc.CABundle) == 0 && certRefused(err) {
+			worst(Fail, emptyCA, caNext(w))
+			continue
+		}
+		if err != nil {
 			if cc.URL != nil && !certRefused(err) {
 				// Dialled from this machine, not from the API server's network.
 				worst(Warn, hn+": not reachable from here: "+err.Error(), servingNext(cc))

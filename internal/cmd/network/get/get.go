@@ -55,9 +55,6 @@ func (o *Options) Complete(f *factory.Factory) {
 	o.Deps.Complete(f)
 }
 
-// Validate checks -o before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error { return o.Print.Validate(cmd) }
-
 func run(ctx context.Context, o *Options) error {
 	s, err := o.Store(ctx)
 	if err != nil {
