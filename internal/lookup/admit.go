@@ -16,7 +16,7 @@ import (
 // would change it (cluster scale, cluster upgrade): its siblings, the
 // ClusterCreationPolicies (a warning on errOut when they cannot be read: the server still
 // applies them) and its ProviderConfig are read from s.
-func AdmitUpdate(ctx context.Context, s store.Store, team *v1alpha1.Team, cur, updated *v1alpha1.TenantCluster, actor Actor, errOut io.Writer) (policy.Decision, error) {
+func AdmitUpdate(ctx context.Context, s store.Reader, team *v1alpha1.Team, cur, updated *v1alpha1.TenantCluster, actor Actor, errOut io.Writer) (policy.Decision, error) {
 	siblings, err := s.ListClusters(ctx, cur.Namespace)
 	if err != nil {
 		return policy.Decision{}, err

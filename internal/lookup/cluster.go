@@ -14,7 +14,7 @@ import (
 
 // Cluster reads a TenantCluster of a team, in the team's namespace; a missing one is a
 // NotFound worded as cluster get words it.
-func Cluster(ctx context.Context, s store.Store, t *v1alpha1.Team, name string) (*v1alpha1.TenantCluster, error) {
+func Cluster(ctx context.Context, s store.Reader, t *v1alpha1.Team, name string) (*v1alpha1.TenantCluster, error) {
 	ns := t.TeamNamespace()
 	c, err := s.GetCluster(ctx, ns, name)
 	if apierrors.IsNotFound(err) {

@@ -21,7 +21,7 @@ import (
 )
 
 // Team reads a team; a missing one is NotFound.
-func Team(ctx context.Context, s store.Store, name string) (*v1alpha1.Team, error) {
+func Team(ctx context.Context, s store.Reader, name string) (*v1alpha1.Team, error) {
 	if name == "" {
 		return nil, storeerr.Missing(storeerr.NeedTeam, "no team named")
 	}
@@ -35,7 +35,7 @@ func Team(ctx context.Context, s store.Store, name string) (*v1alpha1.Team, erro
 // teamNotFound is the names error for a team that does not exist, with the teams that do
 // when the identity may list them (an error listing them leaves them out: the answer is
 // still that this one does not exist).
-func teamNotFound(ctx context.Context, s store.Store, name string) error {
+func teamNotFound(ctx context.Context, s store.Reader, name string) error {
 	teams, err := s.ListTeams(ctx)
 	if err != nil {
 		return names.Team(name, nil, false)
@@ -51,7 +51,7 @@ func teamNotFound(ctx context.Context, s store.Store, name string) error {
 
 // Policy reads a ClusterCreationPolicy; a missing one is NotFound, named by its kind as
 // the other lookups name theirs rather than by the API's resource.
-func Policy(ctx context.Context, s store.Store, name string) (*v1alpha1.ClusterCreationPolicy, error) {
+func Policy(ctx context.Context, s store.Reader, name string) (*v1alpha1.ClusterCreationPolicy, error) {
 	p, err := s.GetClusterCreationPolicy(ctx, name)
 	if apierrors.IsNotFound(err) {
 		return nil, notFound("clustercreationpolicies", name, "ClusterCreationPolicy %q not found", name)
@@ -60,7 +60,7 @@ func Policy(ctx context.Context, s store.Store, name string) (*v1alpha1.ClusterC
 }
 
 // TeamClusters reads a team and every TenantCluster in its namespace.
-func TeamClusters(ctx context.Context, s store.Store, name string) (*v1alpha1.Team, []v1alpha1.TenantCluster, error) {
+func TeamClusters(ctx context.Context, s store.Reader, name string) (*v1alpha1.Team, []v1alpha1.TenantCluster, error) {
 	t, err := Team(ctx, s, name)
 	if err != nil {
 		return nil, nil, err
@@ -77,7 +77,7 @@ type Actor struct {
 }
 
 // WhoAmI resolves the identity and platform-admin status.
-func WhoAmI(ctx context.Context, s store.Store) (Actor, error) {
+func WhoAmI(ctx context.Context, s store.Reader) (Actor, error) {
 	id, err := s.Identity(ctx)
 	if err != nil {
 		return Actor{}, err
@@ -91,7 +91,7 @@ func WhoAmI(ctx context.Context, s store.Store) (Actor, error) {
 
 // TeamAndActor is the team named name and who asks: the two reads every command that
 // changes one of a team's objects starts with.
-func TeamAndActor(ctx context.Context, s store.Store, name string) (*v1alpha1.Team, Actor, error) {
+func TeamAndActor(ctx context.Context, s store.Reader, name string) (*v1alpha1.Team, Actor, error) {
 	team, err := Team(ctx, s, name)
 	if err != nil {
 		return nil, Actor{}, err
@@ -107,7 +107,7 @@ func TeamAndActor(ctx context.Context, s store.Store, name string) (*v1alpha1.Te
 // checks that it is one of them, both as every command matches names (names): for a
 // command that only filters by them. A team without environments takes any label, as on
 // the server, so a filter by one is no unknown name.
-func TeamEnvironment(ctx context.Context, s store.Store, team, env string) (*v1alpha1.Team, error) {
+func TeamEnvironment(ctx context.Context, s store.Reader, team, env string) (*v1alpha1.Team, error) {
 	t, err := Team(ctx, s, team)
 	if err != nil || env == "" || len(t.Spec.Environments) == 0 {
 		return t, err
@@ -140,7 +140,7 @@ func RequireEnvironment(t *v1alpha1.Team, env string) (*v1alpha1.EnvironmentSpec
 // team's providerConfigRef, else the only one the team can see. A name is looked up in
 // the team's namespace, then in butler-system. The reference is returned even when the
 // object is missing, so the preflight reports it in the server's words.
-func Provider(ctx context.Context, s store.Store, t *v1alpha1.Team, flag string) (*v1alpha1.ProviderReference, *v1alpha1.ProviderConfig, error) {
+func Provider(ctx context.Context, s store.Reader, t *v1alpha1.Team, flag string) (*v1alpha1.ProviderReference, *v1alpha1.ProviderConfig, error) {
 	name := flag
 	if name == "" && t.Spec.ProviderConfigRef != nil {
 		name = t.Spec.ProviderConfigRef.Name
@@ -176,7 +176,7 @@ func Provider(ctx context.Context, s store.Store, t *v1alpha1.Team, flag string)
 }
 
 // VisibleProviders are the platform-scoped ProviderConfigs and those scoped to the team.
-func VisibleProviders(ctx context.Context, s store.Store, t *v1alpha1.Team) ([]v1alpha1.ProviderConfig, error) {
+func VisibleProviders(ctx context.Context, s store.Reader, t *v1alpha1.Team) ([]v1alpha1.ProviderConfig, error) {
 	var out []v1alpha1.ProviderConfig
 	for _, ns := range []string{t.TeamNamespace(), v1alpha1.PlatformNamespace} {
 		list, err := s.ListProviderConfigs(ctx, ns)

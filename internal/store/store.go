@@ -37,10 +37,8 @@ const (
 type Store interface {
 	// Kind says which store this is, for messages and for what differs in kind (a file
 	// is named after a write offline; a server is not).
-	Kind() Kind
-	// Server is what only a live cluster can do: server-side dry run, watches, paged
-	// lists and Secret values. Offline it returns ErrNoServer.
-	Server() (Server, error)
+	Kinded
+	Served
 
 	Reader
 	Writer
@@ -138,9 +136,21 @@ type Result struct {
 	Location string
 }
 
+// Served is the way to what only a live cluster can do.
+type Served interface {
+	// Server is what only a live cluster can do: server-side dry run, watches, paged
+	// lists and Secret values. Offline it returns ErrNoServer.
+	Server() (Server, error)
+}
+
+// Kinded says which store it is: what a command that reports where a write went needs.
+type Kinded interface {
+	Kind() Kind
+}
+
 // Where is where a write went, for the line that reports it: the file offline; nothing
 // live, where kubectl names no server either.
-func Where(res Result, s Store) string {
+func Where(res Result, s Kinded) string {
 	if s == nil || s.Kind() == Live {
 		return ""
 	}

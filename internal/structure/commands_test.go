@@ -181,3 +181,53 @@ func flagWordOffenders(files []goFile) map[string]string {
 func TestNoFlagsInLibraries(t *testing.T) {
 	checkAllowed(t, "messages naming flags", flagWordOffenders(goFiles(t, repoRoot(t))), flagWords)
 }
+
+// maxWholeStores is how many places in the command layer still name store.Store, where a
+// command's Options should carry its own store interface (CONTRIBUTING.md, "A command's
+// store"). Lower it as commands narrow; it never rises.
+const maxWholeStores = 108
+
+// wholeStores are the uses of store.Store in non-test files under internal/cmd, other than
+// the factory and test helpers, and other than a package's compile-time proof that the
+// store implements its interface (var _ Store = store.Store(nil)), by "file:line".
+func wholeStores(files []goFile) []string {
+	var found []string
+	for _, f := range files {
+		dir := pathDir(f.rel)
+		if f.test || !within(dir, "internal/cmd") || withinAny(dir, []string{"internal/cmd/factory", "internal/cmd/cmdtest", "internal/cmd/root"}) {
+			continue
+		}
+		proofs := map[ast.Node]bool{}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			if vs, ok := n.(*ast.ValueSpec); ok && len(vs.Names) == 1 && vs.Names[0].Name == "_" {
+				for _, v := range vs.Values {
+					ast.Inspect(v, func(m ast.Node) bool { proofs[m] = true; return true })
+				}
+			}
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok || proofs[n] || sel.Sel.Name != "Store" {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "store" {
+				found = append(found, fmt.Sprintf("%s:%d", f.rel, f.fset.Position(sel.Pos()).Line))
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// TestCommandsNarrowTheStore: a command's Options carry an interface of its own, made of
+// the role interfaces of internal/store it uses, so run depends on what it uses and a
+// unit test's fake implements no more; the count of store.Store uses is at most
+// maxWholeStores, and equal to it.
+func TestCommandsNarrowTheStore(t *testing.T) {
+	found := wholeStores(goFiles(t, repoRoot(t)))
+	switch {
+	case len(found) > maxWholeStores:
+		t.Errorf("%d uses of store.Store in the command layer, more than %d: declare the command's own Store interface from the role interfaces it uses:\n  %s",
+			len(found), maxWholeStores, strings.Join(found, "\n  "))
+	case len(found) < maxWholeStores:
+		t.Errorf("only %d uses of store.Store in the command layer now: lower maxWholeStores to %d", len(found), len(found))
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -39,7 +40,7 @@ const gitTimeout = time.Minute
 type Options struct {
 	// Deps are the streams (IO), the -o flags (Print) and the printer they choose
 	// (Printer); check reads manifests, not the store.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Manifests        []string
 	Base             string

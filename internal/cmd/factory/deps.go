@@ -2,30 +2,64 @@ package factory
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
 
 // Deps are what most commands' Options carry, embedded as kubectl's Options embed their
-// IOStreams: the streams, the store, the -o flags NewCmd registers and the printer they
-// choose. A command that needs nothing more uses Deps' Complete and Validate as its own.
-type Deps struct {
+// IOStreams: the streams, the store as S, the clock, the -o flags NewCmd registers and the
+// printer they choose. A command that needs nothing more uses Deps' Complete and Validate
+// as its own.
+//
+// S is the command's own store interface, declared in its package with the role
+// interfaces of internal/store it uses (and a compile-time proof that store.Store
+// implements it: var _ Store = store.Store(nil)), so run depends on what it uses and a
+// unit test's fake need implement no more.
+type Deps[S any] struct {
 	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
+	Store func(context.Context) (S, error)
+	// Now is the clock (the Factory's, so ages and expiries in golden output are fixed).
+	Now   func() time.Time
 	Print *output.Flags
 	// Printer prints by -o; Complete resolves it.
 	Printer *output.Printer
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
-func (d *Deps) Complete(f *Factory) {
-	d.IO, d.Store = f.IOStreams, f.Store
+func (d *Deps[S]) Complete(f *Factory) {
+	d.IO, d.Store, d.Now = f.IOStreams, StoreAs[S](f), f.Now
+	if d.Now == nil {
+		d.Now = time.Now
+	}
 	d.Printer = d.Print.Printer(f.IOStreams)
 }
 
 // Validate checks -o before anything is read.
-func (d *Deps) Validate(cmd *cobra.Command) error { return d.Print.Validate(cmd) }
+func (d *Deps[S]) Validate(cmd *cobra.Command) error { return d.Print.Validate(cmd) }
+
+// StoreAs opens f's store (once, on first use) as S, an interface store.Store implements.
+// The conversion cannot fail for such an S; the package's compile-time proof holds it.
+func StoreAs[S any](f *Factory) func(context.Context) (S, error) {
+	return func(ctx context.Context) (S, error) {
+		var none S
+		s, err := f.Store(ctx)
+		if err != nil {
+			return none, err
+		}
+		narrow, ok := any(s).(S)
+		if !ok {
+			return none, fmt.Errorf("internal error: the store does not implement %T", &none)
+		}
+		return narrow, nil
+	}
+}
+
+// Fixed is a store opener that returns s, for tests that build Options by hand.
+func Fixed[S any](s S) func(context.Context) (S, error) {
+	return func(context.Context) (S, error) { return s, nil }
+}

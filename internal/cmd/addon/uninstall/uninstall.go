@@ -20,7 +20,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Complete, its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Cluster string
 	Team    string

@@ -46,7 +46,7 @@ var Spec = output.Spec{Wide: true}
 // Options are what whoami runs with: its flags and, from Complete, its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 	// AsSource is where --as came from (cmdutil.SourceCommandLine, SourceEnv,
 	// SourceConfig), for the identity's source on manifests.
 	AsSource string

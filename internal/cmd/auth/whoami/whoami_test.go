@@ -47,7 +47,7 @@ func TestNewCmdRefusesBadOutput(t *testing.T) {
 func TestRun(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	s := storetest.Payments(t, "bob@example.com")
-	o := &Options{Deps: factory.Deps{IO: ios, Store: func(context.Context) (store.Store, error) { return s, nil }}}
+	o := &Options{Deps: factory.Deps[store.Store]{IO: ios, Store: func(context.Context) (store.Store, error) { return s, nil }}}
 	format := output.Table
 	o.Print = output.Register(&cobra.Command{}, &format, Spec)
 	o.Printer = o.Print.Printer(ios)

@@ -22,7 +22,7 @@ import (
 // Options are the flags and arguments of cluster events.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Now  func() time.Time
 	Name string

@@ -27,7 +27,7 @@ var Spec = output.Spec{Objects: true, Wide: true, Name: true}
 // dependencies.
 type Options struct {
 	// Deps are the streams, the store, the -o flags and the printer they choose.
-	factory.Deps
+	factory.Deps[store.Store]
 	// Now is the clock (AGE); Namespace is -n; Offline is true on manifests.
 	Now       func() time.Time
 	Namespace string

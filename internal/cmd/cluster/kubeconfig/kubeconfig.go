@@ -34,7 +34,7 @@ const FileMode os.FileMode = 0o600
 // Complete, its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	// Offline is whether --manifests was given: the Secret is not in them.
 	Offline bool

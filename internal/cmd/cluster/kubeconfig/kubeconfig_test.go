@@ -55,7 +55,7 @@ func TestSecretRef(t *testing.T) {
 
 func TestOfflineIsAUsageError(t *testing.T) {
 	streams, _, _, _ := iostreams.Test()
-	o := &Options{Offline: true, Name: "web", Team: "payments", Deps: factory.Deps{IO: streams,
+	o := &Options{Offline: true, Name: "web", Team: "payments", Deps: factory.Deps[store.Store]{IO: streams,
 		Store: func(context.Context) (store.Store, error) {
 			t.Fatal("the store is not needed to refuse")
 			return nil, nil

@@ -26,11 +26,21 @@ import (
 // cluster that keeps changing under it (each Conflict starts again from a fresh read).
 var Attempts = 4
 
+// Store is what cluster scale reads and writes: the team, who asks, the cluster and what
+// its rules read (store.Reader), and the one write.
+type Store interface {
+	store.Reader
+	store.ClusterWriter
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what cluster scale runs with: its flags and argument and, from Complete,
 // its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[Store]
 
 	Name    string
 	Team    string
@@ -133,7 +143,7 @@ func run(ctx context.Context, o *Options) error {
 }
 
 // preflight runs the server's update rules on the cluster with its new worker count.
-func preflight(ctx context.Context, s store.Store, team *v1alpha1.Team, cur *v1alpha1.TenantCluster, workers int32, actor lookup.Actor, errOut io.Writer) (policy.Decision, error) {
+func preflight(ctx context.Context, s store.Reader, team *v1alpha1.Team, cur *v1alpha1.TenantCluster, workers int32, actor lookup.Actor, errOut io.Writer) (policy.Decision, error) {
 	updated := cur.DeepCopy()
 	updated.Spec.Workers.Replicas = workers
 	return lookup.AdmitUpdate(ctx, s, team, cur, updated, actor, errOut)

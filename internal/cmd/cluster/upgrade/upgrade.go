@@ -25,7 +25,7 @@ import (
 // its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	// Offline is whether the command works on manifests (--manifests).
 	Offline bool

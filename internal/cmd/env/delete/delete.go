@@ -24,7 +24,7 @@ import (
 // Options are the flags and arguments of env delete.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Name string
 	Team string

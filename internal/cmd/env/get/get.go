@@ -15,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -54,7 +55,7 @@ var Spec = output.Spec{Wide: true}
 // Options are the flags and arguments of env get.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Name string
 	Team string

@@ -30,6 +30,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
 
 // DefaultConcurrency is how many clusters are migrated at once: two requests each, so at
@@ -46,7 +47,7 @@ const maxAttempts = 5
 // its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	// Offline is whether the command works on manifests: the next step is then a commit.
 	Offline bool

@@ -27,7 +27,7 @@ const NothingToUpdate = "nothing to update: pass --description, --max-clusters, 
 // Options are the flags and arguments of env update.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Name                 string
 	Team                 string

@@ -23,7 +23,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Options are network delete's arguments, flags and what it needs.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Name      string
 	Namespace string

@@ -10,6 +10,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/network/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
@@ -21,7 +22,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Options are network get's arguments and what it needs.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Name      string
 	Namespace string

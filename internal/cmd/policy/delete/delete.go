@@ -21,7 +21,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Options are the flags and arguments of policy delete.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Name string
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/policyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
 
 // Spec is what policy get prints: the ClusterCreationPolicy.
@@ -18,7 +19,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Options are the flags and arguments of policy get.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Name string
 }

@@ -27,7 +27,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Options are the flags and arguments of policy update.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Name, Scope, Team, Environment, File string
 	Providers, Rules, Remove             []string

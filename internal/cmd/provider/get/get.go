@@ -33,7 +33,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 // dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Now  func() time.Time
 	Name string

@@ -29,7 +29,7 @@ var Spec = output.Spec{Objects: true, List: true, Wide: true, Name: true}
 // dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Now  func() time.Time
 	Team string

@@ -23,7 +23,7 @@ import (
 // from Complete, its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Name   string
 	Team   string

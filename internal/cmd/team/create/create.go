@@ -26,7 +26,7 @@ import (
 // Options are the flags and arguments of team create.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Name         string
 	DisplayName  string

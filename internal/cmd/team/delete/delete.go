@@ -22,7 +22,7 @@ import (
 // Options are the flags and arguments of team delete.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Team string
 	Yes  bool

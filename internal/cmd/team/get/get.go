@@ -12,6 +12,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -51,7 +52,7 @@ var Spec = output.Spec{Objects: true, View: true, Wide: true, Name: true}
 // Options are the flags and arguments of team get.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Name string
 }

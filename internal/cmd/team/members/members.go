@@ -27,7 +27,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 // dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Team string
 	// Change is what the arguments ask for; Validate parses it.

@@ -23,7 +23,7 @@ import (
 // Options are the flags and arguments of team set-limits.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps
+	factory.Deps[store.Store]
 
 	Team  string
 	Clear bool

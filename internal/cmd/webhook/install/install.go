@@ -20,6 +20,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
@@ -32,7 +33,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 // dependencies.
 type Options struct {
 	// Deps are the streams (IO), the -o flags (Print) and the printer (Printer).
-	factory.Deps
+	factory.Deps[store.Store]
 	Name, Service, Image, Certs string
 	Replicas                    int32
 	ReapSchedule                string

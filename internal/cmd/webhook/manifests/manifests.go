@@ -15,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
@@ -31,7 +32,7 @@ var Spec = output.Spec{Objects: true, Name: true}
 // dependencies.
 type Options struct {
 	// Deps are the streams (IO), the -o flags (Print) and the printer (Printer).
-	factory.Deps
+	factory.Deps[store.Store]
 	Service      string
 	Name         string
 	CABundleFile string

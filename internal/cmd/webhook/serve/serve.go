@@ -19,6 +19,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -27,7 +28,7 @@ import (
 // dependencies.
 type Options struct {
 	// Deps are the streams (IO); serve prints nothing through -o.
-	factory.Deps
+	factory.Deps[store.Store]
 	CertDir         string
 	Port            int
 	BindAddress     string
