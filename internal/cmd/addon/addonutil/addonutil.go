@@ -12,9 +12,17 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
+// Store is what the addon commands read through Resolve: the team, who asks and the
+// cluster (store.Reader), and the cluster's TenantAddons.
+type Store interface {
+	store.Reader
+	ListAddons(ctx context.Context, namespace string) ([]v1alpha1.TenantAddon, error)
+}
+
 // Target is a cluster with its team and its TenantAddons.
 type Target struct {
-	Store   store.Store
+	// Store is what the target was read from: who asks is read from it too.
+	Store   store.Reader
 	Team    *v1alpha1.Team
 	Cluster *v1alpha1.TenantCluster
 	// Installed are the TenantAddons naming the cluster, by name.
@@ -30,7 +38,7 @@ func RequireTeam(team string) error {
 }
 
 // Resolve reads the team, the cluster and the cluster's TenantAddons from the store.
-func Resolve(ctx context.Context, s store.Store, team, cluster string) (*Target, error) {
+func Resolve(ctx context.Context, s Store, team, cluster string) (*Target, error) {
 	t, err := lookup.Team(ctx, s, team)
 	if err != nil {
 		return nil, err

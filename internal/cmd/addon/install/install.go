@@ -26,11 +26,20 @@ import (
 // Spec: a line for people, the TenantAddon as created for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what addon install reads and writes: the team, who asks and the cluster (addonutil.Store), and the TenantAddon it creates; Kind says where the write went.
+type Store interface {
+	store.Reader
+	store.Addons
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what addon install runs with: its flags and arguments and, from Complete,
 // its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Cluster string
 	Team    string

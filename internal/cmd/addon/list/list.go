@@ -20,11 +20,18 @@ import (
 // Spec: rows for people, the TenantAddons for programs.
 var Spec = output.Spec{Objects: true, List: true, Name: true}
 
+// Store is what addon list reads: the team, the cluster and its TenantAddons.
+type Store interface {
+	addonutil.Store
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what addon list runs with: its flags and arguments and, from Complete, its
 // dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Cluster string
 	Team    string
