@@ -32,7 +32,7 @@ var _ Store = store.Store(nil)
 type Options struct {
 	// PoolOptions are the pool's name and namespace and the dependencies, from Complete.
 	shared.PoolOptions[Store]
-	Yes       bool
+	Yes bool
 }
 
 // NewCmd returns `network delete`; runF, when not nil, runs instead of run.
