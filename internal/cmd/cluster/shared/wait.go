@@ -22,8 +22,14 @@ var (
 	SpinnerInterval = 120 * time.Millisecond
 )
 
+// Waiter is what WaitReady reads: the cluster, and its watch on the server.
+type Waiter interface {
+	GetCluster(ctx context.Context, namespace, name string) (*v1alpha1.TenantCluster, error)
+	store.Served
+}
+
 // WaitReady waits for the cluster just created, with progress on stderr.
-func WaitReady(ctx context.Context, ios *iostreams.IOStreams, now func() time.Time, s store.Store, c *v1alpha1.TenantCluster, timeout time.Duration, structured bool) error {
+func WaitReady(ctx context.Context, ios *iostreams.IOStreams, now func() time.Time, s Waiter, c *v1alpha1.TenantCluster, timeout time.Duration, structured bool) error {
 	cs, err := s.Server()
 	if err != nil {
 		return err

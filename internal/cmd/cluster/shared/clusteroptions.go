@@ -1,0 +1,55 @@
+package shared
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+// ClusterOptions are what a command on one cluster of a team acts on (`cluster describe
+// NAME --team TEAM`, events, extend), embedded in its Options: the cluster's name, its
+// team (--team, required) and the command's dependencies.
+type ClusterOptions[S store.Reader] struct {
+	// Deps are the streams, the store, the clock and the printer, from Complete.
+	factory.Deps[S]
+
+	Name string
+	Team string
+}
+
+// TeamFlag is --team, the team that owns the cluster.
+func (o *ClusterOptions[S]) TeamFlag(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+}
+
+// Validate checks -o and that --team is given, before anything is read.
+func (o *ClusterOptions[S]) Validate(cmd *cobra.Command) error {
+	if err := o.Deps.Validate(cmd); err != nil {
+		return err
+	}
+	if o.Team == "" {
+		return cmdutil.UsageError("--team is required")
+	}
+	return nil
+}
+
+// Cluster opens the store and reads the team and its cluster; the store is returned for
+// what the command reads next.
+func (o *ClusterOptions[S]) Cluster(ctx context.Context) (S, *v1alpha1.Team, *v1alpha1.TenantCluster, error) {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return s, nil, nil, err
+	}
+	team, err := lookup.Team(ctx, s, o.Team)
+	if err != nil {
+		return s, nil, nil, err
+	}
+	c, err := lookup.Cluster(ctx, s, team, o.Name)
+	return s, team, c, err
+}
