@@ -5,7 +5,7 @@ package delete
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
@@ -19,18 +19,25 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
+// Store is what cluster delete reads and writes: the team, who asks and the clusters
+// (store.Reader), the deletes, and where they went.
+type Store interface {
+	store.Reader
+	store.ClusterWriter
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of cluster delete.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer  *output.Printer
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps[Store]
+
 	Name     string
 	Team     string
 	Yes      bool
 	Selector string
-
-	Print *output.Flags
 }
 
 // Spec: the structured formats print the TenantCluster as it was before the delete, -o name
@@ -75,18 +82,11 @@ name meanwhile is left alone. -l deletes every cluster of the team whose labels 
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
-}
-
 func run(ctx context.Context, o *Options) error {
 	s, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	w := s
 	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
 	if err != nil {
 		return err
@@ -110,7 +110,7 @@ func run(ctx context.Context, o *Options) error {
 			return err
 		}
 	}
-	res, err := w.DeleteCluster(ctx, c)
+	res, err := s.DeleteCluster(ctx, c)
 	if err != nil {
 		return err
 	}

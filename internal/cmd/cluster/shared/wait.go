@@ -22,14 +22,15 @@ var (
 	SpinnerInterval = 120 * time.Millisecond
 )
 
-// Waiter is what WaitReady reads: the cluster, and its watch on the server.
-type Waiter interface {
+// Watched is what waiting for a cluster (WaitReady) and watching it (cluster get --watch)
+// read: the cluster, and its watch on the server.
+type Watched interface {
 	GetCluster(ctx context.Context, namespace, name string) (*v1alpha1.TenantCluster, error)
 	store.Served
 }
 
 // WaitReady waits for the cluster just created, with progress on stderr.
-func WaitReady(ctx context.Context, ios *iostreams.IOStreams, now func() time.Time, s Waiter, c *v1alpha1.TenantCluster, timeout time.Duration, structured bool) error {
+func WaitReady(ctx context.Context, ios *iostreams.IOStreams, now func() time.Time, s Watched, c *v1alpha1.TenantCluster, timeout time.Duration, structured bool) error {
 	cs, err := s.Server()
 	if err != nil {
 		return err

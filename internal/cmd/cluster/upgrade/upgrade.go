@@ -21,11 +21,23 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what cluster upgrade reads and writes: the team, who asks, the cluster and what
+// its update rules read (store.Reader), the one write and where it went, and the server
+// that --wait watches.
+type Store interface {
+	store.Reader
+	store.ClusterUpgrader
+	store.Kinded
+	store.Served
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what cluster upgrade runs with: its flags and argument and, from Complete,
 // its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	// Offline is whether the command works on manifests (--manifests).
 	Offline bool
