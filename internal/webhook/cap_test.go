@@ -10,8 +10,6 @@ import (
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -28,30 +26,15 @@ const (
 // setupCapTeam makes team "cap" in its namespace with a cap of maxClusters and the given
 // number of clusters already there, writable by group cap:writers.
 func setupCapTeam(ctx context.Context, c client.Client, maxClusters int32, existing int) error {
-	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "cap-writer", Namespace: capNS}, Rules: []rbacv1.PolicyRule{{
-		APIGroups: []string{v1alpha1.GroupVersion.Group}, Resources: []string{"tenantclusters"},
-		Verbs: []string{"get", "list", "create", "update"}}}}
-	binding := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "cap-writer", Namespace: capNS},
-		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "cap-writer"},
-		Subjects: []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.GroupKind, Name: "cap:writers"}}}
-	for _, o := range []client.Object{&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: capNS}}, role, binding} {
-		if err := c.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
-			return err
-		}
-	}
-	team := &v1alpha1.Team{
-		ObjectMeta: metav1.ObjectMeta{Name: "cap"},
+	err := createTeam(ctx, c, &v1alpha1.Team{
+		ObjectMeta: metav1.ObjectMeta{Name: capNS},
 		Spec: v1alpha1.TeamSpec{
 			DisplayName:    "Cap",
 			ResourceLimits: &v1alpha1.TeamResourceLimits{MaxClusters: i32(maxClusters)},
 			Environments:   []v1alpha1.EnvironmentSpec{{Name: "prod"}},
 		},
-	}
-	if err := c.Create(ctx, team); err != nil {
-		return err
-	}
-	team.Status.Namespace = capNS
-	if err := c.Status().Update(ctx, team); err != nil {
+	})
+	if err != nil {
 		return err
 	}
 	for i := 0; i < existing; i++ {
@@ -63,11 +46,7 @@ func setupCapTeam(ctx context.Context, c client.Client, maxClusters int32, exist
 }
 
 func capCluster(name string) *v1alpha1.TenantCluster {
-	c := cluster(name, "prod", capWriter, 1, 2, "4Gi")
-	c.Namespace = capNS
-	c.Labels[v1alpha1.LabelTeam] = "cap"
-	c.Spec.TeamRef.Name = "cap"
-	return c
+	return teamCluster(capNS, name, "prod", capWriter, 1)
 }
 
 // createAll sends creates of names at once and sorts the outcomes: admitted, refused by

@@ -19,7 +19,6 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
@@ -503,36 +502,16 @@ func waitForHA(ctx context.Context, t *testing.T, c client.Client) {
 // far above the run except 5 worker nodes per cluster, so each write's verdict depends on
 // the write alone and stays the same whichever writes before it met the outage.
 func setupHATeam(ctx context.Context, c client.Client) error {
-	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "ha-writer", Namespace: haNS}, Rules: []rbacv1.PolicyRule{{
-		APIGroups: []string{v1alpha1.GroupVersion.Group}, Resources: []string{"tenantclusters"},
-		Verbs: []string{"get", "list", "create", "update"}}}}
-	binding := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "ha-writer", Namespace: haNS},
-		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "ha-writer"},
-		Subjects: []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.GroupKind, Name: "ha:writers"}}}
-	for _, o := range []client.Object{&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: haNS}}, role, binding} {
-		if err := c.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
-			return err
-		}
-	}
-	team := &v1alpha1.Team{
+	return createTeam(ctx, c, &v1alpha1.Team{
 		ObjectMeta: metav1.ObjectMeta{Name: haTeam},
 		Spec: v1alpha1.TeamSpec{
 			DisplayName:    "HA",
 			ResourceLimits: &v1alpha1.TeamResourceLimits{MaxClusters: i32(1000), MaxTotalNodes: i32(10000), MaxNodesPerCluster: i32(5)},
 			Environments:   []v1alpha1.EnvironmentSpec{{Name: "prod"}},
 		},
-	}
-	if err := c.Create(ctx, team); err != nil {
-		return err
-	}
-	team.Status.Namespace = haNS
-	return c.Status().Update(ctx, team)
+	})
 }
 
 func haCluster(name string, replicas int32) *v1alpha1.TenantCluster {
-	c := cluster(name, "prod", haUser, replicas, 2, "4Gi")
-	c.Namespace = haNS
-	c.Labels[v1alpha1.LabelTeam] = haTeam
-	c.Spec.TeamRef.Name = haTeam
-	return c
+	return teamCluster(haTeam, name, "prod", haUser, replicas)
 }
