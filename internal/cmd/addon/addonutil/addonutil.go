@@ -6,6 +6,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -27,6 +30,40 @@ type Target struct {
 	Cluster *v1alpha1.TenantCluster
 	// Installed are the TenantAddons naming the cluster, by name.
 	Installed []v1alpha1.TenantAddon
+}
+
+// TargetOptions are what an addon command acts on, embedded in its Options: the cluster
+// (the CLUSTER argument), its team (--team, required) and the command's dependencies.
+type TargetOptions[S Store] struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps[S]
+
+	Cluster string
+	Team    string
+}
+
+// TeamFlag is --team, the team that owns the cluster.
+func (o *TargetOptions[S]) TeamFlag(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+}
+
+// Validate checks -o and --team before anything is read.
+func (o *TargetOptions[S]) Validate(cmd *cobra.Command) error {
+	if err := o.Deps.Validate(cmd); err != nil {
+		return err
+	}
+	return RequireTeam(o.Team)
+}
+
+// Target opens the store and reads the team, the cluster and its TenantAddons; the store
+// is returned for what the command writes.
+func (o *TargetOptions[S]) Target(ctx context.Context) (S, *Target, error) {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return s, nil, err
+	}
+	t, err := Resolve(ctx, s, o.Team, o.Cluster)
+	return s, t, err
 }
 
 // RequireTeam is the addon commands' check of --team, before anything is read.

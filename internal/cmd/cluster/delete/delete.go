@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -31,11 +32,9 @@ var _ Store = store.Store(nil)
 
 // Options are the flags and arguments of cluster delete.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[Store]
+	// ClusterOptions are NAME, --team and the dependencies, from Complete.
+	shared.ClusterOptions[Store]
 
-	Name     string
-	Team     string
 	Yes      bool
 	Selector string
 }
@@ -75,7 +74,7 @@ name meanwhile is left alone. -l deletes every cluster of the team whose labels 
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes (butler-cli's name)")
 	fl.StringVarP(&o.Selector, "selector", "l", "", "Delete every cluster of the team whose labels match, e.g. butler.butlerlabs.dev/ci-run=123 (needs --yes)")
@@ -83,11 +82,7 @@ name meanwhile is left alone. -l deletes every cluster of the team whose labels 
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
+	s, team, actor, err := o.TeamAndActor(ctx)
 	if err != nil {
 		return err
 	}

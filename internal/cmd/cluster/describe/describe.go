@@ -5,9 +5,10 @@ package describe
 
 import (
 	"context"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"io"
 	"os"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"

@@ -76,7 +76,7 @@ Steward's TenantControlPlane API exits 1.`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, shared.Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	fl.BoolVar(&o.ReadOnly, "read-only", false, "Block creation, update and deletion (the default)")
 	fl.BoolVar(&o.QuotaMode, "quota-mode", false, "Block creation and update; allow deletion")
 	fl.BoolVar(&o.BlockCreate, "block-create", false, "Block creating objects")

@@ -102,8 +102,8 @@ func newContested(t *testing.T, meanwhile func(*v1alpha1.TenantCluster)) *contes
 
 func scaleTo(t *testing.T, f *contested, workers int32) (string, error) {
 	deps, out, _ := cmdtest.Deps[Store](f, Spec, "")
-	o := &Options{Name: "bob-checkout", Team: "payments", Workers: workers}
-	o.Deps = deps
+	o := &Options{Workers: workers}
+	o.Deps, o.Name, o.Team = deps, "bob-checkout", "payments"
 	err := run(context.Background(), o)
 	return out.String(), err
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // ClusterOptions are what a command on one cluster of a team acts on (`cluster describe
-// NAME --team TEAM`, events, extend), embedded in its Options: the cluster's name, its
+// NAME --team TEAM`, events, extend, scale, upgrade, ...), embedded in its Options: the cluster's name, its
 // team (--team, required) and the command's dependencies.
 type ClusterOptions[S store.Reader] struct {
 	// Deps are the streams, the store, the clock and the printer, from Complete.
@@ -52,4 +52,15 @@ func (o *ClusterOptions[S]) Cluster(ctx context.Context) (S, *v1alpha1.Team, *v1
 	}
 	c, err := lookup.Cluster(ctx, s, team, o.Name)
 	return s, team, c, err
+}
+
+// TeamAndActor opens the store and reads the team and who asks: what a command that
+// changes one of the team's clusters starts with. The store is returned for the rest.
+func (o *ClusterOptions[S]) TeamAndActor(ctx context.Context) (S, *v1alpha1.Team, lookup.Actor, error) {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return s, nil, lookup.Actor{}, err
+	}
+	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
+	return s, team, actor, err
 }

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/controlplane"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
@@ -71,12 +71,13 @@ type FreezeStore interface {
 // ChangeOptions are what freeze and thaw act on, embedded in their Options: the cluster
 // and its team, with the command's dependencies.
 type ChangeOptions[S FreezeStore] struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[S]
-
-	Name string
-	Team string
+	// ClusterOptions are NAME, --team and the dependencies, from Complete.
+	ClusterOptions[S]
 }
+
+// Validate checks -o before anything is read; a missing --team is the store's to word
+// (lookup.Team), as before the team is read.
+func (o *ChangeOptions[S]) Validate(cmd *cobra.Command) error { return o.Deps.Validate(cmd) }
 
 // Apply opens the store and makes the change ch (its Verb, Done and Permissions) to the
 // cluster named, printing by the command's -o.

@@ -53,7 +53,7 @@ TenantControlPlane yet exits 3.`,
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, shared.Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	return cmd
 }
 

@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -36,14 +37,12 @@ var _ Store = store.Store(nil)
 // Options are what cluster upgrade runs with: its flags and argument and, from Complete,
 // its dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[Store]
+	// ClusterOptions are NAME, --team and the dependencies, from Complete.
+	shared.ClusterOptions[Store]
 
 	// Offline is whether the command works on manifests (--manifests).
 	Offline bool
 
-	Name            string
-	Team            string
 	Version         string
 	DryRun          bool
 	Yes             bool
@@ -91,7 +90,7 @@ status.observedState.kubernetesVersion), with progress on stderr.`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	fl.StringVar(&o.Version, "kubernetes-version", "", "Kubernetes version wanted, e.g. v1.32.0 (required)")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Print the plan and send nothing")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
@@ -110,11 +109,8 @@ func (o *Options) Complete(f *factory.Factory) {
 // Validate checks the flags before anything is read. A malformed version is bad input
 // (exit 2).
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
+	if err := o.ClusterOptions.Validate(cmd); err != nil {
 		return err
-	}
-	if o.Team == "" {
-		return cmdutil.UsageError("--team is required")
 	}
 	if o.Version == "" {
 		return cmdutil.UsageError("--kubernetes-version is required")
@@ -137,11 +133,7 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
+	s, team, actor, err := o.TeamAndActor(ctx)
 	if err != nil {
 		return err
 	}
