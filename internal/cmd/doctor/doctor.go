@@ -25,9 +25,7 @@ import (
 var Spec = output.Spec{}
 
 // Store is what doctor reads: what its checks read (doctor.Store).
-type Store interface {
-	doctor.Store
-}
+type Store = doctor.Store
 
 var _ Store = store.Store(nil)
 

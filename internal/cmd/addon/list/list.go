@@ -21,9 +21,7 @@ import (
 var Spec = output.Spec{Objects: true, List: true, Name: true}
 
 // Store is what addon list reads: the team, the cluster and its TenantAddons.
-type Store interface {
-	addonutil.Store
-}
+type Store = addonutil.Store
 
 var _ Store = store.Store(nil)
 

@@ -17,9 +17,7 @@ import (
 
 // Store is what cluster thaw reads and writes: the team, who asks, the cluster and its
 // control plane's write permissions.
-type Store interface {
-	shared.FreezeStore
-}
+type Store = shared.FreezeStore
 
 var _ Store = store.Store(nil)
 

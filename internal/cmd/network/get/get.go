@@ -19,9 +19,7 @@ import (
 var Spec = output.Spec{Objects: true, Name: true}
 
 // Store is what network get reads: the pool and its IPAllocations.
-type Store interface {
-	shared.Pools
-}
+type Store = shared.Pools
 
 var _ Store = store.Store(nil)
 

@@ -19,9 +19,7 @@ import (
 )
 
 // Store is what upgrade plan reads: the teams and their clusters.
-type Store interface {
-	store.Reader
-}
+type Store = store.Reader
 
 var _ Store = store.Store(nil)
 

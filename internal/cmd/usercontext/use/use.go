@@ -21,9 +21,7 @@ import (
 var Spec = output.Spec{Name: true}
 
 // Store is what context use reads: the team (and its environments).
-type Store interface {
-	store.Reader
-}
+type Store = store.Reader
 
 var _ Store = store.Store(nil)
 
