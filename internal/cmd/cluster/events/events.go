@@ -31,8 +31,6 @@ var _ Store = store.Store(nil)
 type Options struct {
 	// ClusterOptions are NAME, --team and the dependencies, from Complete.
 	shared.ClusterOptions[Store]
-	// Offline is whether --manifests was given: they have no events.
-	Offline bool
 }
 
 // Spec: a table for people, the Events for programs.
@@ -59,12 +57,6 @@ no events (exit 2).`, store.MaxEvents),
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	o.TeamFlag(cmd)
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Offline = f.Offline()
 }
 
 // Validate checks -o and --team, and that there is a live cluster, before anything is read.

@@ -22,13 +22,8 @@ import (
 // Spec is what cluster get prints: the cluster, -o wide its sizes and owner, -o name its name.
 var Spec = output.Spec{Objects: true, Wide: true, Name: true}
 
-// Store is what cluster get reads: the team and the cluster (store.Reader), its control
-// plane (WRITES), and the server that watches it (--watch).
-type Store interface {
-	store.Reader
-	store.ControlPlanes
-	store.Served
-}
+// Store is what cluster get reads: what showing clusters reads (shared.ShowStore).
+type Store = shared.ShowStore
 
 var _ Store = store.Store(nil)
 

@@ -45,9 +45,6 @@ type Options struct {
 	// ClusterOptions are NAME, --team and the dependencies, from Complete.
 	shared.ClusterOptions[Store]
 
-	// Offline is whether --manifests was given: the Secret is not in them.
-	Offline bool
-
 	File string
 
 	Merge       bool
@@ -104,12 +101,6 @@ usage error).`,
 	cmd.Flags().BoolVar(&o.SetContext, "set-context", false, "With --merge: make it the current context")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "With --merge: replace entries of that name that belong to another cluster")
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Offline = f.Offline()
 }
 
 // Validate checks the flags before anything is read.

@@ -54,8 +54,8 @@ func TestSecretRef(t *testing.T) {
 
 func TestOfflineIsAUsageError(t *testing.T) {
 	streams, _, _, _ := iostreams.Test()
-	o := &Options{Offline: true}
-	o.Name, o.Team = "web", "payments"
+	o := &Options{}
+	o.Name, o.Team, o.Offline = "web", "payments", true
 	o.Deps = factory.Deps[Store]{IO: streams,
 		Store: func(context.Context) (Store, error) {
 			t.Fatal("the store is not needed to refuse")

@@ -21,13 +21,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
-// Store is what cluster list reads: the team and its clusters (store.Reader), their control
-// planes (WRITES), and the server that pages and watches them.
-type Store interface {
-	store.Reader
-	store.ControlPlanes
-	store.Served
-}
+// Store is what cluster list reads: what showing clusters reads (shared.ShowStore).
+type Store = shared.ShowStore
 
 var _ Store = store.Store(nil)
 

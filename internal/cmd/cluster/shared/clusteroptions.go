@@ -21,6 +21,15 @@ type ClusterOptions[S store.Reader] struct {
 
 	Name string
 	Team string
+	// Offline is whether --manifests was given, for a command that needs a live cluster.
+	Offline bool
+}
+
+// Complete takes from the Factory what run needs, and whether it works on manifests; it
+// reads nothing yet.
+func (o *ClusterOptions[S]) Complete(f *factory.Factory) {
+	o.Deps.Complete(f)
+	o.Offline = f.Offline()
 }
 
 // TeamFlag is --team, the team that owns the cluster.

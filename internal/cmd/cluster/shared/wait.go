@@ -22,6 +22,15 @@ var (
 	SpinnerInterval = 120 * time.Millisecond
 )
 
+// ShowStore is what showing clusters reads (cluster get, cluster list): the team and its
+// clusters (store.Reader), their control planes (WRITES), and the server that pages and
+// watches them.
+type ShowStore interface {
+	store.Reader
+	store.ControlPlanes
+	store.Served
+}
+
 // Watched is what waiting for a cluster (WaitReady) and watching it (cluster get --watch)
 // read: the cluster, and its watch on the server.
 type Watched interface {

@@ -40,9 +40,6 @@ type Options struct {
 	// ClusterOptions are NAME, --team and the dependencies, from Complete.
 	shared.ClusterOptions[Store]
 
-	// Offline is whether the command works on manifests (--manifests).
-	Offline bool
-
 	Version         string
 	DryRun          bool
 	Yes             bool
@@ -98,12 +95,6 @@ status.observedState.kubernetesVersion), with progress on stderr.`,
 	fl.DurationVar(&o.Timeout, "timeout", clusterwatch.DefaultTimeout, "How long --wait waits")
 	fl.StringVar(&o.ResourceVersion, "resource-version", "", "Live: upgrade only if the cluster still has this resourceVersion (from an earlier read)")
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Offline = f.Offline()
 }
 
 // Validate checks the flags before anything is read. A malformed version is bad input
