@@ -145,14 +145,7 @@ func TestFailoverAdmitsNoClusterPastTheCap(t *testing.T) {
 	if err := setupCapTeam(ctx, env.Client, capacity, existing); err != nil {
 		t.Fatalf("setup: %v", err)
 	}
-	certDir, caBundle := servingCert(t)
-	backends := []*haBackend{
-		startBackend(t, certDir, env.Kubeconfig("admin"), 0),
-		startBackend(t, certDir, env.Kubeconfig("admin"), 1),
-	}
-	lb := newBalancer(t, []string{backends[0].addr, backends[1].addr})
-	followLease(t, env, lb)
-	registerFor(ctx, t, env, capNS, "https://"+lb.addr()+webhook.PathTenantCluster, caBundle)
+	backends, lb := startPair(ctx, t, env, capNS)
 	c, err := client.New(env.Impersonating(capWriter, "cap:writers"), client.Options{Scheme: env.Scheme})
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +213,8 @@ func TestFailoverAdmitsNoClusterPastTheCap(t *testing.T) {
 	}
 }
 
-// registerFor registers the bundle's TenantCluster webhook at url for namespace ns only.
+// registerFor registers the bundle's TenantCluster webhook (failurePolicy Fail, checked) at
+// url, under a name of its own and for namespace ns only, and removes it after the test.
 func registerFor(ctx context.Context, t *testing.T, env *testenv.Env, ns, url string, caBundle []byte) {
 	t.Helper()
 	var hook admissionregistrationv1.ValidatingWebhook
@@ -228,6 +222,9 @@ func registerFor(ctx context.Context, t *testing.T, env *testenv.Env, ns, url st
 		if h.Name == webhook.NameTenantCluster {
 			hook = h
 		}
+	}
+	if hook.FailurePolicy == nil || *hook.FailurePolicy != admissionregistrationv1.Fail {
+		t.Fatalf("the bundle's TenantCluster webhook is not fail-closed: %+v", hook.FailurePolicy)
 	}
 	hook.Name = ns + "." + webhook.NameTenantCluster
 	hook.ClientConfig = admissionregistrationv1.WebhookClientConfig{URL: &url, CABundle: caBundle}
