@@ -130,7 +130,7 @@ func RefOf(c *v1alpha1.TenantCluster) (Ref, bool) {
 // a missing TenantControlPlane are not-found errors (exit 3) that say so, as butler-server
 // answers 404 for both; a server without Steward's API is ErrNoControlPlaneAPI (exit 1);
 // refusals are the server's (exit 4).
-func Get(ctx context.Context, s store.Store, c *v1alpha1.TenantCluster) (*stewardv1alpha1.TenantControlPlane, error) {
+func Get(ctx context.Context, s store.ControlPlanes, c *v1alpha1.TenantCluster) (*stewardv1alpha1.TenantControlPlane, error) {
 	ref, ok := RefOf(c)
 	if !ok {
 		return nil, notFound("TenantCluster %s/%s has no tenant namespace yet (status.tenantNamespace is empty): its control plane is not provisioned", c.Namespace, c.Name)
@@ -154,7 +154,7 @@ func Key(c *v1alpha1.TenantCluster) string { return c.Namespace + "/" + c.Name }
 // so is every one when the store has no ControlPlanes side. The error, if any, is the
 // first failure that is neither of those (the column then shows Unknown too): the caller
 // may warn about it, never fail the listing.
-func States(ctx context.Context, s store.Store, clusters []v1alpha1.TenantCluster) (map[string]string, error) {
+func States(ctx context.Context, s store.ControlPlanes, clusters []v1alpha1.TenantCluster) (map[string]string, error) {
 	out := make(map[string]string, len(clusters))
 	var with []*v1alpha1.TenantCluster
 	for i := range clusters {

@@ -73,9 +73,16 @@ type Options struct {
 // not half an hour.
 const DefaultStuckAfter = 30 * time.Minute
 
+// Store is what the checks read: Butler's objects and who asks (store.Reader), and the
+// server behind them (store.Served).
+type Store interface {
+	store.Reader
+	store.Served
+}
+
 // env is what every check reads with.
 type env struct {
-	s       store.Store
+	s       Store
 	cfg     *rest.Config
 	source  string // where the credentials came from (store.Server.CredentialSource)
 	o       Options
@@ -91,7 +98,7 @@ type env struct {
 
 // Run runs the checks on s's server. Offline it returns store.ErrNoServer: manifests have
 // no installation to check.
-func Run(ctx context.Context, s store.Store, o Options) (Report, error) {
+func Run(ctx context.Context, s Store, o Options) (Report, error) {
 	srv, err := s.Server()
 	if err != nil {
 		return Report{}, err

@@ -10,8 +10,6 @@ import (
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -28,30 +26,15 @@ const (
 // setupCapTeam makes team "cap" in its namespace with a cap of maxClusters and the given
 // number of clusters already there, writable by group cap:writers.
 func setupCapTeam(ctx context.Context, c client.Client, maxClusters int32, existing int) error {
-	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "cap-writer", Namespace: capNS}, Rules: []rbacv1.PolicyRule{{
-		APIGroups: []string{v1alpha1.GroupVersion.Group}, Resources: []string{"tenantclusters"},
-		Verbs: []string{"get", "list", "create", "update"}}}}
-	binding := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "cap-writer", Namespace: capNS},
-		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "cap-writer"},
-		Subjects: []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.GroupKind, Name: "cap:writers"}}}
-	for _, o := range []client.Object{&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: capNS}}, role, binding} {
-		if err := c.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
-			return err
-		}
-	}
-	team := &v1alpha1.Team{
-		ObjectMeta: metav1.ObjectMeta{Name: "cap"},
+	err := createTeam(ctx, c, &v1alpha1.Team{
+		ObjectMeta: metav1.ObjectMeta{Name: capNS},
 		Spec: v1alpha1.TeamSpec{
 			DisplayName:    "Cap",
 			ResourceLimits: &v1alpha1.TeamResourceLimits{MaxClusters: i32(maxClusters)},
 			Environments:   []v1alpha1.EnvironmentSpec{{Name: "prod"}},
 		},
-	}
-	if err := c.Create(ctx, team); err != nil {
-		return err
-	}
-	team.Status.Namespace = capNS
-	if err := c.Status().Update(ctx, team); err != nil {
+	})
+	if err != nil {
 		return err
 	}
 	for i := 0; i < existing; i++ {
@@ -63,11 +46,7 @@ func setupCapTeam(ctx context.Context, c client.Client, maxClusters int32, exist
 }
 
 func capCluster(name string) *v1alpha1.TenantCluster {
-	c := cluster(name, "prod", capWriter, 1, 2, "4Gi")
-	c.Namespace = capNS
-	c.Labels[v1alpha1.LabelTeam] = "cap"
-	c.Spec.TeamRef.Name = "cap"
-	return c
+	return teamCluster(capNS, name, "prod", capWriter, 1)
 }
 
 // createAll sends creates of names at once and sorts the outcomes: admitted, refused by
@@ -166,14 +145,7 @@ func TestFailoverAdmitsNoClusterPastTheCap(t *testing.T) {
 	if err := setupCapTeam(ctx, env.Client, capacity, existing); err != nil {
 		t.Fatalf("setup: %v", err)
 	}
-	certDir, caBundle := servingCert(t)
-	backends := []*haBackend{
-		startBackend(t, certDir, env.Kubeconfig("admin"), 0),
-		startBackend(t, certDir, env.Kubeconfig("admin"), 1),
-	}
-	lb := newBalancer(t, []string{backends[0].addr, backends[1].addr})
-	followLease(t, env, lb)
-	registerFor(ctx, t, env, capNS, "https://"+lb.addr()+webhook.PathTenantCluster, caBundle)
+	backends, lb := startPair(ctx, t, env, capNS)
 	c, err := client.New(env.Impersonating(capWriter, "cap:writers"), client.Options{Scheme: env.Scheme})
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +213,8 @@ func TestFailoverAdmitsNoClusterPastTheCap(t *testing.T) {
 	}
 }
 
-// registerFor registers the bundle's TenantCluster webhook at url for namespace ns only.
+// registerFor registers the bundle's TenantCluster webhook (failurePolicy Fail, checked) at
+// url, under a name of its own and for namespace ns only, and removes it after the test.
 func registerFor(ctx context.Context, t *testing.T, env *testenv.Env, ns, url string, caBundle []byte) {
 	t.Helper()
 	var hook admissionregistrationv1.ValidatingWebhook
@@ -249,6 +222,9 @@ func registerFor(ctx context.Context, t *testing.T, env *testenv.Env, ns, url st
 		if h.Name == webhook.NameTenantCluster {
 			hook = h
 		}
+	}
+	if hook.FailurePolicy == nil || *hook.FailurePolicy != admissionregistrationv1.Fail {
+		t.Fatalf("the bundle's TenantCluster webhook is not fail-closed: %+v", hook.FailurePolicy)
 	}
 	hook.Name = ns + "." + webhook.NameTenantCluster
 	hook.ClientConfig = admissionregistrationv1.WebhookClientConfig{URL: &url, CABundle: caBundle}

@@ -1,38 +1,50 @@
 package webhook_test
 
 import (
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"context"
 
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/testenv"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 func i32(n int32) *int32 { return &n }
 
-// cluster is a TenantCluster as butlerctl cluster create renders it (disk: the built-in).
-func cluster(name, env, creator string, replicas, cpu int32, memory string, version ...string) *v1alpha1.TenantCluster {
-	c := &v1alpha1.TenantCluster{
-		TypeMeta: metav1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindTenantCluster},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "payments",
-			Labels: map[string]string{v1alpha1.LabelTeam: "payments"}, Annotations: map[string]string{}},
-		Spec: v1alpha1.TenantClusterSpec{
-			KubernetesVersion: "v1.31.0",
-			TeamRef:           &v1alpha1.LocalObjectReference{Name: "payments"},
-			ProviderConfigRef: &v1alpha1.ProviderReference{Name: "harvester-prod", Namespace: "butler-system"},
-		},
+// cluster is a TenantCluster of team payments as butlerctl cluster create renders it.
+var cluster = testenv.Cluster
+
+// createTeam makes team (spec as given) in a namespace of its name, recorded in its
+// status, where group TEAM:writers may get, list, create, update and patch TenantClusters.
+func createTeam(ctx context.Context, c client.Client, team *v1alpha1.Team) error {
+	ns, writer := team.Name, team.Name+"-writer"
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: writer, Namespace: ns}, Rules: []rbacv1.PolicyRule{{
+		APIGroups: []string{v1alpha1.GroupVersion.Group}, Resources: []string{"tenantclusters"},
+		Verbs: []string{"get", "list", "create", "update", "patch"}}}}
+	binding := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: writer, Namespace: ns},
+		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: writer},
+		Subjects: []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.GroupKind, Name: team.Name + ":writers"}}}
+	for _, o := range []client.Object{&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, role, binding} {
+		if err := c.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
 	}
-	if len(version) > 0 {
-		c.Spec.KubernetesVersion = version[0]
+	if err := c.Create(ctx, team); err != nil {
+		return err
 	}
-	if env != "" {
-		c.Labels[v1alpha1.LabelEnvironment] = env
-	}
-	if creator != "" {
-		c.Annotations[v1alpha1.AnnotationCreatorEmail] = creator
-	}
-	c.Spec.Workers.Replicas = replicas
-	c.Spec.Workers.MachineTemplate.CPU = cpu
-	c.Spec.Workers.MachineTemplate.Memory = resource.MustParse(memory)
-	c.Spec.Workers.MachineTemplate.DiskSize = resource.MustParse("100Gi")
+	team.Status.Namespace = ns
+	return c.Status().Update(ctx, team)
+}
+
+// teamCluster is cluster(...) of team, in its namespace.
+func teamCluster(team, name, env, creator string, replicas int32) *v1alpha1.TenantCluster {
+	c := cluster(name, env, creator, replicas, 2, "4Gi")
+	c.Namespace = team
+	c.Labels[v1alpha1.LabelTeam] = team
+	c.Spec.TeamRef.Name = team
 	return c
 }

@@ -16,10 +16,7 @@ import (
 	"testing"
 	"time"
 
-	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
-	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
@@ -230,14 +227,7 @@ func TestHAKillOneOfTwoWebhooks(t *testing.T) {
 		t.Fatalf("setup: %v", err)
 	}
 
-	certDir, caBundle := servingCert(t)
-	backends := []*haBackend{
-		startBackend(t, certDir, env.Kubeconfig("admin"), 0),
-		startBackend(t, certDir, env.Kubeconfig("admin"), 1),
-	}
-	lb := newBalancer(t, []string{backends[0].addr, backends[1].addr})
-	followLease(t, env, lb)
-	registerHA(ctx, t, env, "https://"+lb.addr()+webhook.PathTenantCluster, caBundle)
+	backends, lb := startPair(ctx, t, env, haNS)
 
 	c, err := client.New(env.Impersonating(haUser, "ha:writers"), client.Options{Scheme: env.Scheme})
 	if err != nil {
@@ -450,35 +440,19 @@ func checkNotWritten(ctx context.Context, t *testing.T, env *testenv.Env, o haOu
 	}
 }
 
-// registerHA registers the bundle's TenantCluster webhook (failurePolicy Fail) at url,
-// under a name of its own and for the test's namespace only, and removes it after the test.
-func registerHA(ctx context.Context, t *testing.T, env *testenv.Env, url string, caBundle []byte) {
+// startPair starts two elected replicas behind one balancer that follows the lease, and
+// registers them for namespace ns.
+func startPair(ctx context.Context, t *testing.T, env *testenv.Env, ns string) ([]*haBackend, *balancer) {
 	t.Helper()
-	base := webhook.Configuration(testenv.WebhookInstall)
-	var hook admissionregistrationv1.ValidatingWebhook
-	for _, h := range base.Webhooks {
-		if h.Name == webhook.NameTenantCluster {
-			hook = h
-		}
+	certDir, caBundle := servingCert(t)
+	backends := []*haBackend{
+		startBackend(t, certDir, env.Kubeconfig("admin"), 0),
+		startBackend(t, certDir, env.Kubeconfig("admin"), 1),
 	}
-	if hook.FailurePolicy == nil || *hook.FailurePolicy != admissionregistrationv1.Fail {
-		t.Fatalf("the bundle's TenantCluster webhook is not fail-closed: %+v", hook.FailurePolicy)
-	}
-	hook.Name = haHook
-	hook.ClientConfig = admissionregistrationv1.WebhookClientConfig{URL: &url, CABundle: caBundle}
-	hook.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{corev1.LabelMetadataName: haNS}}
-	vwc := &admissionregistrationv1.ValidatingWebhookConfiguration{
-		ObjectMeta: metav1.ObjectMeta{Name: "butler-webhook-ha-test"},
-		Webhooks:   []admissionregistrationv1.ValidatingWebhook{hook},
-	}
-	if err := env.Client.Create(ctx, vwc); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := env.Client.Delete(context.Background(), vwc); err != nil {
-			t.Errorf("removing the HA webhook configuration: %v", err)
-		}
-	})
+	lb := newBalancer(t, []string{backends[0].addr, backends[1].addr})
+	followLease(t, env, lb)
+	registerFor(ctx, t, env, ns, "https://"+lb.addr()+webhook.PathTenantCluster, caBundle)
+	return backends, lb
 }
 
 // waitForHA waits until the API server calls the new configuration: a dry-run create the
@@ -503,36 +477,16 @@ func waitForHA(ctx context.Context, t *testing.T, c client.Client) {
 // far above the run except 5 worker nodes per cluster, so each write's verdict depends on
 // the write alone and stays the same whichever writes before it met the outage.
 func setupHATeam(ctx context.Context, c client.Client) error {
-	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "ha-writer", Namespace: haNS}, Rules: []rbacv1.PolicyRule{{
-		APIGroups: []string{v1alpha1.GroupVersion.Group}, Resources: []string{"tenantclusters"},
-		Verbs: []string{"get", "list", "create", "update"}}}}
-	binding := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "ha-writer", Namespace: haNS},
-		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "ha-writer"},
-		Subjects: []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.GroupKind, Name: "ha:writers"}}}
-	for _, o := range []client.Object{&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: haNS}}, role, binding} {
-		if err := c.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
-			return err
-		}
-	}
-	team := &v1alpha1.Team{
+	return createTeam(ctx, c, &v1alpha1.Team{
 		ObjectMeta: metav1.ObjectMeta{Name: haTeam},
 		Spec: v1alpha1.TeamSpec{
 			DisplayName:    "HA",
 			ResourceLimits: &v1alpha1.TeamResourceLimits{MaxClusters: i32(1000), MaxTotalNodes: i32(10000), MaxNodesPerCluster: i32(5)},
 			Environments:   []v1alpha1.EnvironmentSpec{{Name: "prod"}},
 		},
-	}
-	if err := c.Create(ctx, team); err != nil {
-		return err
-	}
-	team.Status.Namespace = haNS
-	return c.Status().Update(ctx, team)
+	})
 }
 
 func haCluster(name string, replicas int32) *v1alpha1.TenantCluster {
-	c := cluster(name, "prod", haUser, replicas, 2, "4Gi")
-	c.Namespace = haNS
-	c.Labels[v1alpha1.LabelTeam] = haTeam
-	c.Spec.TeamRef.Name = haTeam
-	return c
+	return teamCluster(haTeam, name, "prod", haUser, replicas)
 }

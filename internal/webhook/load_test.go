@@ -12,9 +12,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -218,22 +215,7 @@ func countReviews(t *testing.T, path string, match func(string) bool) int {
 // prod has no caps, and the team's limits are far above what the run reaches except 5
 // nodes per cluster. Group load:writers may write TenantClusters there.
 func setupLoadTeam(ctx context.Context, c client.Client) error {
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: loadNS}}
-	if err := c.Create(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
-		return err
-	}
-	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "load-writer", Namespace: loadNS}, Rules: []rbacv1.PolicyRule{{
-		APIGroups: []string{v1alpha1.GroupVersion.Group}, Resources: []string{"tenantclusters"},
-		Verbs: []string{"get", "list", "create", "update", "patch"}}}}
-	binding := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "load-writer", Namespace: loadNS},
-		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "load-writer"},
-		Subjects: []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.GroupKind, Name: "load:writers"}}}
-	for _, o := range []client.Object{role, binding} {
-		if err := c.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
-			return err
-		}
-	}
-	team := &v1alpha1.Team{
+	return createTeam(ctx, c, &v1alpha1.Team{
 		ObjectMeta: metav1.ObjectMeta{Name: loadTeam},
 		Spec: v1alpha1.TeamSpec{
 			DisplayName:    "Load",
@@ -243,18 +225,9 @@ func setupLoadTeam(ctx context.Context, c client.Client) error {
 				{Name: "prod"},
 			},
 		},
-	}
-	if err := c.Create(ctx, team); err != nil {
-		return err
-	}
-	team.Status.Namespace = loadNS
-	return c.Status().Update(ctx, team)
+	})
 }
 
 func loadCluster(name, env, creator string, replicas int32) *v1alpha1.TenantCluster {
-	c := cluster(name, env, creator, replicas, 2, "4Gi")
-	c.Namespace = loadNS
-	c.Labels[v1alpha1.LabelTeam] = loadTeam
-	c.Spec.TeamRef.Name = loadTeam
-	return c
+	return teamCluster(loadTeam, name, env, creator, replicas)
 }

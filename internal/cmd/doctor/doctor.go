@@ -15,7 +15,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/doctor"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/textwrap"
@@ -25,15 +24,17 @@ import (
 // Spec is what doctor prints: its report (doctor.Report); there is no API object.
 var Spec = output.Spec{}
 
+// Store is what doctor reads: what its checks read (doctor.Store).
+type Store = doctor.Store
+
+var _ Store = store.Store(nil)
+
 // Options are what doctor runs with: its flags and, from Complete, its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	// Checks are the doctor's options: the scope the binary sets, the clock from the
-	// Factory, --stuck-after.
+	// Deps are the streams, the store, the clock and the printer, from Complete.
+	factory.Deps[Store]
+	// Checks are the doctor's options: the scope the binary sets, the clock (Deps'),
+	// --stuck-after.
 	Checks doctor.Options
 }
 
@@ -111,9 +112,8 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
-	o.Checks.Now = f.Now
+	o.Deps.Complete(f)
+	o.Checks.Now = o.Now
 }
 
 func run(ctx context.Context, o *Options) error {

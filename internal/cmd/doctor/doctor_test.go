@@ -12,7 +12,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/doctor"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
@@ -48,13 +47,8 @@ func TestNewCmdRefusesBadStuckAfter(t *testing.T) {
 
 // Offline there is no installation to check: the manifests' missing server, exit 2.
 func TestRunOffline(t *testing.T) {
-	ios, _, out, _ := iostreams.Test()
-	s := storetest.Payments(t, "bob@example.com")
-	o := &Options{IO: ios, Store: func(context.Context) (store.Store, error) { return s, nil }}
-	format := output.Table
-	o.Print = output.Register(&cobra.Command{}, &format, Spec)
-	o.Printer = o.Print.Printer(ios)
-	err := run(context.Background(), o)
+	deps, out, _ := cmdtest.Deps[Store](storetest.Payments(t, "bob@example.com"), Spec, "")
+	err := run(context.Background(), &Options{Deps: deps})
 	if !store.IsNoServer(err) || out.Len() > 0 {
 		t.Errorf("err %v, printed %q", err, out.String())
 	}

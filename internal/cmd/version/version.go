@@ -3,6 +3,7 @@
 package version
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -12,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/buildinfo"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 )
 
@@ -28,10 +28,9 @@ var Spec = output.Spec{}
 
 // Options are what version runs with: from Complete, its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the -o flags and the printer they choose; version reads no
+	// store.
+	factory.Deps[factory.NoStore]
 	// Binary is the name of the binary asked, butlerctl or butleradm.
 	Binary string
 }
@@ -54,27 +53,14 @@ the commit Go recorded, and "dev" as its version. It never contacts a cluster.`,
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Binary = cmd.Root().Name()
-			o.Complete(f)
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
 
-// Complete takes from the Factory what run needs.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO = f.IOStreams
-	o.Printer = o.Print.Printer(f.IOStreams)
-}
-
-func run(o *Options) error {
+func run(_ context.Context, o *Options) error {
 	v := View{Binary: o.Binary, Info: buildinfo.Get()}
 	return o.Printer.Print(output.Doc{One: true, View: v, Text: v.write})
 }

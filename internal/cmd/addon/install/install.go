@@ -26,14 +26,22 @@ import (
 // Spec: a line for people, the TenantAddon as created for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what addon install reads and writes: the team, who asks and the cluster
+// (addonutil.Store), and the TenantAddon it creates; Kind says where the write went.
+type Store interface {
+	store.Reader
+	store.Addons
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what addon install runs with: its flags and arguments and, from Complete,
 // its dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	// TargetOptions are CLUSTER, --team and the dependencies, from Complete.
+	addonutil.TargetOptions[Store]
 
-	Cluster string
-	Team    string
 	// Ref is NAME@VERSION as typed; Validate parses it into Addon and Version.
 	Ref     string
 	Addon   string
@@ -73,7 +81,7 @@ first (repeatable).`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	fl.StringVar(&o.Chart, "chart", "", "Install this Helm chart (with --repo) instead of a catalog addon")
 	fl.StringVar(&o.Repo, "repo", "", "The chart's repository URL (https:// or oci://)")
 	fl.StringVar(&o.ReleaseName, "release-name", "", "Helm release name (default: the TenantAddon's name)")
@@ -137,11 +145,7 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	t, err := addonutil.Resolve(ctx, s, o.Team, o.Cluster)
+	s, t, err := o.Target(ctx)
 	if err != nil {
 		return err
 	}

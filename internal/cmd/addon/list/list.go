@@ -20,14 +20,16 @@ import (
 // Spec: rows for people, the TenantAddons for programs.
 var Spec = output.Spec{Objects: true, List: true, Name: true}
 
+// Store is what addon list reads: the team, the cluster and its TenantAddons.
+type Store = addonutil.Store
+
+var _ Store = store.Store(nil)
+
 // Options are what addon list runs with: its flags and arguments and, from Complete, its
 // dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
-
-	Cluster string
-	Team    string
+	// TargetOptions are CLUSTER, --team and the dependencies, from Complete.
+	addonutil.TargetOptions[Store]
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -51,24 +53,12 @@ installed by the controller itself and are not TenantAddons: butlerctl env get s
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	return cmd
 }
 
-// Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
-	return addonutil.RequireTeam(o.Team)
-}
-
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	t, err := addonutil.Resolve(ctx, s, o.Team, o.Cluster)
+	_, t, err := o.Target(ctx)
 	if err != nil {
 		return err
 	}

@@ -12,10 +12,7 @@ import (
 
 // What the command parsed and completed, through runF: nothing is read.
 func TestNewCmdCompletes(t *testing.T) {
-	o, r := cmdtest.RunF(t, storetest.Payments(t, "dave@example.com"), NewCmd, factory.GlobalOptions{}, "bob-checkout", "--team", "payments")
-	if r.Code != 0 || o == nil {
-		t.Fatalf("exit %d: %v", r.Code, r.Err)
-	}
+	o := cmdtest.Completed(t, storetest.Payments(t, "dave@example.com"), NewCmd, factory.GlobalOptions{}, "bob-checkout", "--team", "payments")
 	if o.Cluster != "bob-checkout" || o.Team != "payments" || o.IO == nil || o.Store == nil || o.Printer == nil {
 		t.Errorf("parsed and completed %+v", o)
 	}

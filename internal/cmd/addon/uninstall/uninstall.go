@@ -16,15 +16,23 @@ import (
 // Spec: a line for people, the TenantAddon as it was for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what addon uninstall reads and writes: the team, who asks, the cluster and its
+// TenantAddons (addonutil.Store), and the one it deletes; Kind says where the write went.
+type Store interface {
+	store.Reader
+	store.Addons
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what addon uninstall runs with: its flags and arguments and, from
 // Complete, its dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	// TargetOptions are CLUSTER, --team and the dependencies, from Complete.
+	addonutil.TargetOptions[Store]
 
-	Cluster string
-	Team    string
-	Addon   string
+	Addon string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -46,24 +54,12 @@ delete carries the uid that was read; on manifests the TenantAddon's document is
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	return cmd
 }
 
-// Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
-	return addonutil.RequireTeam(o.Team)
-}
-
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	t, err := addonutil.Resolve(ctx, s, o.Team, o.Cluster)
+	s, t, err := o.Target(ctx)
 	if err != nil {
 		return err
 	}

@@ -11,10 +11,7 @@ import (
 
 // What the command parsed and completed, through runF: nothing is read.
 func TestNewCmdCompletes(t *testing.T) {
-	o, r := cmdtest.RunF(t, storetest.Payments(t, "carol@example.com"), NewCmd, factory.GlobalOptions{}, "carol-sandbox-1", "cert-manager", "--team", "payments")
-	if r.Code != 0 || o == nil {
-		t.Fatalf("exit %d: %v", r.Code, r.Err)
-	}
+	o := cmdtest.Completed(t, storetest.Payments(t, "carol@example.com"), NewCmd, factory.GlobalOptions{}, "carol-sandbox-1", "cert-manager", "--team", "payments")
 	if o.Cluster != "carol-sandbox-1" || o.Addon != "cert-manager" || o.Team != "payments" || o.Store == nil || o.Printer == nil {
 		t.Errorf("parsed and completed %+v", o)
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -25,17 +24,26 @@ import (
 // view (Explanation, clusterview.Violation) instead.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what cluster create reads and writes: the team, who asks, its clusters and what
+// the rules read (store.Reader), the create (of store.Writer), the store's kind for
+// messages, and the server for --dry-run=server and --wait.
+type Store interface {
+	store.Reader
+	CreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (store.Result, error)
+	store.Kinded
+	store.Served
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what cluster create runs with: its flags and, from Complete, its
 // dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Now   func() time.Time
+	// Deps are the streams, the store, the clock (--ttl's expiry), the -o flags and the
+	// printer they choose.
+	factory.Deps[Store]
 	// Offline is true on manifests; FromStdin when they come from stdin (--manifests -).
 	Offline, FromStdin bool
-	Print              *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
 
 	Name string
 	shared.CreateSpec
@@ -114,13 +122,9 @@ func maxOneArg(cmd *cobra.Command, args []string) error {
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Now = f.IOStreams, f.Store, f.Now
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Deps.Complete(f)
 	o.Offline = f.Offline()
 	o.FromStdin = o.Offline && len(f.Options.Manifests) > 0 && f.Options.Manifests[0] == "-"
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 // Validate turns flags into typed values before anything is read; bad values are usage

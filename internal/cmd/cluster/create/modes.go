@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
 
 // checkMode refuses the combinations of --write, --dry-run and --wait that the store in
@@ -30,7 +29,7 @@ func (o *Options) checkMode() error {
 
 // createLive creates the cluster for real once the preflight passed; the server still has
 // the last word.
-func createLive(ctx context.Context, o *Options, s store.Store, p *plan) error {
+func createLive(ctx context.Context, o *Options, s Store, p *plan) error {
 	if _, err := s.CreateCluster(ctx, p.Cluster, p.Addons); err != nil {
 		return err
 	}

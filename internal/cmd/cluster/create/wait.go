@@ -5,7 +5,6 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -14,7 +13,7 @@ import (
 
 // serverDryRun sends the cluster and its addons with server-side dry run and prints what
 // the server returned, as the rendering is printed (YAML unless -o says otherwise).
-func serverDryRun(ctx context.Context, o *Options, s store.Store, p *plan) error {
+func serverDryRun(ctx context.Context, o *Options, s Store, p *plan) error {
 	cs, err := s.Server()
 	if err != nil {
 		return cmdutil.UsageError("--dry-run=server needs a live cluster (the %s store has no server)", s.Kind())
@@ -29,6 +28,6 @@ func serverDryRun(ctx context.Context, o *Options, s store.Store, p *plan) error
 }
 
 // waitReady waits for the cluster just created, with progress on stderr.
-func waitReady(ctx context.Context, o *Options, s store.Store, c *v1alpha1.TenantCluster) error {
+func waitReady(ctx context.Context, o *Options, s shared.Watched, c *v1alpha1.TenantCluster) error {
 	return shared.WaitReady(ctx, o.IO, o.Now, s, c, o.Timeout, o.Print.Structured())
 }

@@ -5,12 +5,13 @@ package delete
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -19,18 +20,23 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
+// Store is what cluster delete reads and writes: the team, who asks and the clusters
+// (store.Reader), the deletes, and where they went.
+type Store interface {
+	store.Reader
+	store.ClusterWriter
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of cluster delete.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	// Printer prints by -o; Complete resolves it.
-	Printer  *output.Printer
-	Name     string
-	Team     string
+	// ClusterOptions are NAME, --team and the dependencies, from Complete.
+	shared.ClusterOptions[Store]
+
 	Yes      bool
 	Selector string
-
-	Print *output.Flags
 }
 
 // Spec: the structured formats print the TenantCluster as it was before the delete, -o name
@@ -68,26 +74,15 @@ name meanwhile is left alone. -l deletes every cluster of the team whose labels 
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes (butler-cli's name)")
 	fl.StringVarP(&o.Selector, "selector", "l", "", "Delete every cluster of the team whose labels match, e.g. butler.butlerlabs.dev/ci-run=123 (needs --yes)")
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Printer = o.Print.Printer(f.IOStreams)
-}
-
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	w := s
-	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
+	s, team, actor, err := o.TeamAndActor(ctx)
 	if err != nil {
 		return err
 	}
@@ -110,7 +105,7 @@ func run(ctx context.Context, o *Options) error {
 			return err
 		}
 	}
-	res, err := w.DeleteCluster(ctx, c)
+	res, err := s.DeleteCluster(ctx, c)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/delete"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
@@ -15,29 +16,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/store/offline"
 )
 
-func payments(t *testing.T) string {
-	t.Helper()
-	src := filepath.Join("..", "..", "..", "..", "examples", "payments")
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
+// payments is a copy of the worked example, for the writes.
+var payments = cmdtest.PaymentsDir
 
 // runDelete runs cluster delete as carol on a terminal (stdin and stderr), typing stdin.
 func runDelete(t *testing.T, dir, stdin string, args ...string) (string, string, error) {

@@ -42,7 +42,7 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 
 // deleteSelected deletes the team's clusters that match -l, once the caller may delete
 // each (nothing is deleted when one is refused). None matching is no error, as kubectl.
-func deleteSelected(ctx context.Context, o *Options, s store.Store, team *v1alpha1.Team, actor lookup.Actor) error {
+func deleteSelected(ctx context.Context, o *Options, s Store, team *v1alpha1.Team, actor lookup.Actor) error {
 	sel, _ := labels.Parse(o.Selector)
 	all, err := s.ListClusters(ctx, team.TeamNamespace())
 	if err != nil {

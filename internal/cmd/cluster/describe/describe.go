@@ -5,32 +5,35 @@ package describe
 
 import (
 	"context"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"io"
 	"os"
-	"time"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 )
 
+// Store is what cluster describe reads: the team and the cluster (store.Reader), its
+// addons and events, its control plane; Kind says whether events are to be had.
+type Store interface {
+	store.Reader
+	store.Describer
+	store.ControlPlanes
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of cluster describe.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Now   func() time.Time
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Name    string
-	Team    string
-
-	Print *output.Flags
+	// ClusterOptions are NAME, --team and the dependencies, from Complete.
+	shared.ClusterOptions[Store]
 }
 
 // Spec: the tree for people, the view (only: describe has no object of its own) for
@@ -68,41 +71,16 @@ its width; piped, it is plain and whole. -o json|yaml print the same view as dat
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if o.Team == "" {
-				return cmdutil.UsageError("--team is required")
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store = f.IOStreams, f.Store
-	o.Now = f.Now
-	o.Printer = o.Print.Printer(f.IOStreams)
-}
-
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	team, err := lookup.Team(ctx, s, o.Team)
-	if err != nil {
-		return err
-	}
-	c, err := lookup.Cluster(ctx, s, team, o.Name)
+	s, team, c, err := o.Cluster(ctx)
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ const MaxEvents = 10
 
 // build reads what the view needs beyond the cluster. Parts that cannot be read are named
 // in Unreadable rather than failing the command; other errors fail it.
-func build(ctx context.Context, s store.Store, team *v1alpha1.Team, c *v1alpha1.TenantCluster) (*View, error) {
+func build(ctx context.Context, s Store, team *v1alpha1.Team, c *v1alpha1.TenantCluster) (*View, error) {
 	v := &View{Cluster: c.Name, Namespace: c.Namespace, Team: team.Name, Environment: c.Environment(),
 		Owner: clusterview.Owner(*c), Phase: c.Status.Phase, Conditions: []Condition{}, Addons: []Addon{},
 		Kubernetes: Kubernetes{Version: c.Spec.KubernetesVersion}}
@@ -159,7 +159,7 @@ func (v *View) unreadable(part string, err error) {
 }
 
 // controlPlaneOf is the cluster's TenantControlPlane, nil while it has no tenant namespace.
-func controlPlaneOf(ctx context.Context, s store.Store, c *v1alpha1.TenantCluster, v *View) *ControlPlane {
+func controlPlaneOf(ctx context.Context, s store.ControlPlanes, c *v1alpha1.TenantCluster, v *View) *ControlPlane {
 	ref, ok := controlplane.RefOf(c)
 	if !ok {
 		return nil

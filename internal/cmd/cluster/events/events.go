@@ -6,27 +6,31 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
+// Store is what cluster events reads: the team, the cluster and its events.
+type Store interface {
+	store.Reader
+	ListEvents(ctx context.Context, namespace, kind, name string) ([]corev1.Event, error)
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of cluster events.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
-
-	Now  func() time.Time
-	Name string
-	Team string
+	// ClusterOptions are NAME, --team and the dependencies, from Complete.
+	shared.ClusterOptions[Store]
 }
 
 // Spec: a table for people, the Events for programs.
@@ -47,48 +51,31 @@ no events (exit 2).`, store.MaxEvents),
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if o.Team == "" {
-				return cmdutil.UsageError("--team is required")
-			}
-			if f.Offline() {
-				return cmdutil.UsageError("cluster events needs a live cluster: manifests have no events")
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Now = f.Now
+// Validate checks -o and --team, and that there is a live cluster, before anything is read.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.ClusterOptions.Validate(cmd); err != nil {
+		return err
+	}
+	if o.Offline {
+		return cmdutil.UsageError("cluster events needs a live cluster: manifests have no events")
+	}
+	return nil
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
+	s, _, c, err := o.Cluster(ctx)
 	if err != nil {
 		return err
 	}
-	d := s
-	team, err := lookup.Team(ctx, s, o.Team)
-	if err != nil {
-		return err
-	}
-	c, err := lookup.Cluster(ctx, s, team, o.Name)
-	if err != nil {
-		return err
-	}
-	evs, err := d.ListEvents(ctx, c.Namespace, v1alpha1.KindTenantCluster, c.Name)
+	evs, err := s.ListEvents(ctx, c.Namespace, v1alpha1.KindTenantCluster, c.Name)
 	if err != nil {
 		return err
 	}

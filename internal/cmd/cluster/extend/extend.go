@@ -12,6 +12,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -25,15 +26,21 @@ import (
 // kind.group/name.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what cluster extend reads and writes: the team, who asks, the cluster and what
+// its update rules read (store.Reader), and the server the annotation is patched on.
+type Store interface {
+	store.Reader
+	store.Served
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what cluster extend runs with.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
-	Now func() time.Time
+	// ClusterOptions are NAME, --team and the dependencies (the clock too), from Complete.
+	shared.ClusterOptions[Store]
 
-	Name string
-	Team string
-	TTL  time.Duration
+	TTL time.Duration
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -58,27 +65,15 @@ annotation carrying the resourceVersion that was read.`,
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	cmd.Flags().DurationVar(&o.TTL, "ttl", 0, "Time to live from now (required), such as 2h")
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Now = f.Now
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-}
-
 // Validate checks the flags before anything is read.
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Deps.Validate(cmd); err != nil {
+	if err := o.ClusterOptions.Validate(cmd); err != nil {
 		return err
-	}
-	if o.Team == "" {
-		return cmdutil.UsageError("--team is required")
 	}
 	if o.TTL <= 0 {
 		return cmdutil.UsageError("--ttl is required and must be positive, such as 2h")
@@ -123,7 +118,7 @@ func run(ctx context.Context, o *Options) error {
 
 // admitUpdate runs the server's update rules on the cluster with its new expiry, so a
 // refusal comes in the server's words before anything is sent.
-func admitUpdate(ctx context.Context, s store.Store, team *v1alpha1.Team, c *v1alpha1.TenantCluster, expiry time.Time, user string) error {
+func admitUpdate(ctx context.Context, s store.Reader, team *v1alpha1.Team, c *v1alpha1.TenantCluster, expiry time.Time, user string) error {
 	siblings, err := s.ListClusters(ctx, c.Namespace)
 	if err != nil {
 		return err

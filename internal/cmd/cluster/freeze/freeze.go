@@ -16,13 +16,17 @@ import (
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 )
 
+// Store is what cluster freeze reads and writes: the team, who asks, the cluster and its
+// control plane's write permissions.
+type Store = shared.FreezeStore
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of cluster freeze.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	// ChangeOptions are the cluster, its team and the dependencies, from Complete.
+	shared.ChangeOptions[Store]
 
-	Name        string
-	Team        string
 	ReadOnly    bool
 	QuotaMode   bool
 	BlockCreate bool
@@ -65,22 +69,12 @@ Steward's TenantControlPlane API exits 1.`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if err := o.complete(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, shared.Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	fl.BoolVar(&o.ReadOnly, "read-only", false, "Block creation, update and deletion (the default)")
 	fl.BoolVar(&o.QuotaMode, "quota-mode", false, "Block creation and update; allow deletion")
 	fl.BoolVar(&o.BlockCreate, "block-create", false, "Block creating objects")
@@ -89,9 +83,12 @@ Steward's TenantControlPlane API exits 1.`,
 	return cmd
 }
 
-// complete picks the permissions from the flags: one of --read-only, --quota-mode or the
-// --block-* flags, read-only when none is given.
-func (o *Options) complete(cmd *cobra.Command) error {
+// Validate checks -o and picks the permissions from the flags: one of --read-only,
+// --quota-mode or the --block-* flags, read-only when none is given.
+func (o *Options) Validate(cmd *cobra.Command) error {
+	if err := o.Print.Validate(cmd); err != nil {
+		return err
+	}
 	fl := cmd.Flags()
 	for _, n := range []string{"read-only", "quota-mode"} {
 		if v, _ := fl.GetBool(n); cmdutil.IsSet(fl, n) && !v {
@@ -126,16 +123,5 @@ func (o *Options) complete(cmd *cobra.Command) error {
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	return shared.Apply(ctx, s, o.IO, shared.Change{
-		Verb:        "freeze",
-		Done:        "frozen",
-		Cluster:     o.Name,
-		Team:        o.Team,
-		Print:       o.Print,
-		Permissions: o.permissions,
-	})
+	return o.Apply(ctx, shared.Change{Verb: "freeze", Done: "frozen", Permissions: o.permissions})
 }

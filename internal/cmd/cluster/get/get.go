@@ -3,7 +3,6 @@ package get
 
 import (
 	"context"
-	"time"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -23,13 +22,18 @@ import (
 // Spec is what cluster get prints: the cluster, -o wide its sizes and owner, -o name its name.
 var Spec = output.Spec{Objects: true, Wide: true, Name: true}
 
+// Store is what cluster get reads: what showing clusters reads (shared.ShowStore).
+type Store = shared.ShowStore
+
+var _ Store = store.Store(nil)
+
 // Options are what cluster get runs with: its argument and flags and, from Complete, its
 // dependencies.
 type Options struct {
-	// Deps are the streams, the store, the -o flags and the printer they choose.
-	factory.Deps[store.Store]
-	// Now is the clock (AGE); Namespace is -n; Offline is true on manifests.
-	Now       func() time.Time
+	// Deps are the streams, the store, the clock (AGE), the -o flags and the printer they
+	// choose.
+	factory.Deps[Store]
+	// Namespace is -n; Offline is true on manifests.
 	Namespace string
 	Offline   bool
 
@@ -70,11 +74,11 @@ interrupted (as cluster list --watch; rows leave out WRITES).`,
 	return cmd
 }
 
-// Complete takes from the Factory what run needs: the streams, store and printer, the
-// clock, -n and whether the store is manifests. It reads nothing.
+// Complete takes from the Factory what run needs: the streams, store, clock and printer,
+// -n and whether the store is manifests. It reads nothing.
 func (o *Options) Complete(f *factory.Factory) {
 	o.Deps.Complete(f)
-	o.Now, o.Namespace, o.Offline = f.Now, f.Options.Namespace, f.Offline()
+	o.Namespace, o.Offline = f.Options.Namespace, f.Offline()
 }
 
 // Validate checks -o, and that --watch has a live cluster to watch, before anything is read.
@@ -144,7 +148,7 @@ func run(ctx context.Context, o *Options) error {
 }
 
 // watch is --watch: the cluster, then each new state of it (internal/clusterwatch).
-func watch(ctx context.Context, s store.Store, o *Options, c *v1alpha1.TenantCluster) error {
+func watch(ctx context.Context, s shared.Watched, o *Options, c *v1alpha1.TenantCluster) error {
 	ns, name := c.Namespace, c.Name
 	src := clusterwatch.Source{
 		List: func(ctx context.Context) ([]v1alpha1.TenantCluster, error) {

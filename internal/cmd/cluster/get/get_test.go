@@ -11,18 +11,12 @@ import (
 
 // What the command parsed and completed, through runF: run is not called, nothing is read.
 func TestNewCmdCompletes(t *testing.T) {
-	o, r := cmdtest.RunF(t, storetest.Payments(t, "bob@example.com"), NewCmd, factory.GlobalOptions{Namespace: "payments", Output: "wide"}, "bob-checkout", "--team", "payments")
-	if r.Code != 0 || o == nil {
-		t.Fatalf("exit %d: %v", r.Code, r.Err)
-	}
+	o := cmdtest.Completed(t, storetest.Payments(t, "bob@example.com"), NewCmd, factory.GlobalOptions{Namespace: "payments", Output: "wide"}, "bob-checkout", "--team", "payments")
 	if o.Name != "bob-checkout" || o.Team != "payments" || o.Watch || o.Namespace != "payments" || o.Offline {
 		t.Errorf("parsed %+v", o)
 	}
 	if o.IO == nil || o.Store == nil || o.Printer == nil || o.Now == nil || !o.Print.IsWide() {
 		t.Errorf("completed %+v", o)
-	}
-	if r.Stdout != "" || r.Stderr != "" {
-		t.Errorf("runF only, yet printed %q %q", r.Stdout, r.Stderr)
 	}
 }
 

@@ -14,9 +14,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/yaml"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -30,17 +30,21 @@ var Keys = []string{"admin.conf", "value"}
 // FileMode is the mode of a kubeconfig written with --file: it holds credentials.
 const FileMode os.FileMode = 0o600
 
+// Store is what cluster kubeconfig reads: the team and the cluster, and the server that
+// holds the Secret.
+type Store interface {
+	store.Reader
+	store.Served
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what cluster kubeconfig runs with: its flags and argument and, from
 // Complete, its dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	// ClusterOptions are NAME, --team and the dependencies, from Complete.
+	shared.ClusterOptions[Store]
 
-	// Offline is whether --manifests was given: the Secret is not in them.
-	Offline bool
-
-	Name string
-	Team string
 	File string
 
 	Merge       bool
@@ -91,7 +95,7 @@ usage error).`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	cmd.Flags().StringVar(&o.File, "file", "", "Write the kubeconfig to this file (mode 0600) instead of stdout")
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	cmd.Flags().BoolVar(&o.Merge, "merge", false, "Merge into your kubeconfig (KUBECONFIG's first file, ~/.kube/config, or --file)")
 	cmd.Flags().StringVar(&o.ContextName, "context-name", "", "With --merge: the name of the context, cluster and user (default TEAM-NAME)")
 	cmd.Flags().BoolVar(&o.SetContext, "set-context", false, "With --merge: make it the current context")
@@ -99,19 +103,10 @@ usage error).`,
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Offline = f.Offline()
-}
-
 // Validate checks the flags before anything is read.
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
+	if err := o.ClusterOptions.Validate(cmd); err != nil {
 		return err
-	}
-	if o.Team == "" {
-		return cmdutil.UsageError("--team is required")
 	}
 	if cmdutil.IsSet(cmd.Flags(), "file") && o.File == "" {
 		return cmdutil.UsageError("--file needs a PATH")
@@ -123,19 +118,11 @@ func run(ctx context.Context, o *Options) error {
 	if o.Offline {
 		return cmdutil.UsageError("cluster kubeconfig needs a live management cluster: the admin kubeconfig is a Secret there, not in the manifests")
 	}
-	s, err := o.Store(ctx)
+	s, _, c, err := o.Cluster(ctx)
 	if err != nil {
 		return err
 	}
 	cs, err := s.Server()
-	if err != nil {
-		return err
-	}
-	team, err := lookup.Team(ctx, s, o.Team)
-	if err != nil {
-		return err
-	}
-	c, err := lookup.Cluster(ctx, s, team, o.Name)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -55,11 +54,13 @@ func TestSecretRef(t *testing.T) {
 
 func TestOfflineIsAUsageError(t *testing.T) {
 	streams, _, _, _ := iostreams.Test()
-	o := &Options{Offline: true, Name: "web", Team: "payments", Deps: factory.Deps[store.Store]{IO: streams,
-		Store: func(context.Context) (store.Store, error) {
+	o := &Options{}
+	o.Name, o.Team, o.Offline = "web", "payments", true
+	o.Deps = factory.Deps[Store]{IO: streams,
+		Store: func(context.Context) (Store, error) {
 			t.Fatal("the store is not needed to refuse")
 			return nil, nil
-		}}}
+		}}
 	err := run(context.Background(), o)
 	if cmdutil.CodeOf(err) != cmdutil.ExitUsage {
 		t.Fatalf("got %v", err)

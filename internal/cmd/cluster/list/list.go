@@ -4,7 +4,6 @@ package list
 import (
 	"context"
 	"sort"
-	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
@@ -16,23 +15,25 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
+// Store is what cluster list reads: what showing clusters reads (shared.ShowStore).
+type Store = shared.ShowStore
+
+var _ Store = store.Store(nil)
+
 // Options are what cluster list runs with: its flags and, from Complete, its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Store func(context.Context) (store.Store, error)
-	Now   func() time.Time
+	// Deps are the streams, the store, the clock (AGE), the -o flags and the printer they
+	// choose.
+	factory.Deps[Store]
 	// Namespace is -n; Offline is true on manifests.
 	Namespace string
 	Offline   bool
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
 
 	Team          string
 	Environment   string
@@ -40,7 +41,6 @@ type Options struct {
 	Selector      string
 	Watch         bool
 
-	Print    *output.Flags
 	selector labels.Selector
 }
 
@@ -94,12 +94,8 @@ stream is the only request without a deadline. Rows leave out WRITES.`)
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Now = f.IOStreams, f.Store, f.Now
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Deps.Complete(f)
 	o.Namespace, o.Offline = f.Options.Namespace, f.Offline()
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 // Validate checks the flags before anything is read.
@@ -251,8 +247,14 @@ func (o *Options) keep(c *v1alpha1.TenantCluster) bool {
 	return o.selector.Matches(labels.Set(c.Labels))
 }
 
+// watched is what --watch reads: the clusters, and their watch on the server.
+type watched interface {
+	ListClusters(ctx context.Context, namespace string) ([]v1alpha1.TenantCluster, error)
+	store.Served
+}
+
 // watch is --watch: the clusters, then each again as it changes (internal/clusterwatch).
-func watch(ctx context.Context, s store.Store, o *Options, ns string) error {
+func watch(ctx context.Context, s watched, o *Options, ns string) error {
 	src := clusterwatch.Source{
 		List: func(ctx context.Context) ([]v1alpha1.TenantCluster, error) { return s.ListClusters(ctx, ns) },
 		Keep: o.keep,

@@ -113,10 +113,7 @@ func TestSelectorGoesToTheServer(t *testing.T) {
 
 // What the command parsed and completed, through runF: nothing is read.
 func TestNewCmdCompletes(t *testing.T) {
-	o, r := cmdtest.RunF(t, storetest.Payments(t, "bob@example.com"), list.NewCmd, factory.GlobalOptions{Namespace: "payments"}, "-l", "a=b", "--environment", "dev")
-	if r.Code != 0 || o == nil {
-		t.Fatalf("exit %d: %v", r.Code, r.Err)
-	}
+	o := cmdtest.Completed(t, storetest.Payments(t, "bob@example.com"), list.NewCmd, factory.GlobalOptions{Namespace: "payments"}, "-l", "a=b", "--environment", "dev")
 	if o.Selector != "a=b" || o.Environment != "dev" || o.Namespace != "payments" || o.Store == nil || o.Printer == nil || o.Now == nil {
 		t.Errorf("parsed and completed %+v", o)
 	}

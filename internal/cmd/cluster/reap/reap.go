@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -23,11 +22,20 @@ import (
 // Spec: reap prints its Summary, a computed view.
 var Spec = output.Spec{}
 
+// Store is what cluster reap reads and writes: the team and the clusters (store.Reader),
+// the deletes, and the write permissions of a frozen cluster's control plane.
+type Store interface {
+	store.Reader
+	store.ClusterWriter
+	store.ControlPlanes
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what cluster reap runs with.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
-	Now func() time.Time
+	// Deps are the streams, the store, the clock and the printer, from Complete.
+	factory.Deps[Store]
 
 	Team          string
 	AllNamespaces bool
@@ -64,15 +72,6 @@ The webhook's install bundle can run it on a schedule (butleradm webhook install
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "The clusters of every namespace")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "List the expired clusters, delete nothing")
 	return cmd
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Now = f.Now
-	if o.Now == nil {
-		o.Now = time.Now
-	}
 }
 
 // Validate checks the flags before anything is read.

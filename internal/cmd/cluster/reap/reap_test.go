@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
@@ -88,7 +87,8 @@ func TestExtendedSinceTheListingIsKept(t *testing.T) {
 			s.Clusters[i].Annotations = map[string]string{clusterttl.Annotation: "2025-01-01T02:00:00Z"}
 		}
 	}
-	o := &Options{Now: func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) }}
+	o := &Options{}
+	o.Now = cmdtest.Now
 	sum := reap(context.Background(), o, s, listed)
 	if len(s.Deleted) != 0 || len(sum.Deleted) != 0 || sum.NotExpired != 2 {
 		t.Errorf("deleted %q; summary %+v", s.Deleted, sum)

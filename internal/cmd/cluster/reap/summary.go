@@ -35,7 +35,7 @@ type Cluster struct {
 	Error     string `json:"error,omitempty"`
 }
 
-func reap(ctx context.Context, o *Options, s store.Store, clusters []v1alpha1.TenantCluster) Summary {
+func reap(ctx context.Context, o *Options, s Store, clusters []v1alpha1.TenantCluster) Summary {
 	sum := Summary{Deleted: []Cluster{}, Gone: []Cluster{}}
 	now := o.Now()
 	for i := range clusters {
@@ -98,7 +98,7 @@ func reap(ctx context.Context, o *Options, s store.Store, clusters []v1alpha1.Te
 
 // thaw lifts the write limits of a frozen cluster's control plane. A cluster without a
 // control plane (none yet, or Steward not installed) has none to lift.
-func thaw(ctx context.Context, s store.Store, c *v1alpha1.TenantCluster) (bool, error) {
+func thaw(ctx context.Context, s store.ControlPlanes, c *v1alpha1.TenantCluster) (bool, error) {
 	tcp, err := controlplane.Get(ctx, s, c)
 	if err != nil {
 		if apierrors.IsNotFound(err) || errors.Is(err, store.ErrNoControlPlaneAPI) {

@@ -16,7 +16,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterttl"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
@@ -41,7 +40,7 @@ func notify() (<-chan os.Signal, func()) {
 // preflight is every check before anything is created: the role, the admission rules as
 // the server applies them, the name, freeze's team admin, and live the server's own dry
 // run (RBAC, webhooks, schema). A refusal exits 4 with the server's message.
-func preflight(ctx context.Context, o *Options, s store.Store) (*shared.Plan, error) {
+func preflight(ctx context.Context, o *Options, s Store) (*shared.Plan, error) {
 	p, err := shared.NewPlan(ctx, s, o.IO.ErrOut, o.Now(), o.Name, &o.CreateSpec)
 	if err != nil {
 		return nil, err
@@ -72,7 +71,7 @@ func preflight(ctx context.Context, o *Options, s store.Store) (*shared.Plan, er
 // runner is one run: the cluster, COMMAND, and the interrupts that arrive meanwhile.
 type runner struct {
 	o    *Options
-	s    store.Store
+	s    Store
 	plan *shared.Plan
 	sig  <-chan os.Signal
 

@@ -104,7 +104,9 @@ func TestSecondInterruptLeavesTheClusterToItsTTL(t *testing.T) {
 	ios, _, _, errOut := iostreams.Test()
 	c := s.Clusters[0].DeepCopy()
 	c.Annotations[clusterttl.Annotation] = "2025-01-01T01:00:00Z"
-	r := &runner{o: &Options{IO: ios, OnFailure: OnFailureDelete}, s: s, abandon: make(chan struct{})}
+	o := &Options{OnFailure: OnFailureDelete}
+	o.IO = ios
+	r := &runner{o: o, s: s, abandon: make(chan struct{})}
 	close(r.abandon)
 	if err := r.cleanup(c, true); err != nil {
 		t.Fatal(err)
@@ -123,7 +125,9 @@ func TestSecondInterruptLeavesTheClusterToItsTTL(t *testing.T) {
 func TestOnlyTheSameSignalAgainAbandonsTheCleanup(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	sig := make(chan os.Signal) // unbuffered: a send returns once the signal is taken
-	r := &runner{o: &Options{IO: ios}, sig: sig, abandon: make(chan struct{})}
+	o := &Options{}
+	o.IO = ios
+	r := &runner{o: o, sig: sig, abandon: make(chan struct{})}
 	done := make(chan struct{})
 	defer close(done)
 	go r.interrupts(func() {}, done)
@@ -153,7 +157,9 @@ func TestOnlyTheSameSignalAgainAbandonsTheCleanup(t *testing.T) {
 // and the cleanup's error is said.
 func TestCleanupErrorKeepsTheCommandStatus(t *testing.T) {
 	ios, _, _, errOut := iostreams.Test()
-	r := &runner{o: &Options{IO: ios}}
+	o := &Options{}
+	o.IO = ios
+	r := &runner{o: o}
 	err := r.outcome(7, nil, errors.New("cannot freeze: no control plane yet"))
 	var se *cmdutil.SilentError
 	if !errors.As(err, &se) || se.Code != 7 {

@@ -16,8 +16,9 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 )
 
 // What --on-failure does with the cluster of a failed (or interrupted) command.
@@ -27,11 +28,26 @@ const (
 	OnFailureFreeze = "freeze"
 )
 
+// Store is what cluster run reads and writes: the team, who asks, its clusters and what
+// the rules read (store.Reader); the create and the delete; the control plane's write
+// permissions (--on-failure freeze); the store's kind, and the server that dry-runs,
+// watches, holds the kubeconfig and moves the expiry (--on-failure keep).
+type Store interface {
+	store.Reader
+	CreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (store.Result, error)
+	DeleteCluster(ctx context.Context, c *v1alpha1.TenantCluster) (store.Result, error)
+	SetWritePermissions(ctx context.Context, namespace, name string, p stewardv1alpha1.Permissions) (*stewardv1alpha1.TenantControlPlane, store.Result, error)
+	store.Kinded
+	store.Served
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what cluster run runs with.
 type Options struct {
-	IO      *iostreams.IOStreams
-	Store   func(context.Context) (store.Store, error)
-	Now     func() time.Time
+	// Deps are the streams, the store and the clock (the expiry), from Complete; run
+	// prints through COMMAND and stderr, not -o.
+	factory.Deps[Store]
 	Getenv  func(string) string
 	Offline bool
 	// Signals delivers SIGINT and SIGTERM; Complete wires it to the process's.
@@ -116,10 +132,8 @@ func (o *Options) takeArgs(cmd *cobra.Command, args []string) error {
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Store, o.Now, o.Getenv = f.IOStreams, f.Store, f.Now, os.Getenv
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Deps.Complete(f)
+	o.Getenv = os.Getenv
 	o.Offline = f.Offline()
 	o.Signals = notify
 }

@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -39,11 +40,9 @@ var _ Store = store.Store(nil)
 // Options are what cluster scale runs with: its flags and argument and, from Complete,
 // its dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[Store]
+	// ClusterOptions are NAME, --team and the dependencies, from Complete.
+	shared.ClusterOptions[Store]
 
-	Name    string
-	Team    string
 	Workers int32
 }
 
@@ -78,18 +77,15 @@ Scaling needs operator or admin in the cluster's environment (exit 4 otherwise).
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	fl.Int32VarP(&o.Workers, "workers", "w", 0, "Worker nodes wanted (required, at least 1)")
 	return cmd
 }
 
 // Validate checks the flags before anything is read.
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
+	if err := o.ClusterOptions.Validate(cmd); err != nil {
 		return err
-	}
-	if o.Team == "" {
-		return cmdutil.UsageError("--team is required")
 	}
 	if !cmdutil.IsSet(cmd.Flags(), "workers") {
 		return cmdutil.UsageError("--workers is required")
@@ -101,11 +97,7 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
+	s, team, actor, err := o.TeamAndActor(ctx)
 	if err != nil {
 		return err
 	}

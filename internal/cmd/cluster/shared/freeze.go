@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
@@ -60,13 +61,42 @@ type WritePermissions struct {
 	BlockDeletion bool `json:"blockDeletion"`
 }
 
+// FreezeStore is what Apply reads and writes: the team, who asks and the cluster
+// (store.Reader), and its control plane's write permissions.
+type FreezeStore interface {
+	store.Reader
+	store.ControlPlanes
+}
+
+// ChangeOptions are what freeze and thaw act on, embedded in their Options: the cluster
+// and its team, with the command's dependencies.
+type ChangeOptions[S FreezeStore] struct {
+	// ClusterOptions are NAME, --team and the dependencies, from Complete.
+	ClusterOptions[S]
+}
+
+// Validate checks -o before anything is read; a missing --team is the store's to word
+// (lookup.Team), as before the team is read.
+func (o *ChangeOptions[S]) Validate(cmd *cobra.Command) error { return o.Deps.Validate(cmd) }
+
+// Apply opens the store and makes the change ch (its Verb, Done and Permissions) to the
+// cluster named, printing by the command's -o.
+func (o *ChangeOptions[S]) Apply(ctx context.Context, ch Change) error {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return err
+	}
+	ch.Cluster, ch.Team, ch.Print = o.Name, o.Team, o.Print
+	return Apply(ctx, s, o.IO, ch)
+}
+
 // Apply makes the write permissions of a cluster's control plane ch.Permissions and
 // reports it. The cluster is the one named in the team's namespace; only team admins of
 // that team (the team role of docs/rules.md §3.1 being admin) and platform admins may change
 // it, checked before anything is read of the control plane. Live the server's RBAC on
 // tenantcontrolplanes has the last word (exit 4 with its message). Nothing is written
 // when the control plane is already in the wanted state.
-func Apply(ctx context.Context, s store.Store, ios *iostreams.IOStreams, ch Change) error {
+func Apply(ctx context.Context, s FreezeStore, ios *iostreams.IOStreams, ch Change) error {
 	team, err := lookup.Team(ctx, s, ch.Team)
 	if err != nil {
 		return err
@@ -162,7 +192,7 @@ func text(w io.Writer, name string, ch Change, r Result, res store.Result) error
 
 // WriteStates is controlplane.States for a table: its error is a warning on errOut, the
 // listing itself never fails for it.
-func WriteStates(ctx context.Context, errOut io.Writer, s store.Store, clusters []v1alpha1.TenantCluster) map[string]string {
+func WriteStates(ctx context.Context, errOut io.Writer, s store.ControlPlanes, clusters []v1alpha1.TenantCluster) map[string]string {
 	states, err := controlplane.States(ctx, s, clusters)
 	if err != nil {
 		fmt.Fprintf(errOut, "Warning: cannot read the write state of every control plane (WRITES shows %s): %v\n", controlplane.Unknown, err)

@@ -50,7 +50,7 @@ type ExplainedOption struct {
 // for is a usage error) and, where the user gave none, the value the console pre-selects
 // (a pin's single value, a default) with its source "policy NAME". It returns the
 // policies for the preflight and the options for --explain.
-func applyOptions(ctx context.Context, warn io.Writer, s store.Store, c *v1alpha1.TenantCluster, pc *v1alpha1.ProviderConfig, o *CreateSpec) ([]v1alpha1.ClusterCreationPolicy, []ExplainedOption, error) {
+func applyOptions(ctx context.Context, warn io.Writer, s store.Reader, c *v1alpha1.TenantCluster, pc *v1alpha1.ProviderConfig, o *CreateSpec) ([]v1alpha1.ClusterCreationPolicy, []ExplainedOption, error) {
 	provider := ""
 	if pc != nil {
 		provider = pc.Spec.Provider

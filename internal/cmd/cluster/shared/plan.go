@@ -33,7 +33,7 @@ type Plan struct {
 // NewPlan reads the team, renders the cluster named name (or, with --generate-name, a
 // fresh name no cluster of the team has) with its defaults, and runs the admission rules
 // on it. now sets the expiry of --ttl; warnings go to warn.
-func NewPlan(ctx context.Context, s store.Store, warn io.Writer, now time.Time, name string, cs *CreateSpec) (*Plan, error) {
+func NewPlan(ctx context.Context, s store.Reader, warn io.Writer, now time.Time, name string, cs *CreateSpec) (*Plan, error) {
 	team, siblings, err := lookup.TeamClusters(ctx, s, cs.Team)
 	if err != nil {
 		return nil, err

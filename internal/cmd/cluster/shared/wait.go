@@ -22,8 +22,24 @@ var (
 	SpinnerInterval = 120 * time.Millisecond
 )
 
+// ShowStore is what showing clusters reads (cluster get, cluster list): the team and its
+// clusters (store.Reader), their control planes (WRITES), and the server that pages and
+// watches them.
+type ShowStore interface {
+	store.Reader
+	store.ControlPlanes
+	store.Served
+}
+
+// Watched is what waiting for a cluster (WaitReady) and watching it (cluster get --watch)
+// read: the cluster, and its watch on the server.
+type Watched interface {
+	GetCluster(ctx context.Context, namespace, name string) (*v1alpha1.TenantCluster, error)
+	store.Served
+}
+
 // WaitReady waits for the cluster just created, with progress on stderr.
-func WaitReady(ctx context.Context, ios *iostreams.IOStreams, now func() time.Time, s store.Store, c *v1alpha1.TenantCluster, timeout time.Duration, structured bool) error {
+func WaitReady(ctx context.Context, ios *iostreams.IOStreams, now func() time.Time, s Watched, c *v1alpha1.TenantCluster, timeout time.Duration, structured bool) error {
 	cs, err := s.Server()
 	if err != nil {
 		return err

@@ -15,13 +15,16 @@ import (
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 )
 
+// Store is what cluster thaw reads and writes: the team, who asks, the cluster and its
+// control plane's write permissions.
+type Store = shared.FreezeStore
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of cluster thaw.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
-
-	Name string
-	Team string
+	// ChangeOptions are the cluster, its team and the dependencies, from Complete.
+	shared.ChangeOptions[Store]
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -44,32 +47,14 @@ TenantControlPlane yet exits 3.`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, shared.Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	return cmd
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	return shared.Apply(ctx, s, o.IO, shared.Change{
-		Verb:        "thaw",
-		Done:        "thawed",
-		Cluster:     o.Name,
-		Team:        o.Team,
-		Print:       o.Print,
-		Permissions: stewardv1alpha1.Permissions{},
-	})
+	return o.Apply(ctx, shared.Change{Verb: "thaw", Done: "thawed", Permissions: stewardv1alpha1.Permissions{}})
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
@@ -46,7 +47,7 @@ type Violation struct {
 
 // plan checks the version path (pkg/policy.PlanUpgrade) and the server's update rules on
 // the cluster at the new version (the team's allowed versions among them).
-func plan(ctx context.Context, errOut io.Writer, s store.Store, team *v1alpha1.Team, cur *v1alpha1.TenantCluster, to string, actor lookup.Actor) (*Plan, error) {
+func plan(ctx context.Context, errOut io.Writer, s store.Reader, team *v1alpha1.Team, cur *v1alpha1.TenantCluster, to string, actor lookup.Actor) (*Plan, error) {
 	var allowed []string
 	if lim := team.Spec.ResourceLimits; lim != nil {
 		allowed = lim.AllowedKubernetesVersions
@@ -174,7 +175,7 @@ func upgradeGoal(version string) clusterwatch.Goal {
 }
 
 // wait follows the cluster until it is Ready at the new version, with progress on stderr.
-func wait(ctx context.Context, s store.Store, c *v1alpha1.TenantCluster, o *Options) error {
+func wait(ctx context.Context, s shared.Watched, c *v1alpha1.TenantCluster, o *Options) error {
 	cs, err := s.Server()
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterwatch"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
@@ -21,17 +22,24 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what cluster upgrade reads and writes: the team, who asks, the cluster and what
+// its update rules read (store.Reader), the one write and where it went, and the server
+// that --wait watches.
+type Store interface {
+	store.Reader
+	store.ClusterUpgrader
+	store.Kinded
+	store.Served
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what cluster upgrade runs with: its flags and argument and, from Complete,
 // its dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	// ClusterOptions are NAME, --team and the dependencies, from Complete.
+	shared.ClusterOptions[Store]
 
-	// Offline is whether the command works on manifests (--manifests).
-	Offline bool
-
-	Name            string
-	Team            string
 	Version         string
 	DryRun          bool
 	Yes             bool
@@ -79,7 +87,7 @@ status.observedState.kubernetesVersion), with progress on stderr.`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	o.TeamFlag(cmd)
 	fl.StringVar(&o.Version, "kubernetes-version", "", "Kubernetes version wanted, e.g. v1.32.0 (required)")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Print the plan and send nothing")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
@@ -89,20 +97,11 @@ status.observedState.kubernetesVersion), with progress on stderr.`,
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Offline = f.Offline()
-}
-
 // Validate checks the flags before anything is read. A malformed version is bad input
 // (exit 2).
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
+	if err := o.ClusterOptions.Validate(cmd); err != nil {
 		return err
-	}
-	if o.Team == "" {
-		return cmdutil.UsageError("--team is required")
 	}
 	if o.Version == "" {
 		return cmdutil.UsageError("--kubernetes-version is required")
@@ -125,11 +124,7 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
+	s, team, actor, err := o.TeamAndActor(ctx)
 	if err != nil {
 		return err
 	}

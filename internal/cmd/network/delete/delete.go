@@ -13,21 +13,26 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
-	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // Spec: a line for people, the deleted pool for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what network delete reads and writes: the pool and its IPAllocations, and the
+// delete; Kind says where the write went.
+type Store interface {
+	store.Networks
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Options are network delete's arguments, flags and what it needs.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
-
-	Name      string
-	Namespace string
-	Yes       bool
+	// PoolOptions are the pool's name and namespace and the dependencies, from Complete.
+	shared.PoolOptions[Store]
+	Yes bool
 }
 
 // NewCmd returns `network delete`; runF, when not nil, runs instead of run.
@@ -52,21 +57,8 @@ On a terminal the pool's name must be typed to confirm; elsewhere pass --yes.`,
 	return cmd
 }
 
-// Complete takes from the Factory what run needs, -n defaulting to butler-system; it
-// reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	if o.Namespace == "" {
-		o.Namespace = v1alpha1.DefaultProviderNamespace
-	}
-	o.Deps.Complete(f)
-}
-
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	p, allocs, err := shared.Pool(ctx, s, o.Namespace, o.Name)
+	s, p, allocs, err := o.Pool(ctx)
 	if err != nil {
 		return err
 	}

@@ -1,13 +1,17 @@
 package delete
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -45,5 +49,63 @@ func TestRun(t *testing.T) {
 	r = cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "lab", "--yes")
 	if r.Code != 0 || len(s.NetworkPools) != 0 || !strings.HasPrefix(r.Stdout, "networkpool.butler.butlerlabs.dev/lab deleted") {
 		t.Errorf("exit %d: %v, %q", r.Code, r.Err, r.Stdout)
+	}
+}
+
+// pools is a fake of network delete's Store and no more: one pool, its IPAllocations, and
+// the pools deleted.
+type pools struct {
+	pool    v1alpha1.NetworkPool
+	allocs  []v1alpha1.IPAllocation
+	deleted []string
+}
+
+func (p *pools) GetNetworkPool(_ context.Context, ns, name string) (*v1alpha1.NetworkPool, error) {
+	if ns != p.pool.Namespace || name != p.pool.Name {
+		return nil, apierrors.NewNotFound(v1alpha1.Resource("networkpools"), name)
+	}
+	return p.pool.DeepCopy(), nil
+}
+
+func (p *pools) ListNetworkPools(context.Context, string) ([]v1alpha1.NetworkPool, error) {
+	return []v1alpha1.NetworkPool{p.pool}, nil
+}
+
+func (p *pools) ListIPAllocations(_ context.Context, pool string) ([]v1alpha1.IPAllocation, error) {
+	return p.allocs, nil
+}
+
+func (p *pools) DeleteNetworkPool(_ context.Context, ns, name string) (store.Result, error) {
+	p.deleted = append(p.deleted, ns+"/"+name)
+	return store.Result{Location: "networks/" + name + ".yaml"}, nil
+}
+
+func (p *pools) Kind() store.Kind { return store.Manifests }
+
+// run alone, over a fake of the command's Store: a pool whose IPAllocations are all
+// released is deleted, and the line names the file the delete went to; one with an
+// Allocated IPAllocation is refused (exit 4) and nothing is deleted.
+func TestRunOverItsStore(t *testing.T) {
+	pool := v1alpha1.NetworkPool{ObjectMeta: metav1.ObjectMeta{Name: "lab", Namespace: v1alpha1.DefaultProviderNamespace}}
+	alloc := func(phase v1alpha1.IPAllocationPhase) []v1alpha1.IPAllocation {
+		return []v1alpha1.IPAllocation{{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "team-payments"}, Status: v1alpha1.IPAllocationStatus{Phase: phase}}}
+	}
+
+	released := &pools{pool: pool, allocs: alloc("Released")}
+	deps, out, _ := cmdtest.Deps[Store](released, Spec, "")
+	o := &Options{Yes: true}
+	o.Deps, o.Name, o.Namespace = deps, "lab", v1alpha1.DefaultProviderNamespace
+	if err := run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "networkpool.butler.butlerlabs.dev/lab deleted (networks/lab.yaml)\n"; got != want || len(released.deleted) != 1 {
+		t.Errorf("stdout %q, deleted %v; want %q and butler-system/lab deleted", got, released.deleted, want)
+	}
+
+	allocated := &pools{pool: pool, allocs: alloc(v1alpha1.IPAllocationPhaseAllocated)}
+	o.Deps, _, _ = cmdtest.Deps[Store](allocated, Spec, "")
+	err := run(context.Background(), o)
+	if cmdutil.CodeOf(err) != cmdutil.ExitDenied || len(allocated.deleted) != 0 {
+		t.Errorf("err %v (exit %d), deleted %v; want the refusal (exit 4) and nothing deleted", err, cmdutil.CodeOf(err), allocated.deleted)
 	}
 }

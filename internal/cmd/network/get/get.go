@@ -12,20 +12,21 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
-	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // Spec: the pool's IPAllocations as rows for people, the pool for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what network get reads: the pool and its IPAllocations.
+type Store = shared.Pools
+
+var _ Store = store.Store(nil)
+
 // Options are network get's arguments and what it needs.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
-
-	Name      string
-	Namespace string
+	// PoolOptions are the pool's name and namespace and the dependencies, from Complete.
+	shared.PoolOptions[Store]
 }
 
 // NewCmd returns `network get`; runF, when not nil, runs instead of run.
@@ -47,21 +48,8 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	return cmd
 }
 
-// Complete takes from the Factory what run needs, -n defaulting to butler-system; it
-// reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	if o.Namespace == "" {
-		o.Namespace = v1alpha1.DefaultProviderNamespace
-	}
-	o.Deps.Complete(f)
-}
-
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	p, allocs, err := shared.Pool(ctx, s, o.Namespace, o.Name)
+	_, p, allocs, err := o.Pool(ctx)
 	if err != nil {
 		return err
 	}

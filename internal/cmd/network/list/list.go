@@ -19,10 +19,18 @@ import (
 // Spec: rows for people, the NetworkPools for programs.
 var Spec = output.Spec{Objects: true, List: true, Name: true}
 
+// Store is what network list reads: the pools and their IPAllocations.
+type Store interface {
+	ListNetworkPools(ctx context.Context, namespace string) ([]v1alpha1.NetworkPool, error)
+	ListIPAllocations(ctx context.Context, pool string) ([]v1alpha1.IPAllocation, error)
+}
+
+var _ Store = store.Store(nil)
+
 // Options are network list's flags and what it needs.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Namespace string
 }

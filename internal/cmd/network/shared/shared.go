@@ -8,14 +8,50 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
+// Pools is what reading a pool with its IPAllocations needs (of store.Networks).
+type Pools interface {
+	GetNetworkPool(ctx context.Context, namespace, name string) (*v1alpha1.NetworkPool, error)
+	ListIPAllocations(ctx context.Context, pool string) ([]v1alpha1.IPAllocation, error)
+}
+
+// PoolOptions are what get and delete act on, embedded in their Options: one pool, by
+// name and namespace (-n, butler-system by default), with the command's dependencies.
+type PoolOptions[S Pools] struct {
+	// Deps are the streams, the store and the printer, from Complete.
+	factory.Deps[S]
+
+	Name      string
+	Namespace string
+}
+
+// Complete takes from the Factory what run needs, -n defaulting to butler-system; it
+// reads nothing yet.
+func (o *PoolOptions[S]) Complete(f *factory.Factory) {
+	if o.Namespace == "" {
+		o.Namespace = v1alpha1.DefaultProviderNamespace
+	}
+	o.Deps.Complete(f)
+}
+
+// Pool opens the store and reads the pool with its IPAllocations; the store is returned
+// for what the command does next.
+func (o *PoolOptions[S]) Pool(ctx context.Context) (S, *v1alpha1.NetworkPool, []v1alpha1.IPAllocation, error) {
+	s, err := o.Store(ctx)
+	if err != nil {
+		return s, nil, nil, err
+	}
+	p, allocs, err := Pool(ctx, s, o.Namespace, o.Name)
+	return s, p, allocs, err
+}
+
 // Pool reads a NetworkPool and the IPAllocations drawn from it, as get and delete show and
 // judge them.
-func Pool(ctx context.Context, s store.Store, namespace, name string) (*v1alpha1.NetworkPool, []v1alpha1.IPAllocation, error) {
+func Pool(ctx context.Context, s Pools, namespace, name string) (*v1alpha1.NetworkPool, []v1alpha1.IPAllocation, error) {
 	p, err := s.GetNetworkPool(ctx, namespace, name)
 	if err != nil {
 		return nil, nil, notFound(err, name)

@@ -18,10 +18,15 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what upgrade plan reads: the teams and their clusters.
+type Store = store.Reader
+
+var _ Store = store.Store(nil)
+
 // Options are the flags of upgrade plan.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Team        string
 	Environment string
@@ -59,14 +64,7 @@ an empty list says so on stderr and exits 0.`,
   butlerctl upgrade plan --manifests examples/payments`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

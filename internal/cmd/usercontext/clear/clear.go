@@ -2,6 +2,7 @@
 package clear
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -29,11 +30,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Long:  `Remove the team and environment keys from the config file; its other keys stay.`,
 		Args:  cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 }
@@ -41,7 +38,10 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) { o.IO, o.Config = f.IOStreams, f.Options.Config }
 
-func run(o *Options) error {
+// Validate has nothing to check: clear takes no flags of its own and prints no -o.
+func (o *Options) Validate(*cobra.Command) error { return nil }
+
+func run(_ context.Context, o *Options) error {
 	path, err := cmdutil.WritableConfigPath(o.Config)
 	if err != nil {
 		return err

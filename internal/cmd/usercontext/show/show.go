@@ -3,6 +3,7 @@
 package show
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/usercontext/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 )
 
@@ -21,10 +21,9 @@ var Spec = output.Spec{Name: true}
 
 // Options are what context show runs with: from Complete, its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the -o flags and the printer they choose; show reads the
+	// config file and the environment, no store.
+	factory.Deps[factory.NoStore]
 	// Config is --config; Getenv reads BUTLER_TEAM and BUTLER_ENVIRONMENT.
 	Config string
 	Getenv func(string) string
@@ -43,14 +42,7 @@ It reads only the config file and the environment, never a cluster.`,
   PS1='[$(butlerctl context show -o name)] $ '`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.Complete(f)
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -59,11 +51,11 @@ It reads only the config file and the environment, never a cluster.`,
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO, o.Config, o.Getenv = f.IOStreams, f.Options.Config, os.Getenv
-	o.Printer = o.Print.Printer(f.IOStreams)
+	o.Deps.Complete(f)
+	o.Config, o.Getenv = f.Options.Config, os.Getenv
 }
 
-func run(o *Options) error {
+func run(_ context.Context, o *Options) error {
 	v, path, err := shared.Current(o.Config, o.Getenv)
 	if err != nil {
 		return err

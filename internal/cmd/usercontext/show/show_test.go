@@ -1,16 +1,14 @@
 package show
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 )
@@ -25,11 +23,9 @@ func TestNewCmdCompletes(t *testing.T) {
 
 func runOver(t *testing.T, config, format string, env map[string]string) string {
 	t.Helper()
-	ios, _, out, _ := iostreams.Test()
-	o := &Options{IO: ios, Config: config, Getenv: func(k string) string { return env[k] }}
-	o.Print = output.Register(&cobra.Command{}, &format, Spec)
-	o.Printer = o.Print.Printer(ios)
-	if err := run(o); err != nil {
+	deps, out, _ := cmdtest.Deps[factory.NoStore](nil, Spec, format)
+	o := &Options{Deps: deps, Config: config, Getenv: func(k string) string { return env[k] }}
+	if err := run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()

@@ -20,11 +20,16 @@ import (
 // Spec is what context use prints: the context saved, -o name as TEAM/ENVIRONMENT.
 var Spec = output.Spec{Name: true}
 
+// Store is what context use reads: the team (and its environments).
+type Store = store.Reader
+
+var _ Store = store.Store(nil)
+
 // Options are what context use runs with: its argument and flag and, from Complete, its
 // dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	// Config is --config: the file written, else the default one.
 	Config      string

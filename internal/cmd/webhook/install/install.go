@@ -20,7 +20,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
@@ -32,8 +31,9 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Options are what webhook install runs with: its flags and, from Complete, its
 // dependencies.
 type Options struct {
-	// Deps are the streams (IO), the -o flags (Print) and the printer (Printer).
-	factory.Deps[store.Store]
+	// Deps are the streams (IO), the -o flags (Print), the printer (Printer) and the clock
+	// the self-signed certificates start from (Now); install applies with its own client.
+	factory.Deps[factory.NoStore]
 	Name, Service, Image, Certs string
 	Replicas                    int32
 	ReapSchedule                string
@@ -43,8 +43,6 @@ type Options struct {
 	// Namespace is -n; Offline is whether --manifests was given.
 	Namespace string
 	Offline   bool
-	// Now is the clock the self-signed certificates start from.
-	Now func() time.Time
 	// RESTConfig loads the credentials the bundle is applied with (--kubeconfig,
 	// --context), read only when the bundle is applied.
 	RESTConfig func() (*rest.Config, error)
@@ -117,7 +115,7 @@ func DefaultImage() string {
 // from f.
 func (o *Options) Complete(f *factory.Factory) {
 	o.Deps.Complete(f)
-	o.Namespace, o.Offline, o.Now = f.Options.Namespace, f.Offline(), f.Now
+	o.Namespace, o.Offline = f.Options.Namespace, f.Offline()
 	o.RESTConfig = shared.RESTConfig(f.Options.Kubeconfig, f.Options.Context)
 }
 

@@ -15,7 +15,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
@@ -31,8 +30,9 @@ var Spec = output.Spec{Objects: true, Name: true}
 // Options are what webhook manifests runs with: its flags and, from Complete, its
 // dependencies.
 type Options struct {
-	// Deps are the streams (IO), the -o flags (Print) and the printer (Printer).
-	factory.Deps[store.Store]
+	// Deps are the streams (IO), the -o flags (Print) and the printer (Printer); manifests
+	// reads no store.
+	factory.Deps[factory.NoStore]
 	Service      string
 	Name         string
 	CABundleFile string

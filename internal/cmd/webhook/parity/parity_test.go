@@ -633,33 +633,8 @@ func qty(s string) *resource.Quantity {
 	return &q
 }
 
-// cluster is a TenantCluster as butlerctl cluster create renders it (disk: the built-in).
-func cluster(name, env, creator string, replicas, cpu int32, memory string, version ...string) *v1alpha1.TenantCluster {
-	c := &v1alpha1.TenantCluster{
-		TypeMeta: metav1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindTenantCluster},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "payments",
-			Labels: map[string]string{v1alpha1.LabelTeam: "payments"}, Annotations: map[string]string{}},
-		Spec: v1alpha1.TenantClusterSpec{
-			KubernetesVersion: "v1.31.0",
-			TeamRef:           &v1alpha1.LocalObjectReference{Name: "payments"},
-			ProviderConfigRef: &v1alpha1.ProviderReference{Name: "harvester-prod", Namespace: "butler-system"},
-		},
-	}
-	if len(version) > 0 {
-		c.Spec.KubernetesVersion = version[0]
-	}
-	if env != "" {
-		c.Labels[v1alpha1.LabelEnvironment] = env
-	}
-	if creator != "" {
-		c.Annotations[v1alpha1.AnnotationCreatorEmail] = creator
-	}
-	c.Spec.Workers.Replicas = replicas
-	c.Spec.Workers.MachineTemplate.CPU = cpu
-	c.Spec.Workers.MachineTemplate.Memory = resource.MustParse(memory)
-	c.Spec.Workers.MachineTemplate.DiskSize = resource.MustParse("100Gi")
-	return c
-}
+// cluster is a TenantCluster of team payments as butlerctl cluster create renders it.
+var cluster = testenv.Cluster
 
 // withProvider points a cluster at another ProviderConfig; "" at none.
 func withProvider(c *v1alpha1.TenantCluster, name string) *v1alpha1.TenantCluster {

@@ -19,7 +19,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -27,8 +26,9 @@ import (
 // Options are what webhook serve runs with: its flags and, from Complete, its
 // dependencies.
 type Options struct {
-	// Deps are the streams (IO); serve prints nothing through -o.
-	factory.Deps[store.Store]
+	// Deps are the streams (IO) and the clock the leader's identity is stamped with (Now);
+	// serve prints nothing through -o and reads with its own client, not the store.
+	factory.Deps[factory.NoStore]
 	CertDir         string
 	Port            int
 	BindAddress     string
@@ -48,8 +48,6 @@ type Options struct {
 	// Offline is whether --manifests was given; Impersonating whether --as or --as-group
 	// was typed (BUTLER_AS exported for work on manifests is no impersonation live).
 	Offline, Impersonating bool
-	// Now is the clock the leader's identity is stamped with.
-	Now func() time.Time
 	// RESTConfig loads the server's own credentials (--kubeconfig, --context).
 	RESTConfig func() (*rest.Config, error)
 }
@@ -139,8 +137,8 @@ switches one off, --as-butler all of them, so that the webhook answers exactly a
 // Complete takes the streams, the clock, where the global flags came from and the way to
 // the API server from f.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO = f.IOStreams
-	o.Offline, o.Now = f.Offline(), f.Now
+	o.Deps.Complete(f)
+	o.Offline = f.Offline()
 	o.Impersonating = f.Options.AsSource == cmdutil.SourceCommandLine
 	o.RESTConfig = shared.RESTConfig(f.Options.Kubeconfig, f.Options.Context)
 }
