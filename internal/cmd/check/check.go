@@ -36,11 +36,19 @@ const (
 // gitTimeout bounds the git commands that read --base.
 const gitTimeout = time.Minute
 
+// Store is what check reads of the platform with --context or --kubeconfig (Live): its
+// objects, as the caller.
+type Store interface {
+	store.Reader
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what check runs with: its flags and, from Complete, its dependencies.
 type Options struct {
 	// Deps are the streams (IO), the -o flags (Print) and the printer they choose
-	// (Printer); check reads manifests, not the store.
-	factory.Deps[store.Store]
+	// (Printer); check reads manifests, and the platform through Live, not Deps' store.
+	factory.Deps[Store]
 
 	Manifests        []string
 	Base             string

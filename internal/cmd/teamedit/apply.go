@@ -30,7 +30,7 @@ type Applied struct {
 // team again and applies change to that read, a few times at most (client-go's
 // retry.DefaultRetry), so a concurrent edit is neither overwritten nor lost, and rules
 // are checked against what is there.
-func Apply(ctx context.Context, s store.Store, team *v1alpha1.Team, change Change) (Applied, error) {
+func Apply(ctx context.Context, s Store, team *v1alpha1.Team, change Change) (Applied, error) {
 	var a Applied
 	old := team
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {

@@ -34,10 +34,17 @@ type Answer struct {
 // Spec is what can-i prints: its answer (Answer). Wide is accepted and shows the same text.
 var Spec = output.Spec{Wide: true}
 
+// Store is what can-i reads: the team, its clusters and who asks.
+type Store interface {
+	store.Reader
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of can-i.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Verb        string
 	Team        string

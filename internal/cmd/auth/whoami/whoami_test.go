@@ -11,7 +11,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 )
 
@@ -47,7 +46,7 @@ func TestNewCmdRefusesBadOutput(t *testing.T) {
 func TestRun(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	s := storetest.Payments(t, "bob@example.com")
-	o := &Options{Deps: factory.Deps[store.Store]{IO: ios, Store: func(context.Context) (store.Store, error) { return s, nil }}}
+	o := &Options{Deps: factory.Deps[Store]{IO: ios, Store: factory.Fixed[Store](s)}}
 	format := output.Table
 	o.Print = output.Register(&cobra.Command{}, &format, Spec)
 	o.Printer = o.Print.Printer(ios)

@@ -5,7 +5,6 @@ package create
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -14,15 +13,24 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what env create reads and writes: the team and its clusters, and the Team edit
+// (teamedit.Store).
+type Store interface {
+	teamedit.Store
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of env create.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name string
 	Team string

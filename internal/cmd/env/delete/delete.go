@@ -5,7 +5,6 @@ package delete
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -16,15 +15,24 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/names"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what env delete reads and writes: the team, its clusters (none may be left in
+// the environment) and the Team edit (teamedit.Store).
+type Store interface {
+	teamedit.Store
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of env delete.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name string
 	Team string

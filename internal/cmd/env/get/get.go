@@ -52,10 +52,17 @@ type Caps struct {
 // Team, not an API object of its own. Wide is accepted and shows the same text.
 var Spec = output.Spec{Wide: true}
 
+// Store is what env get reads: the team, its clusters and providers.
+type Store interface {
+	store.Reader
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of env get.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name string
 	Team string

@@ -34,10 +34,17 @@ type Row struct {
 // Spec is what env list prints: a Row each; -o name prints the environments' names.
 var Spec = output.Spec{List: true, Wide: true, Name: true}
 
+// Store is what env list reads: the team and its clusters.
+type Store interface {
+	store.Reader
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags of env list.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Team string
 }

@@ -5,7 +5,6 @@ package update
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -16,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/names"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -24,10 +24,18 @@ import (
 // NothingToUpdate is butler-cli's message when no flag asks for a change.
 const NothingToUpdate = "nothing to update: pass --description, --max-clusters, --max-clusters-per-member, --clear-limits, --cluster-default, --clear-cluster-defaults, --access-user, --access-group, or --clear-access"
 
+// Store is what env update reads and writes: the team, its clusters (a limit set below
+// their usage is warned about) and the Team edit (teamedit.Store).
+type Store interface {
+	teamedit.Store
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of env update.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name                 string
 	Team                 string

@@ -23,10 +23,19 @@ import (
 // Spec is what policy create prints: a line for people; for programs the policy created.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what policy create reads and writes: the other policies, the teams and who asks
+// (policyutil.Store), and the one write.
+type Store interface {
+	policyutil.Store
+	store.CreationPolicies
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of policy create.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name, Scope, Team, Environment, File string
 	Providers, Rules                     []string
@@ -90,8 +99,7 @@ func run(ctx context.Context, o *Options) error {
 	if err := policyutil.Admit(ctx, s, policy.Create, p); err != nil {
 		return err
 	}
-	w := s
-	res, err := w.CreateClusterCreationPolicy(ctx, p)
+	res, err := s.CreateClusterCreationPolicy(ctx, p)
 	if err != nil {
 		return err
 	}

@@ -16,10 +16,17 @@ import (
 // Spec is what policy get prints: the ClusterCreationPolicy.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what policy get reads: the policy.
+type Store interface {
+	store.Reader
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of policy get.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name string
 }

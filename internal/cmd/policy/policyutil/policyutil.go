@@ -117,10 +117,20 @@ func FromFile(path, name string, stdin io.Reader) (*v1alpha1.ClusterCreationPoli
 	return nil, cmdutil.UsageError("no ClusterCreationPolicy in %s", path)
 }
 
+// Store is what the policy commands' shared checks read: the policies, the teams and who
+// asks (store.Reader), and which store it is (on manifests Authorize applies who may
+// write a policy; live, the server's RBAC decides).
+type Store interface {
+	store.Reader
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Admit judges p as the server's ClusterCreationPolicy webhook does, as a create or as an
 // update (the stored policy of p's name is not a conflict of its own), and refuses it with
 // the server's messages (exit 4) before anything is sent.
-func Admit(ctx context.Context, s store.Store, op policy.Operation, p *v1alpha1.ClusterCreationPolicy) error {
+func Admit(ctx context.Context, s store.Reader, op policy.Operation, p *v1alpha1.ClusterCreationPolicy) error {
 	others, err := s.ListClusterCreationPolicies(ctx)
 	if err != nil {
 		return err
@@ -139,7 +149,7 @@ func Admit(ctx context.Context, s store.Store, op policy.Operation, p *v1alpha1.
 }
 
 // Authorize refuses a non platform admin offline, as the server does (live it decides).
-func Authorize(ctx context.Context, s store.Store, verb, name string) error {
+func Authorize(ctx context.Context, s Store, verb, name string) error {
 	if s.Kind() == store.Live {
 		return nil
 	}

@@ -24,10 +24,19 @@ import (
 // Spec is what policy update prints: a line for people; for programs the policy as written.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what policy update reads and writes: the policy, the others, the teams and who
+// asks (policyutil.Store), and the one write.
+type Store interface {
+	policyutil.Store
+	store.CreationPolicies
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of policy update.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name, Scope, Team, Environment, File string
 	Providers, Rules, Remove             []string
@@ -126,8 +135,7 @@ func run(ctx context.Context, o *Options) error {
 	if err := policyutil.Admit(ctx, s, policy.Update, next); err != nil {
 		return err
 	}
-	w := s
-	res, err := w.UpdateClusterCreationPolicy(ctx, next)
+	res, err := s.UpdateClusterCreationPolicy(ctx, next)
 	if err != nil {
 		return err
 	}

@@ -28,11 +28,21 @@ import (
 // too (docs/output.md).
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what provider delete reads and writes: the provider, its team, who asks, the
+// clusters that use it and the providers that share its Secret (providerutil.Store), and the
+// deletes (store.Providers).
+type Store interface {
+	providerutil.Store
+	store.Providers
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what provider delete runs with: its flags and argument and, from Complete,
 // its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name              string
 	Team              string
@@ -90,7 +100,7 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	pc, w, err := target(ctx, s, o.Namespace, o)
+	pc, err := target(ctx, s, o.Namespace, o)
 	if err != nil {
 		return err
 	}
@@ -104,7 +114,7 @@ func run(ctx context.Context, o *Options) error {
 	if err := o.confirm(pc); err != nil {
 		return err
 	}
-	res, err := w.DeleteProviderConfig(ctx, pc.Namespace, pc.Name)
+	res, err := s.DeleteProviderConfig(ctx, pc.Namespace, pc.Name)
 	if err != nil {
 		return err
 	}
@@ -114,7 +124,7 @@ func run(ctx context.Context, o *Options) error {
 		fmt.Fprintf(o.IO.ErrOut, "note: %s\n", note)
 	}
 	if deleteSecret {
-		err = d.secret(ctx, o.IO.ErrOut, s, w, pc)
+		err = d.secret(ctx, o.IO.ErrOut, s, pc)
 	}
 	if perr := o.Printer.Print(d.doc()); perr != nil && err == nil {
 		err = perr
@@ -122,25 +132,25 @@ func run(ctx context.Context, o *Options) error {
 	return err
 }
 
-// target finds the ProviderConfig, checks who asks may delete it and returns the writer.
-func target(ctx context.Context, s store.Store, namespace string, o *Options) (*v1alpha1.ProviderConfig, store.Providers, error) {
+// target finds the ProviderConfig and checks who asks may delete it.
+func target(ctx context.Context, s providerutil.Store, namespace string, o *Options) (*v1alpha1.ProviderConfig, error) {
 	pc, err := providerutil.Find(ctx, s, o.Name, namespace, o.Team)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	team, err := scopeTeam(ctx, s, pc)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := providerutil.Authorize(ctx, s, pc, team, "delete"); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return pc, s, nil
+	return pc, nil
 }
 
 // unused is the webhook's guard, on every TenantCluster in every namespace; every user is
 // named on stderr.
-func unused(ctx context.Context, errOut io.Writer, s store.Store, pc *v1alpha1.ProviderConfig) error {
+func unused(ctx context.Context, errOut io.Writer, s store.Reader, pc *v1alpha1.ProviderConfig) error {
 	clusters, err := s.ListClusters(ctx, "")
 	if err != nil {
 		return fmt.Errorf("cannot check which TenantClusters use ProviderConfig %q: %w", pc.Name, err)
@@ -155,7 +165,7 @@ func unused(ctx context.Context, errOut io.Writer, s store.Store, pc *v1alpha1.P
 
 // secretGoes decides whether the credentials Secret is deleted too, or the note that says
 // why not (said once the ProviderConfig is gone).
-func (o *Options) secretGoes(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (bool, string, error) {
+func (o *Options) secretGoes(ctx context.Context, s store.Reader, pc *v1alpha1.ProviderConfig) (bool, string, error) {
 	secNS, secName := providerutil.SecretRef(pc)
 	if !o.DeleteCredentials {
 		return false, fmt.Sprintf("Secret %s/%s is kept; pass --delete-credentials to delete it too", secNS, secName), nil
@@ -195,9 +205,9 @@ func (d *deleted) add(obj runtime.Object, name, location string) {
 }
 
 // secret deletes pc's credentials Secret; one already gone is a note, not an error.
-func (d *deleted) secret(ctx context.Context, errOut io.Writer, s store.Store, w store.Providers, pc *v1alpha1.ProviderConfig) error {
+func (d *deleted) secret(ctx context.Context, errOut io.Writer, s Store, pc *v1alpha1.ProviderConfig) error {
 	secNS, secName := providerutil.SecretRef(pc)
-	sres, err := w.DeleteSecret(ctx, secNS, secName)
+	sres, err := s.DeleteSecret(ctx, secNS, secName)
 	switch {
 	case apierrors.IsNotFound(err):
 		fmt.Fprintf(errOut, "note: Secret %s/%s was not there\n", secNS, secName)
@@ -226,7 +236,7 @@ func (d *deleted) doc() output.Doc {
 
 // scopeTeam is the team of a team-scoped ProviderConfig (nil for platform scope). A team
 // that no longer exists is no reason to keep its provider: nil then too.
-func scopeTeam(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (*v1alpha1.Team, error) {
+func scopeTeam(ctx context.Context, s store.Reader, pc *v1alpha1.ProviderConfig) (*v1alpha1.Team, error) {
 	if pc.ScopeType() != v1alpha1.ScopeTeam || pc.Spec.Scope.TeamRef == nil {
 		return nil, nil
 	}
@@ -238,7 +248,7 @@ func scopeTeam(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) 
 }
 
 // sharers are the other ProviderConfigs whose credentialsRef is pc's Secret.
-func sharers(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) ([]string, error) {
+func sharers(ctx context.Context, s store.Reader, pc *v1alpha1.ProviderConfig) ([]string, error) {
 	all, err := s.ListProviderConfigs(ctx, "")
 	if err != nil {
 		return nil, err

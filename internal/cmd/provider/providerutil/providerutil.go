@@ -27,10 +27,20 @@ func ResourceName(name string) string { return "providerconfig.butler.butlerlabs
 // SecretResourceName is the kubectl-style name of a Secret.
 func SecretResourceName(name string) string { return "secret/" + name }
 
+// Store is what the provider commands' shared checks read: the providers, teams and who
+// asks (store.Reader), and which store it is (on manifests Authorize applies who may
+// change a provider; live, the server's RBAC decides).
+type Store interface {
+	store.Reader
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Find finds a ProviderConfig by name: in -n NAMESPACE exactly when given; with --team, in
 // the team's namespace, then in butler-system (platform providers are every team's); else
 // in butler-system, then in any namespace when the name is unique there.
-func Find(ctx context.Context, s store.Store, name, namespace, team string) (*v1alpha1.ProviderConfig, error) {
+func Find(ctx context.Context, s store.Reader, name, namespace, team string) (*v1alpha1.ProviderConfig, error) {
 	var search []string
 	if team != "" {
 		t, err := lookup.Team(ctx, s, team)
@@ -89,7 +99,7 @@ func Find(ctx context.Context, s store.Store, name, namespace, team string) (*v1
 
 // Home is where a ProviderConfig of its scope lives: butler-system for platform scope, the
 // team's namespace for team scope (the team is returned then).
-func Home(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (string, *v1alpha1.Team, error) {
+func Home(ctx context.Context, s store.Reader, pc *v1alpha1.ProviderConfig) (string, *v1alpha1.Team, error) {
 	if pc.ScopeType() != v1alpha1.ScopeTeam || pc.Spec.Scope.TeamRef == nil {
 		return v1alpha1.PlatformNamespace, nil, nil
 	}
@@ -104,7 +114,7 @@ func Home(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (stri
 // for a team-scoped one also the team's admins (a team brings its own infrastructure).
 // Live, the server's RBAC decides and nothing is checked here. verb is "create",
 // "delete", ...; team is the scope's team (nil for platform scope).
-func Authorize(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig, team *v1alpha1.Team, verb string) error {
+func Authorize(ctx context.Context, s Store, pc *v1alpha1.ProviderConfig, team *v1alpha1.Team, verb string) error {
 	if s.Kind() == store.Live {
 		return nil
 	}

@@ -19,11 +19,21 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what rotate-credentials reads and writes: the provider, its team and who asks
+// (providerutil.Store), the Secret's key names and the one write of its data.
+type Store interface {
+	providerutil.Store
+	SecretKeys(ctx context.Context, namespace, name string) ([]string, error)
+	ReplaceSecretData(ctx context.Context, namespace, name string, data map[string][]byte) (store.Result, error)
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what provider rotate-credentials runs with: its flags and argument and,
 // from Complete, its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name   string
 	Team   string
@@ -111,7 +121,7 @@ func run(ctx context.Context, o *Options) error {
 	if s.Kind() != store.Live {
 		return o.offline(ctx, s, pc, creds)
 	}
-	w, old, err := prepare(ctx, s, pc)
+	old, err := prepare(ctx, s, pc)
 	if err != nil {
 		return err
 	}
@@ -127,7 +137,7 @@ func run(ctx context.Context, o *Options) error {
 		fmt.Fprintf(o.IO.ErrOut, "dry run: Secret %s/%s not changed\n", secNS, secName)
 		return nil
 	}
-	res, err := w.ReplaceSecretData(ctx, secNS, secName, creds.Data())
+	res, err := s.ReplaceSecretData(ctx, secNS, secName, creds.Data())
 	if err != nil {
 		return err
 	}
@@ -139,10 +149,10 @@ func run(ctx context.Context, o *Options) error {
 }
 
 // prepare checks who asks may rotate pc's credentials and that its Secret exists; it
-// returns the writer and the Secret's current keys.
-func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (store.Providers, []string, error) {
+// returns the Secret's current keys.
+func prepare(ctx context.Context, s Store, pc *v1alpha1.ProviderConfig) ([]string, error) {
 	if err := authorize(ctx, s, pc); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	secNS, secName := providerutil.SecretRef(pc)
 	old, err := s.SecretKeys(ctx, secNS, secName)
@@ -151,14 +161,14 @@ func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (s
 		if s.Kind() != store.Live {
 			where = "in the manifests"
 		}
-		return nil, nil, cmdutil.NotFoundError("Secret %s/%s, the credentials of ProviderConfig %q, not found %s: nothing to rotate (provider create makes it)", secNS, secName, pc.Name, where)
+		return nil, cmdutil.NotFoundError("Secret %s/%s, the credentials of ProviderConfig %q, not found %s: nothing to rotate (provider create makes it)", secNS, secName, pc.Name, where)
 	}
-	return s, old, err
+	return old, err
 }
 
 // offline rotates on manifests: the tree keeps no plain Secret, so the new one goes to the
 // file --credentials-out names, to seal or encrypt; a dry run prints it redacted.
-func (o *Options) offline(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig, creds *providerutil.Credentials) error {
+func (o *Options) offline(ctx context.Context, s providerutil.Store, pc *v1alpha1.ProviderConfig, creds *providerutil.Credentials) error {
 	if err := authorize(ctx, s, pc); err != nil {
 		return err
 	}
@@ -187,7 +197,7 @@ func (o *Options) offline(ctx context.Context, s store.Store, pc *v1alpha1.Provi
 }
 
 // authorize checks who asks may rotate pc's credentials.
-func authorize(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) error {
+func authorize(ctx context.Context, s providerutil.Store, pc *v1alpha1.ProviderConfig) error {
 	var team *v1alpha1.Team
 	var err error
 	if pc.ScopeType() == v1alpha1.ScopeTeam && pc.Spec.Scope.TeamRef != nil {

@@ -20,10 +20,17 @@ import (
 // there is no API object for an effective role. Wide is accepted and shows the same table.
 var Spec = output.Spec{List: true, Wide: true}
 
+// Store is what team access reads: the team.
+type Store interface {
+	store.Reader
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of team access.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Team        string
 	Environment string

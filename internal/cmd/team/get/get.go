@@ -49,10 +49,17 @@ type EnvironmentSummary struct {
 // Spec is what team get prints: the Team, or with --view its usage and quota (View).
 var Spec = output.Spec{Objects: true, View: true, Wide: true, Name: true}
 
+// Store is what team get reads: the team and its clusters.
+type Store interface {
+	store.Reader
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of team get.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name string
 }

@@ -31,10 +31,17 @@ type Row struct {
 // Spec is what team list prints: the Teams, or with --view a Row each.
 var Spec = output.Spec{Objects: true, View: true, List: true, Wide: true, Name: true}
 
+// Store is what team list reads: the teams and their clusters.
+type Store interface {
+	store.Reader
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags of team list.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.

@@ -23,11 +23,19 @@ import (
 // Spec is what every verb prints: a line for people, the Team as written for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what team member reads and writes: the team and the Team edit
+// (teamedit.Store).
+type Store interface {
+	teamedit.Store
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what one verb runs with: its arguments and flags and, from Complete, its
 // dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Team string
 	// Change is what the arguments ask for; Validate parses it.

@@ -20,10 +20,18 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what team set-limits reads and writes: the team, its clusters (a limit set
+// below their usage is warned about) and the Team edit (teamedit.Store).
+type Store interface {
+	teamedit.Store
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of team set-limits.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Team  string
 	Clear bool

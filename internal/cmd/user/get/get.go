@@ -39,10 +39,17 @@ type Membership struct {
 // Spec is what user get prints: its View, -o name the User's name.
 var Spec = output.Spec{Name: true}
 
+// Store is what user get reads: the users and the teams.
+type Store interface {
+	store.Reader
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what user get runs with: its argument and, from Complete, its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	// User is the User's name or e-mail.
 	User string

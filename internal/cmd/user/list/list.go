@@ -20,10 +20,17 @@ import (
 // Spec is what user list prints: a Row each (there is no object to print).
 var Spec = output.Spec{List: true, Wide: true, Name: true}
 
+// Store is what user list reads: the users.
+type Store interface {
+	store.Reader
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what user list runs with: its flags and, from Complete, its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	// Admins keeps the platform admins only (--admins).
 	Admins bool

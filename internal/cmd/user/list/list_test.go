@@ -45,7 +45,7 @@ func TestNewCmdTakesNoArguments(t *testing.T) {
 func runOver(t *testing.T, s store.Store, format string, admins bool) string {
 	t.Helper()
 	ios, _, out, _ := iostreams.Test()
-	o := &Options{Admins: admins, Deps: factory.Deps[store.Store]{IO: ios, Store: func(context.Context) (store.Store, error) { return s, nil }}}
+	o := &Options{Admins: admins, Deps: factory.Deps[Store]{IO: ios, Store: factory.Fixed[Store](s)}}
 	o.Print = output.Register(&cobra.Command{}, &format, Spec)
 	o.Printer = o.Print.Printer(ios)
 	if err := run(context.Background(), o); err != nil {
