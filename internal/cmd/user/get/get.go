@@ -39,9 +39,10 @@ type Membership struct {
 // Spec is what user get prints: its View, -o name the User's name.
 var Spec = output.Spec{Name: true}
 
-// Store is what user get reads: the users and the teams.
+// Store is what user get reads: the users and the teams, and nothing else of store.Reader.
 type Store interface {
-	store.Reader
+	ListUsers(ctx context.Context) ([]v1alpha1.User, error)
+	ListTeams(ctx context.Context) ([]v1alpha1.Team, error)
 }
 
 var _ Store = store.Store(nil)

@@ -14,15 +14,16 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // Spec is what user list prints: a Row each (there is no object to print).
 var Spec = output.Spec{List: true, Wide: true, Name: true}
 
-// Store is what user list reads: the users.
+// Store is what user list reads: the users, and nothing else of store.Reader.
 type Store interface {
-	store.Reader
+	ListUsers(ctx context.Context) ([]v1alpha1.User, error)
 }
 
 var _ Store = store.Store(nil)
