@@ -74,14 +74,7 @@ counted too. Prints yes or no; exits 0 for yes and 4 for no.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Verb = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -79,14 +79,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Args: cmdutil.ExactArgs(1, "an environment name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

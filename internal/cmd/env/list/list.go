@@ -60,14 +60,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butlerctl env list --team payments --sort-by .clusterCount -o custom-columns=NAME:.name,CLUSTERS:.clusterCount`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

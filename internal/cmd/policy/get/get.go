@@ -42,11 +42,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	}
 	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		o.Complete(f)
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }

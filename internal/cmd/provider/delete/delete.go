@@ -79,17 +79,12 @@ admins) may delete; the ProviderConfig's document is removed from its file.`,
 	fl.BoolVar(&o.DeleteCredentials, "delete-credentials", false, "Also delete the credentials Secret, unless another ProviderConfig references it")
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		o.Complete(f)
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet. -o is checked by
-// the named command's wiring before Complete.
+// Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
 	o.Deps.Complete(f)
 	o.Namespace = f.Options.Namespace

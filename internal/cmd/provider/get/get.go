@@ -70,17 +70,12 @@ provider needs, and the TenantClusters that use it. -o yaml and -o json print th
 	cmd.Flags().StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		o.Complete(f)
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet. -o is checked by
-// the named command's wiring before Complete.
+// Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
 	o.Deps.Complete(f)
 	o.Namespace = f.Options.Namespace

@@ -75,14 +75,7 @@ platform admins (and, for a team-scoped provider, the team's admins) may rotate.
 	o.Creds.AddFlags(fl)
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		o.Complete(f)
-		if err := o.Validate(); err != nil {
-			return err
-		}
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }
@@ -95,7 +88,7 @@ func (o *Options) Complete(f *factory.Factory) {
 
 // Validate checks the credential flags before anything is read; -o is checked by the named
 // command's wiring.
-func (o *Options) Validate() error {
+func (o *Options) Validate(*cobra.Command) error {
 	if !o.Creds.Given() {
 		return cmdutil.UsageError("new credentials are required: --credentials-file, --credentials-env-file, --credentials-stdin or --credentials-from-file")
 	}

@@ -49,14 +49,7 @@ can only raise a member's team role, never lower it; team admins are admin every
 		Args: cmdutil.ExactArgs(1, "a TEAM name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Team = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

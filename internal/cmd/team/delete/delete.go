@@ -62,14 +62,7 @@ team's document is removed from its file (and the file, once nothing else is lef
 		Args: cmdutil.ExactArgs(1, "a TEAM name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Team = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
