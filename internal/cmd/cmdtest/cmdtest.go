@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"testing"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -37,7 +36,7 @@ func Run(t testing.TB, s store.Store, newCmd func(*factory.Factory) *cobra.Comma
 	f := &factory.Factory{
 		IOStreams: ios,
 		Options:   &opts,
-		Now:       func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
+		Now:       Now,
 		NewStore:  func(context.Context, *factory.Factory) (store.Store, error) { return s, nil },
 	}
 	cmd := newCmd(f)

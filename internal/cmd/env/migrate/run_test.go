@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
@@ -42,19 +40,9 @@ func (m *moves) MigrateCluster(_ context.Context, c *v1alpha1.TenantCluster, env
 // run through the command's own Store: a Conflict is read again, planned again and sent
 // again, and the move is reported once.
 func TestRunRetriesAConflictThroughItsStore(t *testing.T) {
-	ios, _, out, errOut := iostreams.Test()
 	fake := &moves{Reader: storetest.Payments(t, "alice@example.com"), conflicts: 2, moved: map[string]string{}}
-	format := output.Table
-	o := &Options{
-		Deps:        factory.Deps[Store]{IO: ios, Store: factory.Fixed[Store](fake)},
-		Team:        "payments",
-		Environment: "prod",
-		Names:       []string{"ledger-legacy"},
-		Yes:         true,
-		Concurrency: 1,
-	}
-	o.Print = output.Register(&cobra.Command{}, &format, output.Spec{})
-	o.Printer = o.Print.Printer(ios)
+	deps, out, errOut := cmdtest.Deps[Store](fake, output.Spec{}, "")
+	o := &Options{Deps: deps, Team: "payments", Environment: "prod", Names: []string{"ledger-legacy"}, Yes: true, Concurrency: 1}
 	if err := run(context.Background(), o); err != nil {
 		t.Fatalf("%v\nstderr: %s", err, errOut)
 	}

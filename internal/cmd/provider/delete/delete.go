@@ -41,15 +41,11 @@ var _ Store = store.Store(nil)
 // Options are what provider delete runs with: its flags and argument and, from Complete,
 // its dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[Store]
+	// FindOptions are the name, --team, -n and the dependencies, from Complete.
+	providerutil.FindOptions[Store]
 
-	Name              string
-	Team              string
 	Yes               bool
 	DeleteCredentials bool
-	// Namespace is -n: where to look first.
-	Namespace string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -73,7 +69,7 @@ admins) may delete; the ProviderConfig's document is removed from its file.`,
   butleradm provider delete azure-platform-team --team platform-team --yes --delete-credentials`,
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
+	o.TeamFlag(cmd)
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes")
 	fl.BoolVar(&o.DeleteCredentials, "delete-credentials", false, "Also delete the credentials Secret, unless another ProviderConfig references it")
@@ -84,19 +80,12 @@ admins) may delete; the ProviderConfig's document is removed from its file.`,
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Namespace = f.Options.Namespace
-}
-
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
+	s, pc, err := o.Provider(ctx)
 	if err != nil {
 		return err
 	}
-	pc, err := target(ctx, s, o.Namespace, o)
-	if err != nil {
+	if err := providerutil.AuthorizeByScope(ctx, s, pc, "delete"); err != nil {
 		return err
 	}
 	if err := unused(ctx, o.IO.ErrOut, s, pc); err != nil {
@@ -125,22 +114,6 @@ func run(ctx context.Context, o *Options) error {
 		err = perr
 	}
 	return err
-}
-
-// target finds the ProviderConfig and checks who asks may delete it.
-func target(ctx context.Context, s providerutil.Store, namespace string, o *Options) (*v1alpha1.ProviderConfig, error) {
-	pc, err := providerutil.Find(ctx, s, o.Name, namespace, o.Team)
-	if err != nil {
-		return nil, err
-	}
-	team, err := scopeTeam(ctx, s, pc)
-	if err != nil {
-		return nil, err
-	}
-	if err := providerutil.Authorize(ctx, s, pc, team, "delete"); err != nil {
-		return nil, err
-	}
-	return pc, nil
 }
 
 // unused is the webhook's guard, on every TenantCluster in every namespace; every user is
@@ -227,19 +200,6 @@ func (d *deleted) doc() output.Doc {
 			return err
 		},
 	}
-}
-
-// scopeTeam is the team of a team-scoped ProviderConfig (nil for platform scope). A team
-// that no longer exists is no reason to keep its provider: nil then too.
-func scopeTeam(ctx context.Context, s store.Reader, pc *v1alpha1.ProviderConfig) (*v1alpha1.Team, error) {
-	if pc.ScopeType() != v1alpha1.ScopeTeam || pc.Spec.Scope.TeamRef == nil {
-		return nil, nil
-	}
-	t, err := s.GetTeam(ctx, pc.Spec.Scope.TeamRef.Name)
-	if apierrors.IsNotFound(err) {
-		return nil, nil
-	}
-	return t, err
 }
 
 // sharers are the other ProviderConfigs whose credentialsRef is pc's Secret.

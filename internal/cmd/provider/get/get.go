@@ -42,13 +42,8 @@ var _ Store = store.Store(nil)
 // Options are what provider get runs with: its flags and argument and, from Complete, its
 // dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[Store]
-
-	Name string
-	Team string
-	// Namespace is -n: where to look first.
-	Namespace string
+	// FindOptions are the name, --team, -n and the dependencies, from Complete.
+	providerutil.FindOptions[Store]
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -67,7 +62,7 @@ provider needs, and the TenantClusters that use it. -o yaml and -o json print th
 		Example: `  butleradm provider get harvester-prod
   butleradm provider get azure-platform-team --team platform-team -o yaml`,
 	}
-	cmd.Flags().StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
+	o.TeamFlag(cmd)
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
 		return factory.Run(cmd, f, o, runF, run)
@@ -75,18 +70,8 @@ provider needs, and the TenantClusters that use it. -o yaml and -o json print th
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Namespace = f.Options.Namespace
-}
-
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	pc, err := providerutil.Find(ctx, s, o.Name, o.Namespace, o.Team)
+	s, pc, err := o.Provider(ctx)
 	if err != nil {
 		return err
 	}

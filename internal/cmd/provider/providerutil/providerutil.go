@@ -136,6 +136,23 @@ func Authorize(ctx context.Context, s Store, pc *v1alpha1.ProviderConfig, team *
 		actor.Identity.Username, verb, pc.Name))
 }
 
+// AuthorizeByScope is Authorize for an existing pc, its scope's team read from the store.
+// A team that no longer exists is no reason to keep its provider: pc is judged as one
+// without a team then.
+func AuthorizeByScope(ctx context.Context, s Store, pc *v1alpha1.ProviderConfig, verb string) error {
+	var team *v1alpha1.Team
+	if pc.ScopeType() == v1alpha1.ScopeTeam && pc.Spec.Scope.TeamRef != nil {
+		t, err := s.GetTeam(ctx, pc.Spec.Scope.TeamRef.Name)
+		switch {
+		case err == nil:
+			team = t
+		case !apierrors.IsNotFound(err):
+			return err
+		}
+	}
+	return Authorize(ctx, s, pc, team, verb)
+}
+
 // SecretRef is the namespace and name of a ProviderConfig's credentials Secret; the
 // namespace defaults to the ProviderConfig's.
 func SecretRef(pc *v1alpha1.ProviderConfig) (namespace, name string) {

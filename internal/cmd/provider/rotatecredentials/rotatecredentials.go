@@ -32,16 +32,12 @@ var _ Store = store.Store(nil)
 // Options are what provider rotate-credentials runs with: its flags and argument and,
 // from Complete, its dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[Store]
+	// FindOptions are the name, --team, -n and the dependencies, from Complete.
+	providerutil.FindOptions[Store]
 
-	Name   string
-	Team   string
 	DryRun bool
 	Creds  providerutil.CredentialFlags
-	// Namespace is -n: where to look first; Manifests are --manifests, for where a
-	// credentials file may not go.
-	Namespace string
+	// Manifests are --manifests, for where a credentials file may not go.
 	Manifests []string
 }
 
@@ -70,7 +66,7 @@ platform admins (and, for a team-scoped provider, the team's admins) may rotate.
   butleradm provider rotate-credentials harvester-prod --credentials-from-file kubeconfig=harvester.kubeconfig`,
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
+	o.TeamFlag(cmd)
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Check the credentials and print the Secret (values redacted) without changing it")
 	o.Creds.AddFlags(fl)
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
@@ -82,8 +78,8 @@ platform admins (and, for a team-scoped provider, the team's admins) may rotate.
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Namespace, o.Manifests = f.Options.Namespace, f.Options.Manifests
+	o.FindOptions.Complete(f)
+	o.Manifests = f.Options.Manifests
 }
 
 // Validate checks the credential flags before anything is read; -o is checked by the named
@@ -96,11 +92,7 @@ func (o *Options) Validate(*cobra.Command) error {
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	pc, err := providerutil.Find(ctx, s, o.Name, o.Namespace, o.Team)
+	s, pc, err := o.Provider(ctx)
 	if err != nil {
 		return err
 	}
@@ -144,7 +136,7 @@ func run(ctx context.Context, o *Options) error {
 // prepare checks who asks may rotate pc's credentials and that its Secret exists; it
 // returns the Secret's current keys.
 func prepare(ctx context.Context, s Store, pc *v1alpha1.ProviderConfig) ([]string, error) {
-	if err := authorize(ctx, s, pc); err != nil {
+	if err := providerutil.AuthorizeByScope(ctx, s, pc, "rotate the credentials of"); err != nil {
 		return nil, err
 	}
 	secNS, secName := providerutil.SecretRef(pc)
@@ -162,7 +154,7 @@ func prepare(ctx context.Context, s Store, pc *v1alpha1.ProviderConfig) ([]strin
 // offline rotates on manifests: the tree keeps no plain Secret, so the new one goes to the
 // file --credentials-out names, to seal or encrypt; a dry run prints it redacted.
 func (o *Options) offline(ctx context.Context, s providerutil.Store, pc *v1alpha1.ProviderConfig, creds *providerutil.Credentials) error {
-	if err := authorize(ctx, s, pc); err != nil {
+	if err := providerutil.AuthorizeByScope(ctx, s, pc, "rotate the credentials of"); err != nil {
 		return err
 	}
 	ios := o.IO
@@ -187,18 +179,6 @@ func (o *Options) offline(ctx context.Context, s providerutil.Store, pc *v1alpha
 	fmt.Fprintf(ios.ErrOut, "%s", note)
 	return p.Done(providerutil.RedactedSecret(secret),
 		fmt.Sprintf("%s credentials written to %s (keys: %s)", providerutil.SecretResourceName(secret.Name), o.Creds.Out, strings.Join(creds.Keys(), ", ")), "")
-}
-
-// authorize checks who asks may rotate pc's credentials.
-func authorize(ctx context.Context, s providerutil.Store, pc *v1alpha1.ProviderConfig) error {
-	var team *v1alpha1.Team
-	var err error
-	if pc.ScopeType() == v1alpha1.ScopeTeam && pc.Spec.Scope.TeamRef != nil {
-		if team, err = s.GetTeam(ctx, pc.Spec.Scope.TeamRef.Name); err != nil && !apierrors.IsNotFound(err) {
-			return err
-		}
-	}
-	return providerutil.Authorize(ctx, s, pc, team, "rotate the credentials of")
 }
 
 func minus(a, b []string) []string {

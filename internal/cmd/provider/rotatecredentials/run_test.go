@@ -2,19 +2,18 @@ package rotatecredentials
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 )
@@ -49,15 +48,14 @@ func (s *secrets) ReplaceSecretData(_ context.Context, ns, name string, data map
 	return store.Result{}, nil
 }
 
-func rotate(t *testing.T, s Store, stdin string) (string, string, error) {
+func rotate(t *testing.T, s Store, creds string) (string, string, error) {
 	t.Helper()
-	ios, in, out, errOut := iostreams.Test()
-	in.WriteString(stdin)
-	format := output.Table
-	o := &Options{Deps: factory.Deps[Store]{IO: ios, Store: factory.Fixed(s)}, Name: "harvester-prod", Creds: providerutil.CredentialFlags{Stdin: true}}
-	o.Print = output.Register(&cobra.Command{}, &format, Spec)
-	o.Printer = o.Print.Printer(ios)
-	err := run(context.Background(), o)
+	file := filepath.Join(t.TempDir(), "creds.yaml")
+	if err := os.WriteFile(file, []byte(creds), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deps, out, errOut := cmdtest.Deps(s, Spec, "")
+	err := run(context.Background(), &Options{FindOptions: providerutil.FindOptions[Store]{Deps: deps, Name: "harvester-prod"}, Creds: providerutil.CredentialFlags{File: file}})
 	return out.String(), errOut.String(), err
 }
 

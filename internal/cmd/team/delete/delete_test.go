@@ -5,12 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
-	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -34,12 +30,8 @@ func (d *deletes) DeleteTeam(_ context.Context, t *v1alpha1.Team) (store.Result,
 
 func runOver(t *testing.T, s Store, team string) (string, error) {
 	t.Helper()
-	ios, _, out, _ := iostreams.Test()
-	format := output.Table
-	o := &Options{Deps: factory.Deps[Store]{IO: ios, Store: factory.Fixed(s)}, Team: team, Yes: true}
-	o.Print = output.Register(&cobra.Command{}, &format, Spec)
-	o.Printer = o.Print.Printer(ios)
-	err := run(context.Background(), o)
+	deps, out, _ := cmdtest.Deps(s, Spec, "")
+	err := run(context.Background(), &Options{Deps: deps, Team: team, Yes: true})
 	return out.String(), err
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -45,11 +44,8 @@ func TestNewCmdTakesNoArguments(t *testing.T) {
 
 func runOver(t *testing.T, s Store, format string, admins bool) string {
 	t.Helper()
-	ios, _, out, _ := iostreams.Test()
-	o := &Options{Admins: admins, Deps: factory.Deps[Store]{IO: ios, Store: factory.Fixed[Store](s)}}
-	o.Print = output.Register(&cobra.Command{}, &format, Spec)
-	o.Printer = o.Print.Printer(ios)
-	if err := run(context.Background(), o); err != nil {
+	deps, out, _ := cmdtest.Deps(s, Spec, format)
+	if err := run(context.Background(), &Options{Deps: deps, Admins: admins}); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
