@@ -35,11 +35,7 @@ type Answer struct {
 var Spec = output.Spec{Wide: true}
 
 // Store is what can-i reads: the team, its clusters and who asks.
-type Store interface {
-	store.Reader
-}
-
-var _ Store = store.Store(nil)
+type Store = store.Reader
 
 // Options are the flags and arguments of can-i.
 type Options struct {

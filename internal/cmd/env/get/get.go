@@ -53,11 +53,7 @@ type Caps struct {
 var Spec = output.Spec{Wide: true}
 
 // Store is what env get reads: the team, its clusters and providers.
-type Store interface {
-	store.Reader
-}
-
-var _ Store = store.Store(nil)
+type Store = store.Reader
 
 // Options are the flags and arguments of env get.
 type Options struct {

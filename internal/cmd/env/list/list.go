@@ -35,11 +35,7 @@ type Row struct {
 var Spec = output.Spec{List: true, Wide: true, Name: true}
 
 // Store is what env list reads: the team and its clusters.
-type Store interface {
-	store.Reader
-}
-
-var _ Store = store.Store(nil)
+type Store = store.Reader
 
 // Options are the flags of env list.
 type Options struct {

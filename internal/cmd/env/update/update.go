@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/equality"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
@@ -18,27 +19,20 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
-	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // NothingToUpdate is butler-cli's message when no flag asks for a change.
 const NothingToUpdate = "nothing to update: pass --description, --max-clusters, --max-clusters-per-member, --clear-limits, --cluster-default, --clear-cluster-defaults, --access-user, --access-group, or --clear-access"
 
 // Store is what env update reads and writes: the team, its clusters (a limit set below
-// their usage is warned about) and the Team edit (teamedit.Store).
-type Store interface {
-	teamedit.Store
-}
-
-var _ Store = store.Store(nil)
+// their usage is warned about) and the Team edit.
+type Store = teamedit.Store
 
 // Options are the flags and arguments of env update.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[Store]
+	// EnvOptions are the environment's NAME, --team and the dependencies, from Complete.
+	shared.EnvOptions[Store]
 
-	Name                 string
-	Team                 string
 	ClearLimits          bool
 	ClearClusterDefaults bool
 	ClearAccess          bool
@@ -88,7 +82,7 @@ manifests, the team's file is edited in place.`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team of the environment (required)")
+	o.TeamFlag(cmd, "Team of the environment (required)")
 	o.EnvFlags.AddFlags(fl, true)
 	fl.BoolVar(&o.ClearLimits, "clear-limits", false, "Remove the environment's limits (no caps)")
 	fl.BoolVar(&o.ClearClusterDefaults, "clear-cluster-defaults", false, "Remove the environment's cluster defaults")
@@ -98,13 +92,7 @@ manifests, the team's file is edited in place.`,
 
 // Validate checks -o, the name and the flags before anything is read.
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
-	if err := policy.ValidateEnvironmentName(o.Name); err != nil {
-		return cmdutil.WithCode(cmdutil.ExitUsage, err)
-	}
-	if err := cmdutil.RequireFlag("team", o.Team); err != nil {
+	if err := o.EnvOptions.Validate(cmd); err != nil {
 		return err
 	}
 	var err error

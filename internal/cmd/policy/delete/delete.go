@@ -18,14 +18,9 @@ import (
 // Spec is what policy delete prints: a line for people; for programs the policy deleted.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// Store is what policy delete reads and writes: the policy and who asks
-// (policyutil.Store), and the one write.
-type Store interface {
-	policyutil.Store
-	store.CreationPolicies
-}
-
-var _ Store = store.Store(nil)
+// Store is what policy delete reads and writes: the policy and who asks, and the one
+// write.
+type Store = policyutil.Writer
 
 // Options are the flags and arguments of policy delete.
 type Options struct {

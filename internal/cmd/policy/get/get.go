@@ -17,11 +17,7 @@ import (
 var Spec = output.Spec{Objects: true, Name: true}
 
 // Store is what policy get reads: the policy.
-type Store interface {
-	store.Reader
-}
-
-var _ Store = store.Store(nil)
+type Store = store.Reader
 
 // Options are the flags and arguments of policy get.
 type Options struct {

@@ -46,11 +46,7 @@ type View struct {
 var Spec = output.Spec{Objects: true, View: true, List: true, Name: true}
 
 // Store is what policy list reads: the policies, and the team a target names.
-type Store interface {
-	store.Reader
-}
-
-var _ Store = store.Store(nil)
+type Store = store.Reader
 
 // Options are what policy list runs with: its flags and, from Complete, its dependencies.
 type Options struct {

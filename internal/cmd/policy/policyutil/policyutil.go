@@ -80,14 +80,6 @@ func Providers(flags []string) []v1alpha1.PolicyProviderType {
 	return out
 }
 
-// OneStdin refuses -f - with --manifests -: both would read standard input.
-func OneStdin(file string, manifestsStdin bool) error {
-	if file == "-" && manifestsStdin {
-		return cmdutil.UsageError("-f - and --manifests - both read standard input: give one of them a file")
-	}
-	return nil
-}
-
 // FromFile reads the ClusterCreationPolicy of -f FILE (bounded like a manifest file), or of
 // stdin for -f -, as kubectl reads it; name, when given, must be the file's. Bad input is a
 // usage error (exit 2) naming the file.

@@ -29,11 +29,7 @@ type View struct {
 var Spec = output.Spec{View: true}
 
 // Store is what policy validate reads on manifests: the teams policies name.
-type Store interface {
-	store.Reader
-}
-
-var _ Store = store.Store(nil)
+type Store = store.Reader
 
 // Options are what policy validate runs with: its flags and, from Complete, its
 // dependencies.

@@ -25,11 +25,7 @@ import (
 var Spec = output.Spec{Objects: true, List: true, Wide: true, Name: true}
 
 // Store is what provider list reads: the providers, a team and the clusters.
-type Store interface {
-	store.Reader
-}
-
-var _ Store = store.Store(nil)
+type Store = store.Reader
 
 // Options are what provider list runs with: its flags and, from Complete, its
 // dependencies.

@@ -21,11 +21,7 @@ import (
 var Spec = output.Spec{List: true, Wide: true}
 
 // Store is what team access reads: the team.
-type Store interface {
-	store.Reader
-}
-
-var _ Store = store.Store(nil)
+type Store = store.Reader
 
 // Options are the flags and arguments of team access.
 type Options struct {

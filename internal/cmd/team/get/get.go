@@ -50,11 +50,7 @@ type EnvironmentSummary struct {
 var Spec = output.Spec{Objects: true, View: true, Wide: true, Name: true}
 
 // Store is what team get reads: the team and its clusters.
-type Store interface {
-	store.Reader
-}
-
-var _ Store = store.Store(nil)
+type Store = store.Reader
 
 // Options are the flags and arguments of team get.
 type Options struct {

@@ -32,11 +32,7 @@ type Row struct {
 var Spec = output.Spec{Objects: true, View: true, List: true, Wide: true, Name: true}
 
 // Store is what team list reads: the teams and their clusters.
-type Store interface {
-	store.Reader
-}
-
-var _ Store = store.Store(nil)
+type Store = store.Reader
 
 // Options are the flags of team list.
 type Options struct {

@@ -23,13 +23,8 @@ import (
 // Spec is what every verb prints: a line for people, the Team as written for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// Store is what team member reads and writes: the team and the Team edit
-// (teamedit.Store).
-type Store interface {
-	teamedit.Store
-}
-
-var _ Store = store.Store(nil)
+// Store is what team member reads and writes: the team and the Team edit.
+type Store = teamedit.Store
 
 // Options are what one verb runs with: its arguments and flags and, from Complete, its
 // dependencies.

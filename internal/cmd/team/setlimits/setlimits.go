@@ -21,12 +21,8 @@ import (
 )
 
 // Store is what team set-limits reads and writes: the team, its clusters (a limit set
-// below their usage is warned about) and the Team edit (teamedit.Store).
-type Store interface {
-	teamedit.Store
-}
-
-var _ Store = store.Store(nil)
+// below their usage is warned about) and the Team edit.
+type Store = teamedit.Store
 
 // Options are the flags and arguments of team set-limits.
 type Options struct {
