@@ -24,6 +24,15 @@ type Applied struct {
 	Result       store.Result
 }
 
+// Edit reads the team named name and writes change to it through Apply.
+func Edit(ctx context.Context, s Store, name string, change Change) (Applied, error) {
+	team, err := lookup.Team(ctx, s, name)
+	if err != nil {
+		return Applied{}, err
+	}
+	return Apply(ctx, s, team, change)
+}
+
 // Apply writes change to the team read as team: it checks the Team rules (Admit), then
 // the store patches the spec with team's resourceVersion as precondition. When someone
 // else changed the team in between, the server answers 409 Conflict; Apply then reads the

@@ -13,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/names"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -110,12 +109,8 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	team, err := lookup.Team(ctx, s, o.Team)
-	if err != nil {
-		return err
-	}
 	var env *v1alpha1.EnvironmentSpec
-	a, err := teamedit.Apply(ctx, s, team, func(old *v1alpha1.Team) (*v1alpha1.Team, error) {
+	a, err := teamedit.Edit(ctx, s, o.Team, func(old *v1alpha1.Team) (*v1alpha1.Team, error) {
 		i := teamedit.FindEnvironment(old, o.Name)
 		if i < 0 {
 			return nil, names.EnvironmentNotFound(old, o.Name)

@@ -142,15 +142,9 @@ func Admit(ctx context.Context, s store.Reader, op policy.Operation, p *v1alpha1
 
 // Authorize refuses a non platform admin offline, as the server does (live it decides).
 func Authorize(ctx context.Context, s Store, verb, name string) error {
-	if s.Kind() == store.Live {
-		return nil
-	}
-	actor, err := lookup.WhoAmI(ctx, s)
-	if err != nil {
+	actor, judge, err := lookup.OfflineActor(ctx, s)
+	if err != nil || !judge || actor.PlatformAdmin {
 		return err
-	}
-	if actor.PlatformAdmin {
-		return nil
 	}
 	return cmdutil.DeniedError(fmt.Errorf("user %q may not %s ClusterCreationPolicy %q: ClusterCreationPolicies are managed by platform admins",
 		actor.Identity.Username, verb, name))

@@ -115,15 +115,9 @@ func Home(ctx context.Context, s store.Reader, pc *v1alpha1.ProviderConfig) (str
 // Live, the server's RBAC decides and nothing is checked here. verb is "create",
 // "delete", ...; team is the scope's team (nil for platform scope).
 func Authorize(ctx context.Context, s Store, pc *v1alpha1.ProviderConfig, team *v1alpha1.Team, verb string) error {
-	if s.Kind() == store.Live {
-		return nil
-	}
-	actor, err := lookup.WhoAmI(ctx, s)
-	if err != nil {
+	actor, judge, err := lookup.OfflineActor(ctx, s)
+	if err != nil || !judge || actor.PlatformAdmin {
 		return err
-	}
-	if actor.PlatformAdmin {
-		return nil
 	}
 	if team != nil {
 		if policy.IsTeamAdmin(team, actor.Identity, false) {

@@ -13,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
@@ -105,11 +104,7 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	team, err := lookup.Team(ctx, s, o.Team)
-	if err != nil {
-		return err
-	}
-	a, err := teamedit.ChangeMembers(ctx, s, team, o.Change)
+	a, err := teamedit.ChangeMembers(ctx, s, o.Team, o.Change)
 	if err != nil {
 		return err
 	}
