@@ -12,7 +12,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
@@ -83,11 +82,7 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	team, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
+	s, team, clusters, err := o.TeamClusters(ctx)
 	if err != nil {
 		return err
 	}

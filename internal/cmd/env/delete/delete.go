@@ -12,7 +12,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/names"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
@@ -74,11 +73,7 @@ working on manifests, the team's file is edited in place.`,
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	old, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
+	s, old, clusters, err := o.TeamClusters(ctx)
 	if err != nil {
 		return err
 	}
