@@ -89,6 +89,20 @@ func WhoAmI(ctx context.Context, s store.Reader) (Actor, error) {
 	return Actor{Identity: id, PlatformAdmin: admin, AdminReason: why}, nil
 }
 
+// OfflineActor is who asks, when the tools must judge who may write themselves: on
+// manifests, where no server's RBAC stands behind the documents. Live, judge is false and
+// nothing is read: the server decides.
+func OfflineActor(ctx context.Context, s interface {
+	store.Reader
+	store.Kinded
+}) (a Actor, judge bool, err error) {
+	if s.Kind() == store.Live {
+		return Actor{}, false, nil
+	}
+	a, err = WhoAmI(ctx, s)
+	return a, err == nil, err
+}
+
 // TeamAndActor is the team named name and who asks: the two reads every command that
 // changes one of a team's objects starts with.
 func TeamAndActor(ctx context.Context, s store.Reader, name string) (*v1alpha1.Team, Actor, error) {

@@ -24,3 +24,22 @@ func TestTeamNotFoundWhenListedSinceTheGet(t *testing.T) {
 		}
 	}
 }
+
+// On manifests OfflineActor reads who asks, to be judged; live it reads nothing (no
+// identity is needed: the server decides) and says so.
+func TestOfflineActorJudgesOnManifestsOnly(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Payments(t, "olivia@example.com")
+	a, judge, err := OfflineActor(ctx, s)
+	if err != nil || !judge || a.Identity.Username != "olivia@example.com" || !a.PlatformAdmin {
+		t.Errorf("manifests: %+v, judge %v, %v", a, judge, err)
+	}
+	live := storetest.Payments(t, "") // no identity: reading it would fail
+	live.Live = &storetest.Server{}
+	if a, judge, err := OfflineActor(ctx, live); err != nil || judge || a.Identity.Username != "" {
+		t.Errorf("live: %+v, judge %v, %v", a, judge, err)
+	}
+	if _, judge, err := OfflineActor(ctx, storetest.Payments(t, "")); err == nil || judge {
+		t.Errorf("manifests without an identity: judge %v, %v", judge, err)
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -39,8 +38,8 @@ const gitTimeout = time.Minute
 // Options are what check runs with: its flags and, from Complete, its dependencies.
 type Options struct {
 	// Deps are the streams (IO), the -o flags (Print) and the printer they choose
-	// (Printer); check reads manifests, not the store.
-	factory.Deps[store.Store]
+	// (Printer); check reads manifests, and the platform through Live: no store.
+	factory.Deps[factory.NoStore]
 
 	Manifests        []string
 	Base             string

@@ -20,7 +20,7 @@ const liveTimeout = 2 * time.Minute
 // readLive lists, read-only and as the caller (never impersonating the author), what the
 // server holds that the judging needs: Teams, ProviderConfigs, ClusterCreationPolicies,
 // TenantClusters, and the Users and IdentityProviders when the caller may read them.
-func readLive(ctx context.Context, s store.Store) ([]manifest.Object, error) {
+func readLive(ctx context.Context, s store.Reader) ([]manifest.Object, error) {
 	var out []manifest.Object
 	add := func(kind, ns, name string, obj runtime.Object) {
 		out = append(out, manifest.Object{Source: manifest.Source{File: check.LiveFile}, APIVersion: v1alpha1.GroupVersion.String(),

@@ -11,9 +11,25 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Admitter is what Admit reads: who asks (store.Reader), and which store it is (offline,
+// where no RBAC stands behind the documents, the Team's own mutation authority applies).
+type Admitter interface {
+	store.Reader
+	store.Kinded
+}
+
+// Store is what a Team edit (Apply, ChangeMembers) reads and writes: the team and who
+// asks, which store it is, and the one write.
+type Store interface {
+	Admitter
+	UpdateTeam(ctx context.Context, old, updated *v1alpha1.Team) (store.Result, error)
+}
+
+var _ Store = store.Store(nil)
+
 // Admit asks who is acting and applies the Team webhook's rules to the change (old is nil
 // on create). A denial is the webhook's plain message, exit 4.
-func Admit(ctx context.Context, s store.Store, op policy.Operation, old, updated *v1alpha1.Team) (lookup.Actor, error) {
+func Admit(ctx context.Context, s Admitter, op policy.Operation, old, updated *v1alpha1.Team) (lookup.Actor, error) {
 	actor, err := lookup.WhoAmI(ctx, s)
 	if err != nil {
 		return lookup.Actor{}, err

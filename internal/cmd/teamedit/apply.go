@@ -24,13 +24,22 @@ type Applied struct {
 	Result       store.Result
 }
 
+// Edit reads the team named name and writes change to it through Apply.
+func Edit(ctx context.Context, s Store, name string, change Change) (Applied, error) {
+	team, err := lookup.Team(ctx, s, name)
+	if err != nil {
+		return Applied{}, err
+	}
+	return Apply(ctx, s, team, change)
+}
+
 // Apply writes change to the team read as team: it checks the Team rules (Admit), then
 // the store patches the spec with team's resourceVersion as precondition. When someone
 // else changed the team in between, the server answers 409 Conflict; Apply then reads the
 // team again and applies change to that read, a few times at most (client-go's
 // retry.DefaultRetry), so a concurrent edit is neither overwritten nor lost, and rules
 // are checked against what is there.
-func Apply(ctx context.Context, s store.Store, team *v1alpha1.Team, change Change) (Applied, error) {
+func Apply(ctx context.Context, s Store, team *v1alpha1.Team, change Change) (Applied, error) {
 	var a Applied
 	old := team
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {

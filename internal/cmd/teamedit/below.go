@@ -13,7 +13,7 @@ import (
 // WarnBelowUsage warns on errOut, with the figures, about each limit a written change set
 // below what the team's clusters already use (policy.NewlyBelowUsage): the server accepts
 // such a limit, and then refuses creates and scale-ups. Nothing when nothing was written.
-func WarnBelowUsage(ctx context.Context, s store.Store, a Applied, errOut io.Writer) {
+func WarnBelowUsage(ctx context.Context, s store.Reader, a Applied, errOut io.Writer) {
 	if a.Updated == nil {
 		return
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -46,7 +45,11 @@ func (c MemberChange) Subject() string {
 // that is not there is exit 3; an add of an entry that is there with another role is exit
 // 2 (set-role changes roles); one with the same role, and a set-role to the role it has,
 // change nothing (Applied.Updated is nil).
-func ChangeMembers(ctx context.Context, s store.Store, team *v1alpha1.Team, c MemberChange) (Applied, error) {
+func ChangeMembers(ctx context.Context, s Store, name string, c MemberChange) (Applied, error) {
+	team, err := lookup.Team(ctx, s, name)
+	if err != nil {
+		return Applied{}, err
+	}
 	actor, err := lookup.WhoAmI(ctx, s)
 	if err != nil {
 		return Applied{}, err

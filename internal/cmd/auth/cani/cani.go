@@ -34,10 +34,13 @@ type Answer struct {
 // Spec is what can-i prints: its answer (Answer). Wide is accepted and shows the same text.
 var Spec = output.Spec{Wide: true}
 
+// Store is what can-i reads: the team, its clusters and who asks.
+type Store = store.Reader
+
 // Options are the flags and arguments of can-i.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Verb        string
 	Team        string
@@ -67,14 +70,7 @@ counted too. Prints yes or no; exits 0 for yes and 4 for no.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Verb = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -11,15 +11,9 @@ import (
 
 // What the command parsed and completed, through runF: run is not called, nothing is read.
 func TestNewCmdCompletes(t *testing.T) {
-	o, r := cmdtest.RunF(t, storetest.Payments(t, "olivia@example.com"), NewCmd, factory.GlobalOptions{}, "create", "cluster", "--team", "payments", "--environment", "prod")
-	if r.Code != 0 || o == nil {
-		t.Fatalf("exit %d: %v", r.Code, r.Err)
-	}
+	o := cmdtest.Completed(t, storetest.Payments(t, "olivia@example.com"), NewCmd, factory.GlobalOptions{}, "create", "cluster", "--team", "payments", "--environment", "prod")
 	if !(o.Verb == "create" && o.Team == "payments" && o.Environment == "prod") || o.IO == nil || o.Store == nil || o.Printer == nil {
 		t.Errorf("parsed and completed %+v", o)
-	}
-	if r.Stdout != "" || r.Stderr != "" {
-		t.Errorf("runF only, yet printed %q %q", r.Stdout, r.Stderr)
 	}
 }
 

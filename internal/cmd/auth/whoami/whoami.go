@@ -43,10 +43,19 @@ type Membership struct {
 // you are. Wide is accepted and shows the same text.
 var Spec = output.Spec{Wide: true}
 
+// Store is what whoami reads: who asks and the teams (store.Reader), and live, where the
+// credentials came from (store.Served).
+type Store interface {
+	store.Reader
+	store.Served
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what whoami runs with: its flags and, from Complete, its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 	// AsSource is where --as came from (cmdutil.SourceCommandLine, SourceEnv,
 	// SourceConfig), for the identity's source on manifests.
 	AsSource string
@@ -115,7 +124,7 @@ func run(ctx context.Context, o *Options) error {
 
 // identitySource says where the identity came from: live, the server's answer for the
 // credentials the store uses; on manifests, --as from where it was set.
-func identitySource(s store.Store, as string) string {
+func identitySource(s store.Served, as string) string {
 	if srv, err := s.Server(); err == nil {
 		return "the API server, for " + srv.CredentialSource()
 	}

@@ -9,9 +9,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
 )
 
@@ -45,13 +43,8 @@ func TestNewCmdRefusesBadOutput(t *testing.T) {
 
 // run over a fake store: bob's roles in the worked example.
 func TestRun(t *testing.T) {
-	ios, _, out, _ := iostreams.Test()
-	s := storetest.Payments(t, "bob@example.com")
-	o := &Options{Deps: factory.Deps[store.Store]{IO: ios, Store: func(context.Context) (store.Store, error) { return s, nil }}}
-	format := output.Table
-	o.Print = output.Register(&cobra.Command{}, &format, Spec)
-	o.Printer = o.Print.Printer(ios)
-	if err := run(context.Background(), o); err != nil {
+	deps, out, _ := cmdtest.Deps[Store](storetest.Payments(t, "bob@example.com"), Spec, "")
+	if err := run(context.Background(), &Options{Deps: deps}); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()

@@ -5,27 +5,28 @@ package create
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
-	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
+
+// Store is what env create reads and writes: the team and its clusters, and the Team
+// edit.
+type Store = teamedit.Store
 
 // Options are the flags and arguments of env create.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	// EnvOptions are the environment's NAME, --team and the dependencies, from Complete.
+	shared.EnvOptions[Store]
 
-	Name string
-	Team string
 	teamedit.EnvFlags
 
 	patch teamedit.EnvPatch
@@ -65,20 +66,14 @@ the team's file is edited in place.`,
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team to add the environment to (required)")
+	o.TeamFlag(cmd, "Team to add the environment to (required)")
 	o.EnvFlags.AddFlags(cmd.Flags(), false)
 	return cmd
 }
 
 // Validate checks -o, the name and the flags before anything is read.
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
-	if err := policy.ValidateEnvironmentName(o.Name); err != nil {
-		return cmdutil.WithCode(cmdutil.ExitUsage, err)
-	}
-	if err := cmdutil.RequireFlag("team", o.Team); err != nil {
+	if err := o.EnvOptions.Validate(cmd); err != nil {
 		return err
 	}
 	var err error
@@ -87,11 +82,7 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	team, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
+	s, team, clusters, err := o.TeamClusters(ctx)
 	if err != nil {
 		return err
 	}

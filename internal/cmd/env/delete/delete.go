@@ -5,30 +5,32 @@ package delete
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/names"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what env delete reads and writes: the team, its clusters (those left in the
+// environment are counted) and the Team edit.
+type Store = teamedit.Store
+
 // Options are the flags and arguments of env delete.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	// EnvOptions are the environment's NAME, --team and the dependencies, from Complete.
+	shared.EnvOptions[Store]
 
-	Name string
-	Team string
-	Yes  bool
+	Yes bool
 }
 
 // Spec is what env delete prints: a line for people; for programs the Team as written,
@@ -64,29 +66,14 @@ working on manifests, the team's file is edited in place.`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team of the environment (required)")
+	o.TeamFlag(cmd, "Team of the environment (required)")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes (butler-cli's name)")
 	return cmd
 }
 
-// Validate checks -o, the name and --team before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
-	if err := policy.ValidateEnvironmentName(o.Name); err != nil {
-		return cmdutil.WithCode(cmdutil.ExitUsage, err)
-	}
-	return cmdutil.RequireFlag("team", o.Team)
-}
-
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	old, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
+	s, old, clusters, err := o.TeamClusters(ctx)
 	if err != nil {
 		return err
 	}

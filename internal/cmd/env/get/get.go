@@ -52,10 +52,13 @@ type Caps struct {
 // Team, not an API object of its own. Wide is accepted and shows the same text.
 var Spec = output.Spec{Wide: true}
 
+// Store is what env get reads: the team, its clusters and providers.
+type Store = store.Reader
+
 // Options are the flags and arguments of env get.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name string
 	Team string
@@ -72,14 +75,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Args: cmdutil.ExactArgs(1, "an environment name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

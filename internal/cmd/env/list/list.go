@@ -34,10 +34,13 @@ type Row struct {
 // Spec is what env list prints: a Row each; -o name prints the environments' names.
 var Spec = output.Spec{List: true, Wide: true, Name: true}
 
+// Store is what env list reads: the team and its clusters.
+type Store = store.Reader
+
 // Options are the flags of env list.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Team string
 }
@@ -53,14 +56,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butlerctl env list --team payments --sort-by .clusterCount -o custom-columns=NAME:.name,CLUSTERS:.clusterCount`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -10,14 +10,8 @@ import (
 
 // What the command parsed and completed, through runF: run is not called, nothing is read.
 func TestNewCmdCompletes(t *testing.T) {
-	o, r := cmdtest.RunF(t, storetest.Payments(t, "olivia@example.com"), NewCmd, factory.GlobalOptions{}, "--team", "payments")
-	if r.Code != 0 || o == nil {
-		t.Fatalf("exit %d: %v", r.Code, r.Err)
-	}
+	o := cmdtest.Completed(t, storetest.Payments(t, "olivia@example.com"), NewCmd, factory.GlobalOptions{}, "--team", "payments")
 	if !(o.Team == "payments") || o.IO == nil || o.Store == nil || o.Printer == nil {
 		t.Errorf("parsed and completed %+v", o)
-	}
-	if r.Stdout != "" || r.Stderr != "" {
-		t.Errorf("runF only, yet printed %q %q", r.Stdout, r.Stderr)
 	}
 }

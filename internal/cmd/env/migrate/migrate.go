@@ -43,11 +43,20 @@ const MaxConcurrency = 64
 // maxAttempts is how often a cluster is re-read and retried after a Conflict.
 const maxAttempts = 5
 
+// Store is what env migrate reads and writes: the team, its clusters, policies and
+// providers (store.Reader) and the moves (store.Migrator).
+type Store interface {
+	store.Reader
+	store.Migrator
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what env migrate runs with: its flags and arguments and, from Complete,
 // its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	// Offline is whether the command works on manifests: the next step is then a commit.
 	Offline bool

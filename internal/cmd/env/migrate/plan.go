@@ -18,8 +18,7 @@ import (
 // planned is what the run works from: the store, the request and its plan, and the
 // output so far (plan-time failures are results too).
 type planned struct {
-	s    store.Store
-	mig  store.Migrator
+	s    Store
 	req  policy.MigrationRequest
 	plan policy.MigrationPlan
 	out  *Output
@@ -68,7 +67,7 @@ func run(ctx context.Context, o *Options) error {
 	if err := confirm(o, plan); err != nil {
 		return err
 	}
-	r := &runner{io: o.IO, s: pl.s, m: pl.mig, req: pl.req, concurrency: o.Concurrency}
+	r := &runner{io: o.IO, s: pl.s, req: pl.req, concurrency: o.Concurrency}
 	results, conflicts, interrupted := r.run(ctx, plan, !human)
 	for _, res := range results {
 		out.add(res)
@@ -102,7 +101,6 @@ func planFor(ctx context.Context, o *Options) (*planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	mig := s
 	team, clusters, err := lookup.TeamClusters(ctx, s, o.Team)
 	if err != nil {
 		return nil, err
@@ -140,7 +138,7 @@ func planFor(ctx context.Context, o *Options) (*planned, error) {
 	for i := range plan.Skipped {
 		plan.Skipped[i].Message = skipMessage(plan.Skipped[i])
 	}
-	return &planned{s: s, mig: mig, req: req, plan: plan, out: newOutput(plan, o.DryRun)}, nil
+	return &planned{s: s, req: req, plan: plan, out: newOutput(plan, o.DryRun)}, nil
 }
 
 // skipMessage is why a cluster is skipped, with the flag that moves a cluster of another
@@ -153,7 +151,7 @@ func skipMessage(s policy.MigrationSkip) string {
 }
 
 // authorize returns who asks, when they may operate in env (operator or admin there).
-func authorize(ctx context.Context, s store.Store, team *v1alpha1.Team, env string) (string, error) {
+func authorize(ctx context.Context, s store.Reader, team *v1alpha1.Team, env string) (string, error) {
 	actor, err := lookup.WhoAmI(ctx, s)
 	if err != nil {
 		return "", err
@@ -187,7 +185,7 @@ func newOutput(plan policy.MigrationPlan, dryRun bool) *Output {
 
 // providerLookup finds the ProviderConfigs clusters reference, for the preflight of each
 // patch; nil (left to the server) when the identity may not read them.
-func providerLookup(ctx context.Context, s store.Store, team *v1alpha1.Team) (func(*v1alpha1.ProviderReference) (*v1alpha1.ProviderConfig, bool), error) {
+func providerLookup(ctx context.Context, s store.Reader, team *v1alpha1.Team) (func(*v1alpha1.ProviderReference) (*v1alpha1.ProviderConfig, bool), error) {
 	byKey := map[string]*v1alpha1.ProviderConfig{}
 	for _, ns := range []string{team.TeamNamespace(), v1alpha1.DefaultProviderNamespace} {
 		list, err := s.ListProviderConfigs(ctx, ns)

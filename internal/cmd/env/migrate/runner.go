@@ -12,7 +12,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/progress"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -20,8 +19,7 @@ import (
 // runner migrates the planned clusters, concurrency at a time.
 type runner struct {
 	io          *iostreams.IOStreams
-	s           store.Store
-	m           store.Migrator
+	s           Store
 	req         policy.MigrationRequest
 	concurrency int
 
@@ -95,7 +93,7 @@ func (r *runner) migrate(ctx context.Context, c *v1alpha1.TenantCluster, m polic
 	res := Result{Cluster: m.Cluster, From: m.From, To: m.To}
 	for {
 		res.Attempts++
-		out, err := r.m.MigrateCluster(ctx, c, m.To)
+		out, err := r.s.MigrateCluster(ctx, c, m.To)
 		if err == nil {
 			res.Status = StatusMigrated
 			if m.Cleanup {

@@ -5,32 +5,33 @@ package update
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/equality"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/names"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
-	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
 // NothingToUpdate is butler-cli's message when no flag asks for a change.
 const NothingToUpdate = "nothing to update: pass --description, --max-clusters, --max-clusters-per-member, --clear-limits, --cluster-default, --clear-cluster-defaults, --access-user, --access-group, or --clear-access"
 
+// Store is what env update reads and writes: the team, its clusters (a limit set below
+// their usage is warned about) and the Team edit.
+type Store = teamedit.Store
+
 // Options are the flags and arguments of env update.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	// EnvOptions are the environment's NAME, --team and the dependencies, from Complete.
+	shared.EnvOptions[Store]
 
-	Name                 string
-	Team                 string
 	ClearLimits          bool
 	ClearClusterDefaults bool
 	ClearAccess          bool
@@ -80,7 +81,7 @@ manifests, the team's file is edited in place.`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team of the environment (required)")
+	o.TeamFlag(cmd, "Team of the environment (required)")
 	o.EnvFlags.AddFlags(fl, true)
 	fl.BoolVar(&o.ClearLimits, "clear-limits", false, "Remove the environment's limits (no caps)")
 	fl.BoolVar(&o.ClearClusterDefaults, "clear-cluster-defaults", false, "Remove the environment's cluster defaults")
@@ -90,13 +91,7 @@ manifests, the team's file is edited in place.`,
 
 // Validate checks -o, the name and the flags before anything is read.
 func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
-	if err := policy.ValidateEnvironmentName(o.Name); err != nil {
-		return cmdutil.WithCode(cmdutil.ExitUsage, err)
-	}
-	if err := cmdutil.RequireFlag("team", o.Team); err != nil {
+	if err := o.EnvOptions.Validate(cmd); err != nil {
 		return err
 	}
 	var err error
@@ -114,12 +109,8 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	team, err := lookup.Team(ctx, s, o.Team)
-	if err != nil {
-		return err
-	}
 	var env *v1alpha1.EnvironmentSpec
-	a, err := teamedit.Apply(ctx, s, team, func(old *v1alpha1.Team) (*v1alpha1.Team, error) {
+	a, err := teamedit.Edit(ctx, s, o.Team, func(old *v1alpha1.Team) (*v1alpha1.Team, error) {
 		i := teamedit.FindEnvironment(old, o.Name)
 		if i < 0 {
 			return nil, names.EnvironmentNotFound(old, o.Name)

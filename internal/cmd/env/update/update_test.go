@@ -14,17 +14,14 @@ import (
 
 func exec(t *testing.T, as string, args ...string) (*storetest.Store, cmdtest.Result) {
 	t.Helper()
-	s := storetest.Payments(t, as)
-	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, args...)
+	return cmdtest.Payments(t, as, false, NewCmd, args...)
 }
 
 // execLive is exec on a live store, where the server's RBAC (not the documents) decides
 // who may write the team at all, so the webhook's rules are what is left to refuse.
 func execLive(t *testing.T, as string, args ...string) (*storetest.Store, cmdtest.Result) {
 	t.Helper()
-	s := storetest.Payments(t, as)
-	s.Live = &storetest.Server{}
-	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, args...)
+	return cmdtest.Payments(t, as, true, NewCmd, args...)
 }
 
 func i32(v int32) *int32 { return &v }

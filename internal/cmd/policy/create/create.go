@@ -6,7 +6,6 @@ package create
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,15 +22,14 @@ import (
 // Spec is what policy create prints: a line for people; for programs the policy created.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what policy create reads and writes: the other policies, the teams and who asks,
+// and the one write.
+type Store = policyutil.Writer
+
 // Options are the flags and arguments of policy create.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
-
-	Name, Scope, Team, Environment, File string
-	Providers, Rules                     []string
-	// manifestsStdin: --manifests - reads the tree from standard input.
-	manifestsStdin bool
+	// SpecOptions are NAME, the spec's flags, -f and the dependencies, from Complete.
+	policyutil.SpecOptions
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -61,18 +59,12 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.manifestsStdin = slices.Contains(f.Options.Manifests, "-")
-}
-
 // Validate checks -o and that standard input is read once.
 func (o *Options) Validate(cmd *cobra.Command) error {
 	if err := o.Deps.Validate(cmd); err != nil {
 		return err
 	}
-	return policyutil.OneStdin(o.File, o.manifestsStdin)
+	return o.OneStdin()
 }
 
 func run(ctx context.Context, o *Options) error {
@@ -90,8 +82,7 @@ func run(ctx context.Context, o *Options) error {
 	if err := policyutil.Admit(ctx, s, policy.Create, p); err != nil {
 		return err
 	}
-	w := s
-	res, err := w.CreateClusterCreationPolicy(ctx, p)
+	res, err := s.CreateClusterCreationPolicy(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -101,7 +92,7 @@ func run(ctx context.Context, o *Options) error {
 // policy builds the object from -f FILE or the flags; a bad input is a usage error.
 func (o *Options) policy() (*v1alpha1.ClusterCreationPolicy, error) {
 	if o.File != "" {
-		return policyutil.FromFile(o.File, o.Name, o.IO.In)
+		return o.FromFile()
 	}
 	if o.Name == "" {
 		return nil, cmdutil.UsageError("policy create needs a NAME or -f FILE")

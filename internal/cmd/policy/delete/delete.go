@@ -5,7 +5,6 @@ package delete
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -13,15 +12,20 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy/policyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
 
 // Spec is what policy delete prints: a line for people; for programs the policy deleted.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what policy delete reads and writes: the policy and who asks, and the one
+// write.
+type Store = policyutil.Writer
+
 // Options are the flags and arguments of policy delete.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name string
 }
@@ -40,11 +44,7 @@ the policy's document is removed from its file.`,
 	}
 	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		o.Complete(f)
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }

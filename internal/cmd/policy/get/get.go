@@ -16,10 +16,13 @@ import (
 // Spec is what policy get prints: the ClusterCreationPolicy.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what policy get reads: the policy.
+type Store = store.Reader
+
 // Options are the flags and arguments of policy get.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name string
 }
@@ -35,11 +38,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	}
 	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		o.Complete(f)
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }

@@ -45,10 +45,13 @@ type View struct {
 // rules (butlerctl).
 var Spec = output.Spec{Objects: true, View: true, List: true, Name: true}
 
+// Store is what policy list reads: the policies, and the team a target names.
+type Store = store.Reader
+
 // Options are what policy list runs with: its flags and, from Complete, its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	// Admin is butleradm's list: every policy, no target.
 	Admin  bool

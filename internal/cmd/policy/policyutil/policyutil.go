@@ -80,14 +80,6 @@ func Providers(flags []string) []v1alpha1.PolicyProviderType {
 	return out
 }
 
-// OneStdin refuses -f - with --manifests -: both would read standard input.
-func OneStdin(file string, manifestsStdin bool) error {
-	if file == "-" && manifestsStdin {
-		return cmdutil.UsageError("-f - and --manifests - both read standard input: give one of them a file")
-	}
-	return nil
-}
-
 // FromFile reads the ClusterCreationPolicy of -f FILE (bounded like a manifest file), or of
 // stdin for -f -, as kubectl reads it; name, when given, must be the file's. Bad input is a
 // usage error (exit 2) naming the file.
@@ -117,10 +109,20 @@ func FromFile(path, name string, stdin io.Reader) (*v1alpha1.ClusterCreationPoli
 	return nil, cmdutil.UsageError("no ClusterCreationPolicy in %s", path)
 }
 
+// Store is what the policy commands' shared checks read: the policies, the teams and who
+// asks (store.Reader), and which store it is (on manifests Authorize applies who may
+// write a policy; live, the server's RBAC decides).
+type Store interface {
+	store.Reader
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Admit judges p as the server's ClusterCreationPolicy webhook does, as a create or as an
 // update (the stored policy of p's name is not a conflict of its own), and refuses it with
 // the server's messages (exit 4) before anything is sent.
-func Admit(ctx context.Context, s store.Store, op policy.Operation, p *v1alpha1.ClusterCreationPolicy) error {
+func Admit(ctx context.Context, s store.Reader, op policy.Operation, p *v1alpha1.ClusterCreationPolicy) error {
 	others, err := s.ListClusterCreationPolicies(ctx)
 	if err != nil {
 		return err
@@ -139,16 +141,10 @@ func Admit(ctx context.Context, s store.Store, op policy.Operation, p *v1alpha1.
 }
 
 // Authorize refuses a non platform admin offline, as the server does (live it decides).
-func Authorize(ctx context.Context, s store.Store, verb, name string) error {
-	if s.Kind() == store.Live {
-		return nil
-	}
-	actor, err := lookup.WhoAmI(ctx, s)
-	if err != nil {
+func Authorize(ctx context.Context, s Store, verb, name string) error {
+	actor, judge, err := lookup.OfflineActor(ctx, s)
+	if err != nil || !judge || actor.PlatformAdmin {
 		return err
-	}
-	if actor.PlatformAdmin {
-		return nil
 	}
 	return cmdutil.DeniedError(fmt.Errorf("user %q may not %s ClusterCreationPolicy %q: ClusterCreationPolicies are managed by platform admins",
 		actor.Identity.Username, verb, name))

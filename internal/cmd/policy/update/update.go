@@ -6,7 +6,6 @@ package update
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -24,24 +23,19 @@ import (
 // Spec is what policy update prints: a line for people; for programs the policy as written.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what policy update reads and writes: the policy, the others, the teams and who
+// asks, and the one write.
+type Store = policyutil.Writer
+
 // Options are the flags and arguments of policy update.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	// SpecOptions are NAME, the spec's flags, -f and the dependencies, from Complete.
+	policyutil.SpecOptions
 
-	Name, Scope, Team, Environment, File string
-	Providers, Rules, Remove             []string
-	AllProviders                         bool
+	Remove       []string
+	AllProviders bool
 	// edits counts the flags that change something (Validate), File aside.
 	edits int
-	// manifestsStdin: --manifests - reads the tree from standard input.
-	manifestsStdin bool
-}
-
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.manifestsStdin = slices.Contains(f.Options.Manifests, "-")
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -100,7 +94,7 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	case o.AllProviders && len(o.Providers) > 0:
 		return cmdutil.UsageError("--all-providers and --provider-type contradict each other")
 	}
-	return policyutil.OneStdin(o.File, o.manifestsStdin)
+	return o.OneStdin()
 }
 
 func run(ctx context.Context, o *Options) error {
@@ -126,8 +120,7 @@ func run(ctx context.Context, o *Options) error {
 	if err := policyutil.Admit(ctx, s, policy.Update, next); err != nil {
 		return err
 	}
-	w := s
-	res, err := w.UpdateClusterCreationPolicy(ctx, next)
+	res, err := s.UpdateClusterCreationPolicy(ctx, next)
 	if err != nil {
 		return err
 	}
@@ -139,7 +132,7 @@ func (o *Options) apply(cur *v1alpha1.ClusterCreationPolicy) (*v1alpha1.ClusterC
 	next := cur.DeepCopy()
 	next.APIVersion, next.Kind = v1alpha1.APIVersion, v1alpha1.KindClusterCreationPolicy
 	if o.File != "" {
-		fromFile, err := policyutil.FromFile(o.File, o.Name, o.IO.In)
+		fromFile, err := o.FromFile()
 		if err != nil {
 			return nil, err
 		}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -29,17 +28,18 @@ type View struct {
 // Spec is what policy validate prints: its View.
 var Spec = output.Spec{View: true}
 
+// Store is what policy validate reads on manifests: the teams policies name.
+type Store = store.Reader
+
 // Options are what policy validate runs with: its flags and, from Complete, its
 // dependencies.
 type Options struct {
-	IO *iostreams.IOStreams
-	// Store is --manifests, to check team and environment references against; nil
-	// without them (the references are not checked).
-	Store func(context.Context) (store.Store, error)
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
-	Files   []string
+	// Deps are the streams, the store and the printer, from Complete. The store is
+	// --manifests, to check team and environment references against; nil without them
+	// (the references are not checked).
+	factory.Deps[Store]
+
+	Files []string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -68,11 +68,10 @@ checked without it. Exit 0 when all is well, 2 when anything is wrong; -o json p
 // Complete takes from the Factory what run needs, the store only on manifests; it reads
 // nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO = f.IOStreams
-	if f.Offline() {
-		o.Store = f.Store
+	o.Deps.Complete(f)
+	if !f.Offline() {
+		o.Store = nil
 	}
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 // Validate checks the flags before anything is read.
@@ -128,7 +127,7 @@ func run(ctx context.Context, o *Options) error {
 }
 
 // teamFunc looks teams up in --manifests; nil without them (references are not checked).
-func teamFunc(ctx context.Context, open func(context.Context) (store.Store, error)) (func(string) *v1alpha1.Team, error) {
+func teamFunc(ctx context.Context, open func(context.Context) (Store, error)) (func(string) *v1alpha1.Team, error) {
 	if open == nil {
 		return nil, nil
 	}

@@ -16,11 +16,20 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
+// Store is what provider create reads and writes: the provider's home, who asks and what
+// exists (providerutil.Store), and the Secret and ProviderConfig (store.Providers).
+type Store interface {
+	providerutil.Store
+	store.Providers
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of provider create. The ProviderConfig's settings
 // (network, limits, each provider's section) are rows of the settings table.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	// Manifests are --manifests, where a credentials file may not go.
 	Manifests []string

@@ -42,14 +42,13 @@ func run(ctx context.Context, o *Options) (err error) {
 	if err != nil {
 		return err
 	}
-	w, err := prepare(ctx, s, pc)
-	if err != nil {
+	if err := prepare(ctx, s, pc); err != nil {
 		return err
 	}
-	if err := checkSecret(ctx, o.IO.ErrOut, s, w, pc, creds != nil); err != nil {
+	if err := checkSecret(ctx, o.IO.ErrOut, s, pc, creds != nil); err != nil {
 		return err
 	}
-	warnTrustBundle(ctx, o.IO.ErrOut, w, pc, creds)
+	warnTrustBundle(ctx, o.IO.ErrOut, s, pc, creds)
 	var secret *corev1.Secret
 	if creds != nil {
 		secret = providerutil.NewSecret(pc, creds)
@@ -80,7 +79,7 @@ func run(ctx context.Context, o *Options) (err error) {
 		}()
 	}
 	// 4. The Secret, then the ProviderConfig; the Secret goes again if the second fails.
-	secRes, pcRes, err := create(ctx, o.IO.ErrOut, w, pc, secret)
+	secRes, pcRes, err := create(ctx, o.IO.ErrOut, s, pc, secret)
 	if err != nil {
 		return err
 	}
@@ -112,35 +111,34 @@ func (o *Options) credentials() (*providerutil.Credentials, error) {
 }
 
 // prepare places pc in its home namespace, checks who asks may create it there and that
-// it does not exist yet, and returns the store's writer.
-func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (store.Providers, error) {
+// it does not exist yet.
+func prepare(ctx context.Context, s providerutil.Store, pc *v1alpha1.ProviderConfig) error {
 	home, team, err := providerutil.Home(ctx, s, pc)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := placeIn(pc, home, team); err != nil {
-		return nil, err
+		return err
 	}
 	if err := providerutil.Authorize(ctx, s, pc, team, "create"); err != nil {
-		return nil, err
+		return err
 	}
-	w := s
 	if _, err := s.GetProviderConfig(ctx, pc.Namespace, pc.Name); err == nil {
-		return nil, apierrors.NewAlreadyExists(v1alpha1.Resource("providerconfigs"), pc.Name)
+		return apierrors.NewAlreadyExists(v1alpha1.Resource("providerconfigs"), pc.Name)
 	} else if !apierrors.IsNotFound(err) {
-		return nil, err
+		return err
 	}
-	return w, nil
+	return nil
 }
 
 // checkSecret checks the credentials Secret: new credentials need a free name; without
 // them the Secret must exist with the keys (offline a note says it is missing).
-func checkSecret(ctx context.Context, errOut io.Writer, s store.Store, w store.Providers, pc *v1alpha1.ProviderConfig, newCreds bool) error {
+func checkSecret(ctx context.Context, errOut io.Writer, s Store, pc *v1alpha1.ProviderConfig, newCreds bool) error {
 	if pc.Spec.Provider == v1alpha1.ProviderLocal && pc.Spec.CredentialsRef.Name == "" && !newCreds {
 		return nil // the local provider needs no credentials
 	}
 	secNS, secName := providerutil.SecretRef(pc)
-	keys, err := w.SecretKeys(ctx, secNS, secName)
+	keys, err := s.SecretKeys(ctx, secNS, secName)
 	switch {
 	case err != nil && !apierrors.IsNotFound(err):
 		return err

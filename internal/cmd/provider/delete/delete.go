@@ -28,18 +28,24 @@ import (
 // too (docs/output.md).
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what provider delete reads and writes: the provider, its team, who asks, the
+// clusters that use it and the providers that share its Secret (providerutil.Store), and the
+// deletes (store.Providers).
+type Store interface {
+	providerutil.Store
+	store.Providers
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what provider delete runs with: its flags and argument and, from Complete,
 // its dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	// FindOptions are the name, --team, -n and the dependencies, from Complete.
+	providerutil.FindOptions[Store]
 
-	Name              string
-	Team              string
 	Yes               bool
 	DeleteCredentials bool
-	// Namespace is -n: where to look first.
-	Namespace string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -63,35 +69,23 @@ admins) may delete; the ProviderConfig's document is removed from its file.`,
   butleradm provider delete azure-platform-team --team platform-team --yes --delete-credentials`,
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
+	o.TeamFlag(cmd)
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes")
 	fl.BoolVar(&o.DeleteCredentials, "delete-credentials", false, "Also delete the credentials Secret, unless another ProviderConfig references it")
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		o.Complete(f)
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet. -o is checked by
-// the named command's wiring before Complete.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Namespace = f.Options.Namespace
-}
-
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
+	s, pc, err := o.Provider(ctx)
 	if err != nil {
 		return err
 	}
-	pc, w, err := target(ctx, s, o.Namespace, o)
-	if err != nil {
+	if err := providerutil.AuthorizeByScope(ctx, s, pc, "delete"); err != nil {
 		return err
 	}
 	if err := unused(ctx, o.IO.ErrOut, s, pc); err != nil {
@@ -104,7 +98,7 @@ func run(ctx context.Context, o *Options) error {
 	if err := o.confirm(pc); err != nil {
 		return err
 	}
-	res, err := w.DeleteProviderConfig(ctx, pc.Namespace, pc.Name)
+	res, err := s.DeleteProviderConfig(ctx, pc.Namespace, pc.Name)
 	if err != nil {
 		return err
 	}
@@ -114,7 +108,7 @@ func run(ctx context.Context, o *Options) error {
 		fmt.Fprintf(o.IO.ErrOut, "note: %s\n", note)
 	}
 	if deleteSecret {
-		err = d.secret(ctx, o.IO.ErrOut, s, w, pc)
+		err = d.secret(ctx, o.IO.ErrOut, s, pc)
 	}
 	if perr := o.Printer.Print(d.doc()); perr != nil && err == nil {
 		err = perr
@@ -122,25 +116,9 @@ func run(ctx context.Context, o *Options) error {
 	return err
 }
 
-// target finds the ProviderConfig, checks who asks may delete it and returns the writer.
-func target(ctx context.Context, s store.Store, namespace string, o *Options) (*v1alpha1.ProviderConfig, store.Providers, error) {
-	pc, err := providerutil.Find(ctx, s, o.Name, namespace, o.Team)
-	if err != nil {
-		return nil, nil, err
-	}
-	team, err := scopeTeam(ctx, s, pc)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := providerutil.Authorize(ctx, s, pc, team, "delete"); err != nil {
-		return nil, nil, err
-	}
-	return pc, s, nil
-}
-
 // unused is the webhook's guard, on every TenantCluster in every namespace; every user is
 // named on stderr.
-func unused(ctx context.Context, errOut io.Writer, s store.Store, pc *v1alpha1.ProviderConfig) error {
+func unused(ctx context.Context, errOut io.Writer, s store.Reader, pc *v1alpha1.ProviderConfig) error {
 	clusters, err := s.ListClusters(ctx, "")
 	if err != nil {
 		return fmt.Errorf("cannot check which TenantClusters use ProviderConfig %q: %w", pc.Name, err)
@@ -155,7 +133,7 @@ func unused(ctx context.Context, errOut io.Writer, s store.Store, pc *v1alpha1.P
 
 // secretGoes decides whether the credentials Secret is deleted too, or the note that says
 // why not (said once the ProviderConfig is gone).
-func (o *Options) secretGoes(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (bool, string, error) {
+func (o *Options) secretGoes(ctx context.Context, s store.Reader, pc *v1alpha1.ProviderConfig) (bool, string, error) {
 	secNS, secName := providerutil.SecretRef(pc)
 	if !o.DeleteCredentials {
 		return false, fmt.Sprintf("Secret %s/%s is kept; pass --delete-credentials to delete it too", secNS, secName), nil
@@ -195,9 +173,9 @@ func (d *deleted) add(obj runtime.Object, name, location string) {
 }
 
 // secret deletes pc's credentials Secret; one already gone is a note, not an error.
-func (d *deleted) secret(ctx context.Context, errOut io.Writer, s store.Store, w store.Providers, pc *v1alpha1.ProviderConfig) error {
+func (d *deleted) secret(ctx context.Context, errOut io.Writer, s Store, pc *v1alpha1.ProviderConfig) error {
 	secNS, secName := providerutil.SecretRef(pc)
-	sres, err := w.DeleteSecret(ctx, secNS, secName)
+	sres, err := s.DeleteSecret(ctx, secNS, secName)
 	switch {
 	case apierrors.IsNotFound(err):
 		fmt.Fprintf(errOut, "note: Secret %s/%s was not there\n", secNS, secName)
@@ -224,21 +202,8 @@ func (d *deleted) doc() output.Doc {
 	}
 }
 
-// scopeTeam is the team of a team-scoped ProviderConfig (nil for platform scope). A team
-// that no longer exists is no reason to keep its provider: nil then too.
-func scopeTeam(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (*v1alpha1.Team, error) {
-	if pc.ScopeType() != v1alpha1.ScopeTeam || pc.Spec.Scope.TeamRef == nil {
-		return nil, nil
-	}
-	t, err := s.GetTeam(ctx, pc.Spec.Scope.TeamRef.Name)
-	if apierrors.IsNotFound(err) {
-		return nil, nil
-	}
-	return t, err
-}
-
 // sharers are the other ProviderConfigs whose credentialsRef is pc's Secret.
-func sharers(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) ([]string, error) {
+func sharers(ctx context.Context, s store.Reader, pc *v1alpha1.ProviderConfig) ([]string, error) {
 	all, err := s.ListProviderConfigs(ctx, "")
 	if err != nil {
 		return nil, err

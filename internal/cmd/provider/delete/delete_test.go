@@ -12,10 +12,7 @@ import (
 // What the command parsed and completed, through runF: nothing is read or deleted.
 func TestNewCmdCompletes(t *testing.T) {
 	s := storetest.Payments(t, "olivia@example.com")
-	o, r := cmdtest.RunF(t, s, NewCmd, factory.GlobalOptions{Namespace: "butler-system"}, "harvester-prod", "--yes", "--delete-credentials")
-	if r.Code != 0 || o == nil {
-		t.Fatalf("exit %d: %v", r.Code, r.Err)
-	}
+	o := cmdtest.Completed(t, s, NewCmd, factory.GlobalOptions{Namespace: "butler-system"}, "harvester-prod", "--yes", "--delete-credentials")
 	if o.Name != "harvester-prod" || !o.Yes || !o.DeleteCredentials || o.Namespace != "butler-system" || o.IO == nil || o.Printer == nil || len(s.Deleted) != 0 {
 		t.Errorf("parsed and completed %+v", o)
 	}

@@ -29,17 +29,21 @@ import (
 // Spec is what provider get prints: the ProviderConfig (docs/output.md).
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what provider get reads: the provider and the clusters that use it
+// (store.Reader), and its Secret's key names (never its values), worded by which store it is.
+type Store interface {
+	store.Reader
+	store.Kinded
+	SecretKeys(ctx context.Context, namespace, name string) ([]string, error)
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what provider get runs with: its flags and argument and, from Complete, its
 // dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
-
-	Now  func() time.Time
-	Name string
-	Team string
-	// Namespace is -n: where to look first.
-	Namespace string
+	// FindOptions are the name, --team, -n and the dependencies, from Complete.
+	providerutil.FindOptions[Store]
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -58,31 +62,16 @@ provider needs, and the TenantClusters that use it. -o yaml and -o json print th
 		Example: `  butleradm provider get harvester-prod
   butleradm provider get azure-platform-team --team platform-team -o yaml`,
 	}
-	cmd.Flags().StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
+	o.TeamFlag(cmd)
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		o.Complete(f)
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet. -o is checked by
-// the named command's wiring before Complete.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Now, o.Namespace = f.Now, f.Options.Namespace
-}
-
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	pc, err := providerutil.Find(ctx, s, o.Name, o.Namespace, o.Team)
+	s, pc, err := o.Provider(ctx)
 	if err != nil {
 		return err
 	}
@@ -94,7 +83,7 @@ func run(ctx context.Context, o *Options) error {
 }
 
 // describe is the human output: settings, then status, capacity and users.
-func describe(ctx context.Context, w io.Writer, s store.Store, pc *v1alpha1.ProviderConfig, now time.Time, width int) error {
+func describe(ctx context.Context, w io.Writer, s Store, pc *v1alpha1.ProviderConfig, now time.Time, width int) error {
 	d := &describer{w: w, width: width}
 	d.line("Name", pc.Name)
 	d.line("Namespace", pc.Namespace)
@@ -179,7 +168,7 @@ func (d *describer) status(pc *v1alpha1.ProviderConfig) error {
 }
 
 // credentialKeys describes the Secret's keys, checked against the provider's key sets.
-func credentialKeys(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) string {
+func credentialKeys(ctx context.Context, s Store, pc *v1alpha1.ProviderConfig) string {
 	ns, name := providerutil.SecretRef(pc)
 	keys, err := s.SecretKeys(ctx, ns, name)
 	switch {

@@ -11,10 +11,7 @@ import (
 
 // What the command parsed and completed, through runF: -n is taken from the options.
 func TestNewCmdCompletes(t *testing.T) {
-	o, r := cmdtest.RunF(t, storetest.Payments(t, "olivia@example.com"), NewCmd, factory.GlobalOptions{Namespace: "butler-system"}, "harvester-prod", "--team", "payments")
-	if r.Code != 0 || o == nil {
-		t.Fatalf("exit %d: %v", r.Code, r.Err)
-	}
+	o := cmdtest.Completed(t, storetest.Payments(t, "olivia@example.com"), NewCmd, factory.GlobalOptions{Namespace: "butler-system"}, "harvester-prod", "--team", "payments")
 	if o.Name != "harvester-prod" || o.Team != "payments" || o.Namespace != "butler-system" || o.Now == nil || o.Store == nil || o.Printer == nil {
 		t.Errorf("parsed and completed %+v", o)
 	}

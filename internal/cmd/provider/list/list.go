@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -25,13 +24,15 @@ import (
 // formats (docs/output.md).
 var Spec = output.Spec{Objects: true, List: true, Wide: true, Name: true}
 
+// Store is what provider list reads: the providers, a team and the clusters.
+type Store = store.Reader
+
 // Options are what provider list runs with: its flags and, from Complete, its
 // dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
-	Now  func() time.Time
 	Team string
 	// Namespace is -n: only the ProviderConfigs there.
 	Namespace string
@@ -69,7 +70,7 @@ the list: only --team on the command line does.`,
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
 	o.Deps.Complete(f)
-	o.Now, o.Namespace = f.Now, f.Options.Namespace
+	o.Namespace = f.Options.Namespace
 }
 
 // Validate checks the flags before anything is read. A default team from the config file
@@ -132,7 +133,7 @@ func run(ctx context.Context, o *Options) error {
 // cells fills the table's cells of each item. Which clusters use each: every namespace, as
 // the server's delete guard looks. A user who may not list clusters everywhere still gets
 // the list, with "?" for the counts.
-func cells(ctx context.Context, o *Options, s store.Store, pcs []v1alpha1.ProviderConfig, items []output.Item) error {
+func cells(ctx context.Context, o *Options, s store.Reader, pcs []v1alpha1.ProviderConfig, items []output.Item) error {
 	clusters, err := s.ListClusters(ctx, "")
 	countable := true
 	if err != nil {

@@ -11,10 +11,7 @@ import (
 
 // What the command parsed and completed, through runF.
 func TestNewCmdCompletes(t *testing.T) {
-	o, r := cmdtest.RunF(t, storetest.Payments(t, "olivia@example.com"), NewCmd, factory.GlobalOptions{Output: "wide"}, "--team", "payments")
-	if r.Code != 0 || o == nil {
-		t.Fatalf("exit %d: %v", r.Code, r.Err)
-	}
+	o := cmdtest.Completed(t, storetest.Payments(t, "olivia@example.com"), NewCmd, factory.GlobalOptions{Output: "wide"}, "--team", "payments")
 	if o.Team != "payments" || o.Now == nil || o.Store == nil || o.Printer == nil || o.IO == nil {
 		t.Errorf("parsed and completed %+v", o)
 	}

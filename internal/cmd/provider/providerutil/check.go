@@ -2,9 +2,10 @@ package providerutil
 
 import (
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"sort"
 	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 

@@ -16,10 +16,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // Redacted stands for a secret value wherever one would be shown.

@@ -27,10 +27,20 @@ func ResourceName(name string) string { return "providerconfig.butler.butlerlabs
 // SecretResourceName is the kubectl-style name of a Secret.
 func SecretResourceName(name string) string { return "secret/" + name }
 
+// Store is what the provider commands' shared checks read: the providers, teams and who
+// asks (store.Reader), and which store it is (on manifests Authorize applies who may
+// change a provider; live, the server's RBAC decides).
+type Store interface {
+	store.Reader
+	store.Kinded
+}
+
+var _ Store = store.Store(nil)
+
 // Find finds a ProviderConfig by name: in -n NAMESPACE exactly when given; with --team, in
 // the team's namespace, then in butler-system (platform providers are every team's); else
 // in butler-system, then in any namespace when the name is unique there.
-func Find(ctx context.Context, s store.Store, name, namespace, team string) (*v1alpha1.ProviderConfig, error) {
+func Find(ctx context.Context, s store.Reader, name, namespace, team string) (*v1alpha1.ProviderConfig, error) {
 	var search []string
 	if team != "" {
 		t, err := lookup.Team(ctx, s, team)
@@ -89,7 +99,7 @@ func Find(ctx context.Context, s store.Store, name, namespace, team string) (*v1
 
 // Home is where a ProviderConfig of its scope lives: butler-system for platform scope, the
 // team's namespace for team scope (the team is returned then).
-func Home(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (string, *v1alpha1.Team, error) {
+func Home(ctx context.Context, s store.Reader, pc *v1alpha1.ProviderConfig) (string, *v1alpha1.Team, error) {
 	if pc.ScopeType() != v1alpha1.ScopeTeam || pc.Spec.Scope.TeamRef == nil {
 		return v1alpha1.PlatformNamespace, nil, nil
 	}
@@ -104,16 +114,10 @@ func Home(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (stri
 // for a team-scoped one also the team's admins (a team brings its own infrastructure).
 // Live, the server's RBAC decides and nothing is checked here. verb is "create",
 // "delete", ...; team is the scope's team (nil for platform scope).
-func Authorize(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig, team *v1alpha1.Team, verb string) error {
-	if s.Kind() == store.Live {
-		return nil
-	}
-	actor, err := lookup.WhoAmI(ctx, s)
-	if err != nil {
+func Authorize(ctx context.Context, s Store, pc *v1alpha1.ProviderConfig, team *v1alpha1.Team, verb string) error {
+	actor, judge, err := lookup.OfflineActor(ctx, s)
+	if err != nil || !judge || actor.PlatformAdmin {
 		return err
-	}
-	if actor.PlatformAdmin {
-		return nil
 	}
 	if team != nil {
 		if policy.IsTeamAdmin(team, actor.Identity, false) {
@@ -124,6 +128,23 @@ func Authorize(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig, 
 	}
 	return cmdutil.DeniedError(fmt.Errorf("user %q may not %s ProviderConfig %q: platform-scoped ProviderConfigs are managed by platform admins",
 		actor.Identity.Username, verb, pc.Name))
+}
+
+// AuthorizeByScope is Authorize for an existing pc, its scope's team read from the store.
+// A team that no longer exists is no reason to keep its provider: pc is judged as one
+// without a team then.
+func AuthorizeByScope(ctx context.Context, s Store, pc *v1alpha1.ProviderConfig, verb string) error {
+	var team *v1alpha1.Team
+	if pc.ScopeType() == v1alpha1.ScopeTeam && pc.Spec.Scope.TeamRef != nil {
+		t, err := s.GetTeam(ctx, pc.Spec.Scope.TeamRef.Name)
+		switch {
+		case err == nil:
+			team = t
+		case !apierrors.IsNotFound(err):
+			return err
+		}
+	}
+	return Authorize(ctx, s, pc, team, verb)
 }
 
 // SecretRef is the namespace and name of a ProviderConfig's credentials Secret; the

@@ -19,19 +19,25 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what rotate-credentials reads and writes: the provider, its team and who asks
+// (providerutil.Store), the Secret's key names and the one write of its data.
+type Store interface {
+	providerutil.Store
+	SecretKeys(ctx context.Context, namespace, name string) ([]string, error)
+	ReplaceSecretData(ctx context.Context, namespace, name string, data map[string][]byte) (store.Result, error)
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what provider rotate-credentials runs with: its flags and argument and,
 // from Complete, its dependencies.
 type Options struct {
-	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	// FindOptions are the name, --team, -n and the dependencies, from Complete.
+	providerutil.FindOptions[Store]
 
-	Name   string
-	Team   string
 	DryRun bool
 	Creds  providerutil.CredentialFlags
-	// Namespace is -n: where to look first; Manifests are --manifests, for where a
-	// credentials file may not go.
-	Namespace string
+	// Manifests are --manifests, for where a credentials file may not go.
 	Manifests []string
 }
 
@@ -60,32 +66,25 @@ platform admins (and, for a team-scoped provider, the team's admins) may rotate.
   butleradm provider rotate-credentials harvester-prod --credentials-from-file kubeconfig=harvester.kubeconfig`,
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
+	o.TeamFlag(cmd)
 	fl.BoolVar(&o.DryRun, "dry-run", false, "Check the credentials and print the Secret (values redacted) without changing it")
 	o.Creds.AddFlags(fl)
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		o.Complete(f)
-		if err := o.Validate(); err != nil {
-			return err
-		}
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
-	o.Namespace, o.Manifests = f.Options.Namespace, f.Options.Manifests
+	o.FindOptions.Complete(f)
+	o.Manifests = f.Options.Manifests
 }
 
 // Validate checks the credential flags before anything is read; -o is checked by the named
 // command's wiring.
-func (o *Options) Validate() error {
+func (o *Options) Validate(*cobra.Command) error {
 	if !o.Creds.Given() {
 		return cmdutil.UsageError("new credentials are required: --credentials-file, --credentials-env-file, --credentials-stdin or --credentials-from-file")
 	}
@@ -93,11 +92,7 @@ func (o *Options) Validate() error {
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, err := o.Store(ctx)
-	if err != nil {
-		return err
-	}
-	pc, err := providerutil.Find(ctx, s, o.Name, o.Namespace, o.Team)
+	s, pc, err := o.Provider(ctx)
 	if err != nil {
 		return err
 	}
@@ -111,7 +106,7 @@ func run(ctx context.Context, o *Options) error {
 	if s.Kind() != store.Live {
 		return o.offline(ctx, s, pc, creds)
 	}
-	w, old, err := prepare(ctx, s, pc)
+	old, err := prepare(ctx, s, pc)
 	if err != nil {
 		return err
 	}
@@ -127,7 +122,7 @@ func run(ctx context.Context, o *Options) error {
 		fmt.Fprintf(o.IO.ErrOut, "dry run: Secret %s/%s not changed\n", secNS, secName)
 		return nil
 	}
-	res, err := w.ReplaceSecretData(ctx, secNS, secName, creds.Data())
+	res, err := s.ReplaceSecretData(ctx, secNS, secName, creds.Data())
 	if err != nil {
 		return err
 	}
@@ -139,10 +134,10 @@ func run(ctx context.Context, o *Options) error {
 }
 
 // prepare checks who asks may rotate pc's credentials and that its Secret exists; it
-// returns the writer and the Secret's current keys.
-func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (store.Providers, []string, error) {
-	if err := authorize(ctx, s, pc); err != nil {
-		return nil, nil, err
+// returns the Secret's current keys.
+func prepare(ctx context.Context, s Store, pc *v1alpha1.ProviderConfig) ([]string, error) {
+	if err := providerutil.AuthorizeByScope(ctx, s, pc, "rotate the credentials of"); err != nil {
+		return nil, err
 	}
 	secNS, secName := providerutil.SecretRef(pc)
 	old, err := s.SecretKeys(ctx, secNS, secName)
@@ -151,15 +146,15 @@ func prepare(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) (s
 		if s.Kind() != store.Live {
 			where = "in the manifests"
 		}
-		return nil, nil, cmdutil.NotFoundError("Secret %s/%s, the credentials of ProviderConfig %q, not found %s: nothing to rotate (provider create makes it)", secNS, secName, pc.Name, where)
+		return nil, cmdutil.NotFoundError("Secret %s/%s, the credentials of ProviderConfig %q, not found %s: nothing to rotate (provider create makes it)", secNS, secName, pc.Name, where)
 	}
-	return s, old, err
+	return old, err
 }
 
 // offline rotates on manifests: the tree keeps no plain Secret, so the new one goes to the
 // file --credentials-out names, to seal or encrypt; a dry run prints it redacted.
-func (o *Options) offline(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig, creds *providerutil.Credentials) error {
-	if err := authorize(ctx, s, pc); err != nil {
+func (o *Options) offline(ctx context.Context, s providerutil.Store, pc *v1alpha1.ProviderConfig, creds *providerutil.Credentials) error {
+	if err := providerutil.AuthorizeByScope(ctx, s, pc, "rotate the credentials of"); err != nil {
 		return err
 	}
 	ios := o.IO
@@ -184,18 +179,6 @@ func (o *Options) offline(ctx context.Context, s store.Store, pc *v1alpha1.Provi
 	fmt.Fprintf(ios.ErrOut, "%s", note)
 	return p.Done(providerutil.RedactedSecret(secret),
 		fmt.Sprintf("%s credentials written to %s (keys: %s)", providerutil.SecretResourceName(secret.Name), o.Creds.Out, strings.Join(creds.Keys(), ", ")), "")
-}
-
-// authorize checks who asks may rotate pc's credentials.
-func authorize(ctx context.Context, s store.Store, pc *v1alpha1.ProviderConfig) error {
-	var team *v1alpha1.Team
-	var err error
-	if pc.ScopeType() == v1alpha1.ScopeTeam && pc.Spec.Scope.TeamRef != nil {
-		if team, err = s.GetTeam(ctx, pc.Spec.Scope.TeamRef.Name); err != nil && !apierrors.IsNotFound(err) {
-			return err
-		}
-	}
-	return providerutil.Authorize(ctx, s, pc, team, "rotate the credentials of")
 }
 
 func minus(a, b []string) []string {

@@ -15,15 +15,11 @@ import (
 // usage error before anything is read.
 func TestNewCmdCompletes(t *testing.T) {
 	s := storetest.Payments(t, "olivia@example.com")
-	o, r := cmdtest.RunF(t, s, NewCmd, factory.GlobalOptions{Manifests: []string{"gitops"}}, "harvester-prod", "--credentials-stdin", "--dry-run")
-	if r.Code != 0 || o == nil {
-		t.Fatalf("exit %d: %v", r.Code, r.Err)
-	}
+	o := cmdtest.Completed(t, s, NewCmd, factory.GlobalOptions{Manifests: []string{"gitops"}}, "harvester-prod", "--credentials-stdin", "--dry-run")
 	if !o.Creds.Stdin || !o.DryRun || len(o.Manifests) != 1 || o.IO == nil || o.Store == nil || o.Printer == nil {
 		t.Errorf("parsed and completed %+v", o)
 	}
-	o, r = cmdtest.RunF(t, s, NewCmd, factory.GlobalOptions{}, "harvester-prod")
-	if r.Code != 2 || o != nil || !strings.Contains(r.Msg(), "new credentials are required") {
+	if o, r := cmdtest.RunF(t, s, NewCmd, factory.GlobalOptions{}, "harvester-prod"); r.Code != 2 || o != nil || !strings.Contains(r.Msg(), "new credentials are required") {
 		t.Errorf("no credentials: exit %d: %v", r.Code, r.Err)
 	}
 }

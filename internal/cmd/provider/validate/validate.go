@@ -4,6 +4,7 @@
 package validate
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -14,7 +15,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/provider/providerutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
@@ -27,10 +27,10 @@ var Spec = output.Spec{}
 // Options are what provider validate runs with: its flags and arguments and, from
 // Complete, its dependencies.
 type Options struct {
-	IO    *iostreams.IOStreams
-	Print *output.Flags
-	// Printer prints by -o; Complete resolves it.
-	Printer *output.Printer
+	// Deps are the streams, the -o flags and the printer, from Complete; validate reads
+	// files, no store.
+	factory.Deps[factory.NoStore]
+
 	// Files are -f and the arguments; without either, Complete takes the --manifests paths.
 	Files []string
 }
@@ -58,14 +58,7 @@ a ProviderConfig references, its key names are checked against what the provider
   cat pc.yaml | butleradm provider validate -f -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Files = append(o.Files, args...)
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return run(o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "A file, a directory or - for standard input (repeatable)")
@@ -76,11 +69,10 @@ a ProviderConfig references, its key names are checked against what the provider
 // Complete takes from the Factory what run needs, the --manifests paths when no file was
 // named; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.IO = f.IOStreams
+	o.Deps.Complete(f)
 	if len(o.Files) == 0 {
 		o.Files = f.Options.Manifests
 	}
-	o.Printer = o.Print.Printer(f.IOStreams)
 }
 
 // Validate checks there are files to read and -o before anything is read.
@@ -124,7 +116,7 @@ type Report struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-func run(o *Options) error {
+func run(_ context.Context, o *Options) error {
 	objs, probs := cmdutil.ReadManifests(o.Files, o.IO.In)
 	pcs, more, bad := providerutil.CheckManifests(objs)
 	probs = append(probs, more...)

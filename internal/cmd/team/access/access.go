@@ -20,10 +20,13 @@ import (
 // there is no API object for an effective role. Wide is accepted and shows the same table.
 var Spec = output.Spec{List: true, Wide: true}
 
+// Store is what team access reads: the team.
+type Store = store.Reader
+
 // Options are the flags and arguments of team access.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Team        string
 	Environment string
@@ -42,14 +45,7 @@ can only raise a member's team role, never lower it; team admins are admin every
 		Args: cmdutil.ExactArgs(1, "a TEAM name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Team = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

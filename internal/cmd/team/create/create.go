@@ -23,10 +23,20 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what team create reads and writes: who asks and whether the team or its
+// provider exists (store.Reader), which store it is, and the one write.
+type Store interface {
+	store.Reader
+	store.Kinded
+	CreateTeam(ctx context.Context, t *v1alpha1.Team) (store.Result, error)
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of team create.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name         string
 	DisplayName  string
@@ -176,7 +186,7 @@ func run(ctx context.Context, o *Options) error {
 
 // warnMissingProvider warns when the named ProviderConfig is neither in butler-system nor
 // in the team's namespace: the team may be created first, but its clusters need it.
-func warnMissingProvider(ctx context.Context, errOut io.Writer, s store.Store, team *v1alpha1.Team) {
+func warnMissingProvider(ctx context.Context, errOut io.Writer, s store.Reader, team *v1alpha1.Team) {
 	name := team.Spec.ProviderConfigRef.Name
 	for _, ns := range []string{v1alpha1.PlatformNamespace, team.TeamNamespace()} {
 		if _, err := s.GetProviderConfig(ctx, ns, name); err == nil || !apierrors.IsNotFound(err) {

@@ -5,7 +5,6 @@ package delete
 import (
 	"context"
 	"fmt"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 
 	"github.com/spf13/cobra"
 
@@ -14,15 +13,26 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what team delete reads and writes: the team, who asks and its clusters (none
+// may be left), and the one write.
+type Store interface {
+	store.Reader
+	store.Kinded
+	store.TeamDeleter
+}
+
+var _ Store = store.Store(nil)
+
 // Options are the flags and arguments of team delete.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Team string
 	Yes  bool
@@ -52,14 +62,7 @@ team's document is removed from its file (and the file, once nothing else is lef
 		Args: cmdutil.ExactArgs(1, "a TEAM name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Team = args[0]
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -72,7 +75,6 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	d := s
 	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
 	if err != nil {
 		return err
@@ -98,7 +100,7 @@ func run(ctx context.Context, o *Options) error {
 			return err
 		}
 	}
-	res, err := d.DeleteTeam(ctx, team)
+	res, err := s.DeleteTeam(ctx, team)
 	if err != nil {
 		return err
 	}

@@ -49,10 +49,13 @@ type EnvironmentSummary struct {
 // Spec is what team get prints: the Team, or with --view its usage and quota (View).
 var Spec = output.Spec{Objects: true, View: true, Wide: true, Name: true}
 
+// Store is what team get reads: the team and its clusters.
+type Store = store.Reader
+
 // Options are the flags and arguments of team get.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Name string
 }
@@ -68,11 +71,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	}
 	o.Print = f.NamedCommand(cmd, "a TEAM name", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		o.Complete(f)
-		if runF != nil {
-			return runF(o)
-		}
-		return run(cmd.Context(), o)
+		return factory.Run(cmd, f, o, runF, run)
 	})
 	return cmd
 }

@@ -31,10 +31,13 @@ type Row struct {
 // Spec is what team list prints: the Teams, or with --view a Row each.
 var Spec = output.Spec{Objects: true, View: true, List: true, Wide: true, Name: true}
 
+// Store is what team list reads: the teams and their clusters.
+type Store = store.Reader
+
 // Options are the flags of team list.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -49,14 +52,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butlerctl team list -o json --view`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Print.Validate(cmd); err != nil {
-				return err
-			}
-			o.Complete(f)
-			if runF != nil {
-				return runF(o)
-			}
-			return run(cmd.Context(), o)
+			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

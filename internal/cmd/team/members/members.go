@@ -13,7 +13,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
@@ -23,11 +22,14 @@ import (
 // Spec is what every verb prints: a line for people, the Team as written for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
+// Store is what team member reads and writes: the team and the Team edit.
+type Store = teamedit.Store
+
 // Options are what one verb runs with: its arguments and flags and, from Complete, its
 // dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Team string
 	// Change is what the arguments ask for; Validate parses it.
@@ -102,11 +104,7 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	team, err := lookup.Team(ctx, s, o.Team)
-	if err != nil {
-		return err
-	}
-	a, err := teamedit.ChangeMembers(ctx, s, team, o.Change)
+	a, err := teamedit.ChangeMembers(ctx, s, o.Team, o.Change)
 	if err != nil {
 		return err
 	}

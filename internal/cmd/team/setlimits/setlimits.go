@@ -12,7 +12,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/teamedit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
@@ -20,10 +19,14 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
+// Store is what team set-limits reads and writes: the team, its clusters (a limit set
+// below their usage is warned about) and the Team edit.
+type Store = teamedit.Store
+
 // Options are the flags and arguments of team set-limits.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	Team  string
 	Clear bool
@@ -97,11 +100,7 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	team, err := lookup.Team(ctx, s, o.Team)
-	if err != nil {
-		return err
-	}
-	a, err := teamedit.Apply(ctx, s, team, func(old *v1alpha1.Team) (*v1alpha1.Team, error) {
+	a, err := teamedit.Edit(ctx, s, o.Team, func(old *v1alpha1.Team) (*v1alpha1.Team, error) {
 		updated := old.DeepCopy()
 		if o.Clear {
 			updated.Spec.ResourceLimits = nil

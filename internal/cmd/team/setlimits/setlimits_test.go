@@ -15,8 +15,7 @@ import (
 
 func exec(t *testing.T, as string, args ...string) (*storetest.Store, cmdtest.Result) {
 	t.Helper()
-	s := storetest.Payments(t, as)
-	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, args...)
+	return cmdtest.Payments(t, as, false, NewCmd, args...)
 }
 
 func TestSetLimitsAsPlatformAdmin(t *testing.T) {

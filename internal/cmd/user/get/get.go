@@ -39,10 +39,18 @@ type Membership struct {
 // Spec is what user get prints: its View, -o name the User's name.
 var Spec = output.Spec{Name: true}
 
+// Store is what user get reads: the users and the teams, and nothing else of store.Reader.
+type Store interface {
+	ListUsers(ctx context.Context) ([]v1alpha1.User, error)
+	ListTeams(ctx context.Context) ([]v1alpha1.Team, error)
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what user get runs with: its argument and, from Complete, its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	// User is the User's name or e-mail.
 	User string

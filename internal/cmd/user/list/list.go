@@ -14,16 +14,24 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // Spec is what user list prints: a Row each (there is no object to print).
 var Spec = output.Spec{List: true, Wide: true, Name: true}
 
+// Store is what user list reads: the users, and nothing else of store.Reader.
+type Store interface {
+	ListUsers(ctx context.Context) ([]v1alpha1.User, error)
+}
+
+var _ Store = store.Store(nil)
+
 // Options are what user list runs with: its flags and, from Complete, its dependencies.
 type Options struct {
 	// Deps are the streams, the store and the printer, from Complete.
-	factory.Deps[store.Store]
+	factory.Deps[Store]
 
 	// Admins keeps the platform admins only (--admins).
 	Admins bool

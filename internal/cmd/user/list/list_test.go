@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 // What the command parsed and completed, through runF: run is not called.
@@ -42,13 +42,10 @@ func TestNewCmdTakesNoArguments(t *testing.T) {
 	}
 }
 
-func runOver(t *testing.T, s store.Store, format string, admins bool) string {
+func runOver(t *testing.T, s Store, format string, admins bool) string {
 	t.Helper()
-	ios, _, out, _ := iostreams.Test()
-	o := &Options{Admins: admins, Deps: factory.Deps[store.Store]{IO: ios, Store: func(context.Context) (store.Store, error) { return s, nil }}}
-	o.Print = output.Register(&cobra.Command{}, &format, Spec)
-	o.Printer = o.Print.Printer(ios)
-	if err := run(context.Background(), o); err != nil {
+	deps, out, _ := cmdtest.Deps(s, Spec, format)
+	if err := run(context.Background(), &Options{Deps: deps, Admins: admins}); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
@@ -64,5 +61,25 @@ func TestRun(t *testing.T) {
 	}
 	if got := runOver(t, s, output.Name, true); got != "user.butler.butlerlabs.dev/olivia\n" {
 		t.Errorf("--admins -o name: %q", got)
+	}
+}
+
+// users is a store that is user list's Store and nothing more: the users it holds.
+type users []v1alpha1.User
+
+func (u users) ListUsers(context.Context) ([]v1alpha1.User, error) { return u, nil }
+
+// run over a store of two users only: sorted by name, text from the store made inert, a
+// disabled user shown in -o wide.
+func TestRunOverItsOwnStore(t *testing.T) {
+	s := users{
+		{ObjectMeta: metav1.ObjectMeta{Name: "zed"}, Spec: v1alpha1.UserSpec{Email: "zed@example.com", Disabled: true}},
+		{ObjectMeta: metav1.ObjectMeta{Name: "amy"}, Spec: v1alpha1.UserSpec{Email: "amy\x1b[2J@example.com"}},
+	}
+	got := runOver(t, s, output.Wide, false)
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "amy ") || !strings.HasPrefix(lines[2], "zed ") ||
+		!strings.HasSuffix(lines[2], " yes") || strings.Contains(got, "\x1b") {
+		t.Errorf("-o wide:\n%q", got)
 	}
 }
