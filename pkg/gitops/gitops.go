@@ -25,6 +25,24 @@ type Options struct {
 	// Root is the repository root that Flux's spec.path and Argo CD's source.path are
 	// relative to, when they are not found below the first directory of the manifests.
 	Root string
+
+	// For tests: every build by kustomize as a whole (the result direct must equal), and
+	// how many builds took which way.
+	kustomizeOnly bool
+	stats         *buildStats
+}
+
+// buildStats counts builds: rendered without kustomize's whole build, or by it.
+type buildStats struct{ direct, kustomize int }
+
+func (s *buildStats) add(direct bool) {
+	switch {
+	case s == nil:
+	case direct:
+		s.direct++
+	default:
+		s.kustomize++
+	}
 }
 
 // Tree is a repository as its controllers would apply it.
