@@ -47,12 +47,9 @@ cd "$(dirname "$0")/.."
 RUNS="${RUNS:-5}"
 CLUSTERS="${CLUSTERS:-10000}"
 TEAMS="${TEAMS:-20}"
-if [ ! -x /usr/bin/time ]; then
-  echo "manifests: /usr/bin/time (GNU time) is needed for peak memory: apt-get install -y time" >&2
-  exit 2
-fi
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+. bench/lib.sh
+bench_init manifests
+tmp="$BENCH_TMP"
 if [ -z "${BUTLERCTL:-}" ]; then
   make --no-print-directory build >/dev/null
   BUTLERCTL=bin/butlerctl
@@ -110,36 +107,10 @@ echo "machine:   $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loada
 for n in "${notes[@]}"; do echo "note:      $n"; done
 echo
 
-# A round runs every command once, in turn, so that a drift of the machine's speed touches
-# all of them alike. Each run: wall seconds and max RSS (KiB) from GNU time; a command that
-# fails is reported, since a figure of a failed load means nothing.
-median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-for round in $(seq 0 "$RUNS"); do
-  for i in "${!cmds[@]}"; do
-    read -r -a argv <<<"${cmds[$i]}"
-    rc=0
-    /usr/bin/time -f '%e %M %U %S' -o "$tmp/t" "${argv[@]}" >"$tmp/out" 2>&1 || rc=$?
-    # check's verdicts are exits 0 and 4 (findings); anything else is a failed load.
-    if [ "$rc" != 0 ] && ! { [ "$rc" = 4 ] && [[ "${names[$i]}" == *check* ]]; }; then
-      echo "manifests: ${names[$i]} failed:" >&2
-      head -5 "$tmp/out" >&2
-      exit 2
-    fi
-    [ "$round" = 0 ] && continue # warm-up: page cache, binary
-    read -r wall rss user sys < <(tail -1 "$tmp/t") # GNU time puts "Command exited ..." first
-    echo "$wall" >>"$tmp/w$i"
-    awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}' >>"$tmp/c$i"
-    echo "$rss" >>"$tmp/r$i"
-  done
-done
-
-declare -a wall cpu rss rssmax
-for i in "${!cmds[@]}"; do
-  wall[$i]="$(median <"$tmp/w$i")"
-  cpu[$i]="$(median <"$tmp/c$i")"
-  rss[$i]="$(median <"$tmp/r$i")"
-  rssmax[$i]="$(sort -n "$tmp/r$i" | tail -1)"
-done
+# check's verdicts are exits 0 and 4 (findings); anything else is a failed load.
+BENCH_FINDINGS='*check*'
+bench_rounds "$RUNS"
+bench_stats
 printf '%-28s %9s %9s %8s %9s %15s %12s\n' "command" "median s" "vs floor" "CPU s" "vs floor" "median RSS MiB" "max RSS MiB"
 for i in "${!cmds[@]}"; do
   printf '%-28s %9s %9s %8s %9s %15s %12s\n' "${names[$i]}" "${wall[$i]}" \
