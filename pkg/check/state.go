@@ -37,19 +37,37 @@ type cluster struct {
 
 func (c *cluster) key() string { return c.c.Namespace + "/" + c.c.Name }
 
-func newTree(set *manifest.Set, complete bool) *tree {
+// newTree indexes a set. Its clusters are copies (the namespace filled in must not change
+// the set's objects); a cluster decoded once for both sides of a change (the same Obj in
+// from, the other side's tree, nil for none) shares from's copy when its namespace is the
+// same: nothing writes to a tree's clusters after this.
+func newTree(set *manifest.Set, complete bool, from *tree) *tree {
 	t := &tree{set: set, complete: complete, objOf: map[runtime.Object]*manifest.Object{},
 		teams: map[string]*v1alpha1.Team{}, providers: map[string]*v1alpha1.ProviderConfig{}}
 	for i := range set.Objects {
 		t.objOf[set.Objects[i].Obj] = &set.Objects[i]
 	}
+	var copied map[runtime.Object]*cluster
+	if from != nil {
+		copied = make(map[runtime.Object]*cluster, len(from.clusters))
+		for _, c := range from.clusters {
+			copied[c.obj.Obj] = c
+		}
+	}
 	for _, tc := range set.TenantClusters() {
-		c := &cluster{obj: t.objOf[tc], c: *tc.DeepCopy()}
-		if c.c.Namespace == "" {
-			c.c.Namespace = c.c.TeamName()
-			if team := t.team(c.c.TeamName()); team != nil {
-				c.c.Namespace = team.TeamNamespace()
+		ns := tc.Namespace
+		if ns == "" {
+			ns = tc.TeamName()
+			if team := t.team(tc.TeamName()); team != nil {
+				ns = team.TeamNamespace()
 			}
+		}
+		c := &cluster{obj: t.objOf[tc]}
+		if fc, ok := copied[tc]; ok && fc.c.Namespace == ns {
+			c.c = fc.c
+		} else {
+			c.c = *tc.DeepCopy()
+			c.c.Namespace = ns
 		}
 		t.clusters = append(t.clusters, c)
 	}
@@ -101,7 +119,7 @@ func (t *tree) objects() []Object {
 // State checks a tree on its own: every object against the rules that do not depend on
 // who asks, and every aggregate cap. Only o.Complete is read.
 func State(set *manifest.Set, o Options) *Report {
-	t := newTree(set, o.Complete)
+	t := newTree(set, o.Complete, nil)
 	r := &Report{Mode: "state", Objects: t.objects()}
 	r.Findings = append(t.objectRules(), t.replay(t.clusters, false)...)
 	r.Usage = usage(nil, t, nil)

@@ -8,6 +8,7 @@
 package gitops
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -121,7 +122,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		if skip[abs] {
 			return true
 		}
-		if strings.Contains(string(data), "${") {
+		if bytes.Contains(data, []byte("${")) { // not string(data): that copies every file
 			// A template of Flux's postBuild: it decodes once its variables are substituted.
 			l.templates[abs] = manifest.File{Name: p, Data: data}
 			return true
