@@ -71,16 +71,16 @@ func (l *loader) direct(dir string, ov overlay, e *manifest.Object) (objs []mani
 			continue
 		}
 		// Two objects of one id: kustomize refuses the build, in its words.
-		if k := idKey(it.obj.APIVersion, it.obj.Kind, it.obj.Namespace, it.obj.Name); ids[k] {
+		k := idKey(it.obj.APIVersion, it.obj.Kind, it.obj.Namespace, it.obj.Name)
+		if ids[k] {
 			return nil, nil, false, nil
-		} else {
-			ids[k] = true
 		}
+		ids[k] = true
 	}
 	files = map[string]bool{}
 	byFile := map[string][]manifest.Object{}
 	var errs []error
-	if len(subset) > 0 || len(patches) > 0 || len(ov.patches) > 0 {
+	if len(subset) > 0 || len(patches) > 0 {
 		res, ok := l.buildSubset(dir, ov, e, w, subset)
 		if !ok {
 			return nil, nil, false, nil
