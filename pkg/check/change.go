@@ -198,8 +198,8 @@ func (c *change) demoteUnchanged(fs []Finding) []Finding {
 		if f.Kind == "" || f.Severity != SeverityError {
 			continue
 		}
-		b, h := c.base.set.Find(f.Kind, f.Namespace, f.Name), c.head.set.Find(f.Kind, f.Namespace, f.Name)
-		if b != nil && h != nil && equality.Semantic.DeepEqual(b.Obj, h.Obj) {
+		b, h := c.base.find(f.Kind, f.Namespace, f.Name), c.head.find(f.Kind, f.Namespace, f.Name)
+		if b != nil && h != nil && (b.Obj == h.Obj || equality.Semantic.DeepEqual(b.Obj, h.Obj)) {
 			f.Severity = SeverityWarning
 		}
 	}

@@ -25,6 +25,7 @@ type tree struct {
 	// teams and providers index the set's lookups, which scan every object, once.
 	teams     map[string]*v1alpha1.Team
 	providers map[string]*v1alpha1.ProviderConfig
+	byName    map[[2]string]*manifest.Set // by kind and name, for find
 }
 
 // cluster is a TenantCluster of the tree with its namespace filled in: a manifest that
@@ -76,6 +77,26 @@ func newTree(set *manifest.Set, complete bool, from *tree) *tree {
 		t.policies = append(t.policies, *p)
 	}
 	return t
+}
+
+// find is t.set.Find by an index: a tree with many findings asks for many objects.
+func (t *tree) find(kind, namespace, name string) *manifest.Object {
+	if t.byName == nil {
+		t.byName = map[[2]string]*manifest.Set{}
+		for i := range t.set.Objects {
+			o := t.set.Objects[i]
+			k := [2]string{o.Kind, o.Name}
+			if t.byName[k] == nil {
+				t.byName[k] = &manifest.Set{}
+			}
+			t.byName[k].Objects = append(t.byName[k].Objects, o)
+		}
+	}
+	same := t.byName[[2]string{kind, name}]
+	if same == nil {
+		return nil
+	}
+	return same.Find(kind, namespace, name)
 }
 
 func (t *tree) team(name string) *v1alpha1.Team {
