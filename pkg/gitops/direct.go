@@ -48,10 +48,15 @@ func (l *loader) direct(dir string, ov overlay, e *manifest.Object) (objs []mani
 		}
 	}
 	patches := append([]patch{}, w.patches...)
-	if e != nil {
-		for i, p := range ov.patches {
-			patches = append(patches, patchesOf(e.Source.File, p.Patch, ov.patchLines[i], p.Target)...)
+	for i, p := range ov.patches {
+		if e == nil {
+			return nil, nil, false, nil
 		}
+		ps := patchesOf(e.Source.File, p.Patch, ov.patchLines[i], p.Target)
+		if len(ps) == 0 {
+			return nil, nil, false, nil // a patch we cannot read may select anything
+		}
+		patches = append(patches, ps...)
 	}
 	sel, ok := newSelection(patches)
 	if !ok {
@@ -188,12 +193,10 @@ func (w *directWalk) kustomization(dir string, k *kustomization) bool {
 	w.visiting[dir] = true
 	defer delete(w.visiting, dir)
 	w.kusts[dir] = k
-	if len(k.k.Patches) > 0 {
-		if len(k.patches) == 0 {
-			return false
-		}
-		w.patches = append(w.patches, k.patches...)
+	if !k.allRead {
+		return false // a patch we cannot read may select anything
 	}
+	w.patches = append(w.patches, k.patches...)
 	for _, r := range k.k.Resources {
 		if strings.Contains(r, "://") || strings.HasPrefix(r, "git@") || strings.HasPrefix(r, "github.com/") {
 			return false
