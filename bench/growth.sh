@@ -23,12 +23,9 @@ cd "$(dirname "$0")/.."
 RUNS="${RUNS:-3}"
 SIZES="${SIZES:-1000 10000 30000 100000}"
 TEAMS="${TEAMS:-20}"
-if [ ! -x /usr/bin/time ]; then
-  echo "growth: /usr/bin/time (GNU time) is needed for peak memory: apt-get install -y time" >&2
-  exit 2
-fi
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+. bench/lib.sh
+bench_init growth
+tmp="$BENCH_TMP"
 if [ -z "${BUTLERCTL:-}" ]; then
   make --no-print-directory build >/dev/null
   BUTLERCTL=bin/butlerctl
@@ -43,8 +40,6 @@ echo "kubeconform: ${KUBECONFORM:-not found (KUBECONFORM=/path, or go install gi
 echo "machine:     $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg); $RUNS rounds after 1 warm-up per size"
 echo
 
-median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2fx", a / b}'; }
 printf '%8s %-12s %9s %9s %8s %9s %12s %12s %14s\n' clusters command "median s" "vs floor" "CPU s" "vs floor" "max RSS MiB" "CPU us/clu" "RSS KiB/clu"
 ok=0
 for n in $SIZES; do
@@ -56,29 +51,10 @@ for n in $SIZES; do
     names+=(kubeconform)
     cmds+=("$KUBECONFORM -strict -summary -schema-location $tmp/schemas/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json $tree")
   fi
-  rm -f "$tmp"/[wcr]*
-  for round in $(seq 0 "$RUNS"); do
-    for i in "${!cmds[@]}"; do
-      read -r -a argv <<<"${cmds[$i]}"
-      rc=0
-      /usr/bin/time -f '%e %M %U %S' -o "$tmp/t" "${argv[@]}" >"$tmp/out" 2>&1 || rc=$?
-      if [ "$rc" != 0 ]; then
-        echo "growth: ${names[$i]} failed at $n clusters (exit $rc):" >&2
-        head -5 "$tmp/out" >&2
-        exit 2
-      fi
-      [ "$round" = 0 ] && continue
-      read -r wall rss user sys < <(tail -1 "$tmp/t")
-      echo "$wall" >>"$tmp/w$i"
-      awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}' >>"$tmp/c$i"
-      echo "$rss" >>"$tmp/r$i"
-    done
-  done
-  declare -a wall cpu rss
+  bench_rounds "$RUNS" "at $n clusters"
+  bench_stats
   for i in "${!cmds[@]}"; do
-    wall[$i]="$(median <"$tmp/w$i")"
-    cpu[$i]="$(median <"$tmp/c$i")"
-    rss[$i]="$(sort -n "$tmp/r$i" | tail -1)"
+    rss[$i]="${rssmax[$i]}" # the largest peak
     printf '%8s %-12s %9s %9s %8s %9s %12s %12s %14s\n' "$n" "${names[$i]}" "${wall[$i]}" \
       "$(ratio "${wall[$i]}" "${wall[0]}")" "${cpu[$i]}" "$(ratio "${cpu[$i]}" "${cpu[0]}")" \
       "$(awk -v k="${rss[$i]}" 'BEGIN {printf "%.1f", k / 1024}')" \

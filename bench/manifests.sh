@@ -41,18 +41,20 @@
 # collection (15%), decoding into the types (10%); the memory is the typed objects kept
 # (about 60 MiB live at 10,000 clusters, 6 KiB a cluster), the collector's headroom, and
 # the binary's own pages (about 25 MiB of the peak).
+# The change check, once it stopped reading head's files again (the head load records
+# their digests) and deep-copying base's clusters (base shares head's copy of a cluster
+# decoded once for both): 1.02x the state check's CPU (1.08x before, the two binaries
+# interleaved in one run of 7 rounds at 10,000 clusters), wall 1.14x (1.30x before) under
+# a load of 7 to 9, where the base load, reading one file after another, waits its turn.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RUNS="${RUNS:-5}"
 CLUSTERS="${CLUSTERS:-10000}"
 TEAMS="${TEAMS:-20}"
-if [ ! -x /usr/bin/time ]; then
-  echo "manifests: /usr/bin/time (GNU time) is needed for peak memory: apt-get install -y time" >&2
-  exit 2
-fi
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+. bench/lib.sh
+bench_init manifests
+tmp="$BENCH_TMP"
 if [ -z "${BUTLERCTL:-}" ]; then
   make --no-print-directory build >/dev/null
   BUTLERCTL=bin/butlerctl
@@ -110,36 +112,10 @@ echo "machine:   $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loada
 for n in "${notes[@]}"; do echo "note:      $n"; done
 echo
 
-# A round runs every command once, in turn, so that a drift of the machine's speed touches
-# all of them alike. Each run: wall seconds and max RSS (KiB) from GNU time; a command that
-# fails is reported, since a figure of a failed load means nothing.
-median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-for round in $(seq 0 "$RUNS"); do
-  for i in "${!cmds[@]}"; do
-    read -r -a argv <<<"${cmds[$i]}"
-    rc=0
-    /usr/bin/time -f '%e %M %U %S' -o "$tmp/t" "${argv[@]}" >"$tmp/out" 2>&1 || rc=$?
-    # check's verdicts are exits 0 and 4 (findings); anything else is a failed load.
-    if [ "$rc" != 0 ] && ! { [ "$rc" = 4 ] && [[ "${names[$i]}" == *check* ]]; }; then
-      echo "manifests: ${names[$i]} failed:" >&2
-      head -5 "$tmp/out" >&2
-      exit 2
-    fi
-    [ "$round" = 0 ] && continue # warm-up: page cache, binary
-    read -r wall rss user sys < <(tail -1 "$tmp/t") # GNU time puts "Command exited ..." first
-    echo "$wall" >>"$tmp/w$i"
-    awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}' >>"$tmp/c$i"
-    echo "$rss" >>"$tmp/r$i"
-  done
-done
-
-declare -a wall cpu rss rssmax
-for i in "${!cmds[@]}"; do
-  wall[$i]="$(median <"$tmp/w$i")"
-  cpu[$i]="$(median <"$tmp/c$i")"
-  rss[$i]="$(median <"$tmp/r$i")"
-  rssmax[$i]="$(sort -n "$tmp/r$i" | tail -1)"
-done
+# check's verdicts are exits 0 and 4 (findings); anything else is a failed load.
+BENCH_FINDINGS='*check*'
+bench_rounds "$RUNS"
+bench_stats
 printf '%-28s %9s %9s %8s %9s %15s %12s\n' "command" "median s" "vs floor" "CPU s" "vs floor" "median RSS MiB" "max RSS MiB"
 for i in "${!cmds[@]}"; do
   printf '%-28s %9s %9s %8s %9s %15s %12s\n' "${names[$i]}" "${wall[$i]}" \
@@ -158,7 +134,7 @@ for i in "${!cmds[@]}"; do
   case "${names[$i]}" in
   change*)
     r=$(awk -v a="${wall[$i]}" -v b="${wall[$check]}" 'BEGIN {print (a <= 1.1 * b) ? "yes" : "no"}')
-    echo "target: ${names[$i]} <= 1.1x check: $r ($(awk -v a="${wall[$i]}" -v b="${wall[$check]}" 'BEGIN {printf "%.2fx", a / b}'))"
+    echo "target: ${names[$i]} <= 1.1x check: $r ($(ratio "${wall[$i]}" "${wall[$check]}"); CPU $(ratio "${cpu[$i]}" "${cpu[$check]}"))"
     ;;
   *)
     r=$(awk -v a="${wall[$i]}" -v b="${wall[0]}" 'BEGIN {print (a <= 1.5 * b) ? "yes" : "no"}')

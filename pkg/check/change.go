@@ -51,7 +51,8 @@ func (o Options) gitOps() bool {
 // as Flux and Argo CD may apply the rule and the cluster in either order: the stricter
 // answer wins.
 func Change(base, head *manifest.Set, o Options) *Report {
-	b, h := newTree(base, o.Complete), newTree(head, o.Complete)
+	h := newTree(head, o.Complete, nil)
+	b := newTree(base, o.Complete, h)
 	r := &Report{Mode: "change", Objects: h.objects()}
 	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier(), refused: map[string]*v1alpha1.TenantCluster{}}
 	c.admin, _ = policy.OfflinePlatformAdmin(o.Author, derefs(base.Users()))
@@ -197,8 +198,8 @@ func (c *change) demoteUnchanged(fs []Finding) []Finding {
 		if f.Kind == "" || f.Severity != SeverityError {
 			continue
 		}
-		b, h := c.base.set.Find(f.Kind, f.Namespace, f.Name), c.head.set.Find(f.Kind, f.Namespace, f.Name)
-		if b != nil && h != nil && equality.Semantic.DeepEqual(b.Obj, h.Obj) {
+		b, h := c.base.find(f.Kind, f.Namespace, f.Name), c.head.find(f.Kind, f.Namespace, f.Name)
+		if b != nil && h != nil && (b.Obj == h.Obj || equality.Semantic.DeepEqual(b.Obj, h.Obj)) {
 			f.Severity = SeverityWarning
 		}
 	}

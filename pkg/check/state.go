@@ -25,6 +25,7 @@ type tree struct {
 	// teams and providers index the set's lookups, which scan every object, once.
 	teams     map[string]*v1alpha1.Team
 	providers map[string]*v1alpha1.ProviderConfig
+	byName    map[[2]string]*manifest.Set // by kind and name, for find
 }
 
 // cluster is a TenantCluster of the tree with its namespace filled in: a manifest that
@@ -37,19 +38,37 @@ type cluster struct {
 
 func (c *cluster) key() string { return c.c.Namespace + "/" + c.c.Name }
 
-func newTree(set *manifest.Set, complete bool) *tree {
+// newTree indexes a set. Its clusters are copies (the namespace filled in must not change
+// the set's objects); a cluster decoded once for both sides of a change (the same Obj in
+// from, the other side's tree, nil for none) shares from's copy when its namespace is the
+// same: nothing writes to a tree's clusters after this.
+func newTree(set *manifest.Set, complete bool, from *tree) *tree {
 	t := &tree{set: set, complete: complete, objOf: map[runtime.Object]*manifest.Object{},
 		teams: map[string]*v1alpha1.Team{}, providers: map[string]*v1alpha1.ProviderConfig{}}
 	for i := range set.Objects {
 		t.objOf[set.Objects[i].Obj] = &set.Objects[i]
 	}
+	var copied map[runtime.Object]*cluster
+	if from != nil {
+		copied = make(map[runtime.Object]*cluster, len(from.clusters))
+		for _, c := range from.clusters {
+			copied[c.obj.Obj] = c
+		}
+	}
 	for _, tc := range set.TenantClusters() {
-		c := &cluster{obj: t.objOf[tc], c: *tc.DeepCopy()}
-		if c.c.Namespace == "" {
-			c.c.Namespace = c.c.TeamName()
-			if team := t.team(c.c.TeamName()); team != nil {
-				c.c.Namespace = team.TeamNamespace()
+		ns := tc.Namespace
+		if ns == "" {
+			ns = tc.TeamName()
+			if team := t.team(tc.TeamName()); team != nil {
+				ns = team.TeamNamespace()
 			}
+		}
+		c := &cluster{obj: t.objOf[tc]}
+		if fc, ok := copied[tc]; ok && fc.c.Namespace == ns {
+			c.c = fc.c
+		} else {
+			c.c = *tc.DeepCopy()
+			c.c.Namespace = ns
 		}
 		t.clusters = append(t.clusters, c)
 	}
@@ -58,6 +77,26 @@ func newTree(set *manifest.Set, complete bool) *tree {
 		t.policies = append(t.policies, *p)
 	}
 	return t
+}
+
+// find is t.set.Find by an index: a tree with many findings asks for many objects.
+func (t *tree) find(kind, namespace, name string) *manifest.Object {
+	if t.byName == nil {
+		t.byName = map[[2]string]*manifest.Set{}
+		for i := range t.set.Objects {
+			o := t.set.Objects[i]
+			k := [2]string{o.Kind, o.Name}
+			if t.byName[k] == nil {
+				t.byName[k] = &manifest.Set{}
+			}
+			t.byName[k].Objects = append(t.byName[k].Objects, o)
+		}
+	}
+	same := t.byName[[2]string{kind, name}]
+	if same == nil {
+		return nil
+	}
+	return same.Find(kind, namespace, name)
 }
 
 func (t *tree) team(name string) *v1alpha1.Team {
@@ -101,7 +140,7 @@ func (t *tree) objects() []Object {
 // State checks a tree on its own: every object against the rules that do not depend on
 // who asks, and every aggregate cap. Only o.Complete is read.
 func State(set *manifest.Set, o Options) *Report {
-	t := newTree(set, o.Complete)
+	t := newTree(set, o.Complete, nil)
 	r := &Report{Mode: "state", Objects: t.objects()}
 	r.Findings = append(t.objectRules(), t.replay(t.clusters, false)...)
 	r.Usage = usage(nil, t, nil)

@@ -20,6 +20,13 @@ import (
 // build runs kustomize on dir with the entry's overlay (e may be nil), and decodes what it
 // renders strictly, each object placed where it was written.
 func (l *loader) build(dir string, ov overlay, e *manifest.Object) ([]manifest.Object, map[string]bool, error) {
+	if !l.opts.kustomizeOnly {
+		if objs, files, ok, err := l.direct(dir, ov, e); ok {
+			l.opts.stats.add(true)
+			return objs, files, err
+		}
+	}
+	l.opts.stats.add(false)
 	tmp, err := os.MkdirTemp("", "butler-render-")
 	if err != nil {
 		return nil, nil, err

@@ -8,6 +8,7 @@
 package gitops
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -25,6 +26,24 @@ type Options struct {
 	// Root is the repository root that Flux's spec.path and Argo CD's source.path are
 	// relative to, when they are not found below the first directory of the manifests.
 	Root string
+
+	// For tests: every build by kustomize as a whole (the result direct must equal), and
+	// how many builds took which way.
+	kustomizeOnly bool
+	stats         *buildStats
+}
+
+// buildStats counts builds: rendered without kustomize's whole build, or by it.
+type buildStats struct{ direct, kustomize int }
+
+func (s *buildStats) add(direct bool) {
+	switch {
+	case s == nil:
+	case direct:
+		s.direct++
+	default:
+		s.kustomize++
+	}
 }
 
 // Tree is a repository as its controllers would apply it.
@@ -103,7 +122,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		if skip[abs] {
 			return true
 		}
-		if strings.Contains(string(data), "${") {
+		if bytes.Contains(data, []byte("${")) { // not string(data): that copies every file
 			// A template of Flux's postBuild: it decodes once its variables are substituted.
 			l.templates[abs] = manifest.File{Name: p, Data: data}
 			return true

@@ -21,8 +21,10 @@ type kustomization struct {
 	// inputs are the files it names that are not manifests (patches, generator and
 	// replacement sources), relative to its directory: kustomize reads them, Load does not.
 	inputs []string
-	// patches are its patches, with where each field they set is written.
+	// patches are its patches, with where each field they set is written; allRead is
+	// false when one of k.Patches gave none (unreadable: kustomize says why).
 	patches []patch
+	allRead bool
 }
 
 // patch is one patch of a kustomization (or of a Flux Kustomization) and the lines of the
@@ -82,7 +84,7 @@ func readKustomization(file string, opts manifest.Options) (*kustomization, erro
 	}
 	k.inputs = append(k.inputs, k.k.Configurations...)
 	k.inputs = append(k.inputs, k.k.Crds...)
-	k.patches = kustomizationPatches(file, data, &k.k)
+	k.patches, k.allRead = kustomizationPatches(file, data, &k.k)
 	return k, nil
 }
 
@@ -96,23 +98,24 @@ func secretArgs(s []types.SecretArgs) []types.ConfigMapArgs {
 
 // kustomizationPatches reads where the fields of a kustomization's patches are written:
 // a patch file's lines, or an inline patch's lines within the kustomization file.
-func kustomizationPatches(file string, data []byte, k *types.Kustomization) []patch {
+func kustomizationPatches(file string, data []byte, k *types.Kustomization) (out []patch, allRead bool) {
 	dir := filepath.Dir(file)
 	var doc yaml.Node
 	_ = yaml.Unmarshal(data, &doc)
 	inline := inlinePatchLines(&doc, "patches")
-	var out []patch
+	allRead = true
 	for i, p := range k.Patches {
+		var ps []patch
 		if p.Path != "" {
 			f := filepath.Join(dir, p.Path)
-			text, err := os.ReadFile(f)
-			if err != nil {
-				continue // kustomize reports it
+			if text, err := os.ReadFile(f); err == nil { // else kustomize reports it
+				ps = patchesOf(f, string(text), 0, p.Target)
 			}
-			out = append(out, patchesOf(f, string(text), 0, p.Target)...)
-			continue
+		} else {
+			ps = patchesOf(file, p.Patch, inline[i], p.Target)
 		}
-		out = append(out, patchesOf(file, p.Patch, inline[i], p.Target)...)
+		allRead = allRead && len(ps) > 0
+		out = append(out, ps...)
 	}
 	for _, p := range k.PatchesStrategicMerge {
 		if s := string(p); !strings.Contains(s, "\n") {
@@ -122,7 +125,7 @@ func kustomizationPatches(file string, data []byte, k *types.Kustomization) []pa
 			}
 		}
 	}
-	return out
+	return out, allRead
 }
 
 // inlinePatchLines gives, for each item of a list of patches (a kustomization's patches,

@@ -59,6 +59,10 @@ type Options struct {
 	FailOn        string
 	// Live reads the platform's objects (--context or --kubeconfig); nil offline.
 	Live func(context.Context) ([]manifest.Object, error)
+
+	// noReuse decodes every base file (tests: a change check that reuses head's decoding
+	// must find what one that does not finds).
+	noReuse bool
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.

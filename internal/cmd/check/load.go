@@ -25,7 +25,13 @@ const (
 // (exit 2).
 func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, error) {
 	paths := o.Manifests
-	head, err := gitops.Load(paths, stdin, gitops.Options{Root: repoRoot(ctx)})
+	headOpts := gitops.Options{Root: repoRoot(ctx)}
+	var sums *digests
+	if len(o.BaseManifests) > 0 && !o.noReuse {
+		sums = newDigests() // the base's files are compared with head's by these
+		headOpts.Manifest.Reuse = sums.record
+	}
+	head, err := gitops.Load(paths, stdin, headOpts)
 	if err != nil {
 		if fs, ok := check.DecodeFindings(err); ok {
 			return check.Unreadable(fs), nil
@@ -56,7 +62,10 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 		}
 		names = repo.name
 	case len(o.BaseManifests) > 0:
-		reuse := dirReuse(paths, o.BaseManifests, head.Raw, manifest.DefaultMaxFileBytes)
+		var reuse func(string, []byte) ([]manifest.Object, bool)
+		if !o.noReuse {
+			reuse = dirReuse(paths, o.BaseManifests, head.Raw, sums, manifest.DefaultMaxFileBytes)
+		}
 		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{Manifest: manifest.Options{Reuse: reuse}}); err != nil {
 			return nil, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
 		}

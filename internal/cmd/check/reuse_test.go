@@ -30,14 +30,6 @@ func TestDirReuse(t *testing.T) {
 	same := write(base, "x/same.yaml", sprintf(doc, "same"))
 	edited := write(base, "x/edited.yaml", sprintf(doc, "before"))
 	gone := write(base, "x/gone.yaml", sprintf(doc, "gone"))
-	set, err := manifest.Load([]string{head}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reuse := dirReuse([]string{head}, []string{base}, set, manifest.DefaultMaxFileBytes)
-	if reuse == nil {
-		t.Fatal("no reuse for two directories")
-	}
 	read := func(p string) []byte {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -45,15 +37,44 @@ func TestDirReuse(t *testing.T) {
 		}
 		return b
 	}
-	if objs, ok := reuse(same, read(same)); !ok || len(objs) != 1 || objs[0].Name != "same" {
-		t.Errorf("unchanged file not reused: %v %v", objs, ok)
-	}
-	for _, p := range []string{edited, gone} {
-		if _, ok := reuse(p, read(p)); ok {
-			t.Errorf("%s reused", p)
+	// Head's bytes read again, or known by the digests the head load recorded.
+	for _, recorded := range []bool{false, true} {
+		var sums *digests
+		opts := manifest.Options{}
+		if recorded {
+			sums = newDigests()
+			opts.Reuse = sums.record
+		}
+		set, err := manifest.LoadWith([]string{head}, nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if recorded {
+			if len(sums.m) != 2 {
+				t.Fatalf("digests of %d files recorded, want 2", len(sums.m))
+			}
+			// The objects reused are the ones decoded from the bytes the head load read:
+			// head's file is not read again, so a later write to it changes nothing.
+			write(head, "x/same.yaml", "# written after the load\n"+sprintf(doc, "same"))
+		}
+		reuse := dirReuse([]string{head}, []string{base}, set, sums, manifest.DefaultMaxFileBytes)
+		if reuse == nil {
+			t.Fatal("no reuse for two directories")
+		}
+		if objs, ok := reuse(same, read(same)); !ok || len(objs) != 1 || objs[0].Name != "same" {
+			t.Errorf("recorded %v: unchanged file not reused: %v %v", recorded, objs, ok)
+		}
+		for _, p := range []string{edited, gone} {
+			if _, ok := reuse(p, read(p)); ok {
+				t.Errorf("recorded %v: %s reused", recorded, p)
+			}
 		}
 	}
-	if dirReuse([]string{head}, []string{same}, set, manifest.DefaultMaxFileBytes) != nil {
+	set, err := manifest.Load([]string{head}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dirReuse([]string{head}, []string{same}, set, nil, manifest.DefaultMaxFileBytes) != nil {
 		t.Error("a base file, not a directory, got a reuse")
 	}
 }
