@@ -61,6 +61,8 @@ type converter struct {
 	// broken: the document itself is in doubt (a bound crossed, an alias or merge key
 	// that does not resolve, a key that is not text), not only some of its fields.
 	broken bool
+	// intern shares repeated strings between the objects of a Load; nil: none.
+	intern *interner
 }
 
 func newConverter(strict bool) *converter {
@@ -425,7 +427,7 @@ func (c *converter) scalarString(n *yaml.Node, p *field.Path, want string) (stri
 		switch n.ShortTag() {
 		case "!!int", "!!float", "!!bool", "!!null":
 		default:
-			return n.Value, true
+			return c.intern.str(n.Value), true
 		}
 	}
 	c.wrongType(n, p, want)

@@ -249,7 +249,7 @@ func (c *converter) fillMap(n *yaml.Node, dst reflect.Value, p *field.Path, dept
 		defer c.leave(prev)
 		e := reflect.New(t.Elem()).Elem()
 		if c.fill(vn, e, kp, depth+1) {
-			m.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), e)
+			m.SetMapIndex(reflect.ValueOf(c.intern.str(k)).Convert(t.Key()), e)
 		} else {
 			good = false
 		}

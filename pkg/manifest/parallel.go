@@ -62,8 +62,9 @@ func newPipeline(opts Options, tab *pathTable) *pipeline {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
+			in := newInterner()
 			for j := range p.jobs {
-				p.decode(j)
+				p.decode(j, in)
 			}
 		}()
 	}
@@ -94,7 +95,7 @@ func (p *pipeline) done(errsBefore int, name string, objs []Object) {
 
 // decode runs on a worker. A panic, which hostile input must never turn into a crash, is
 // reported as an error of the file.
-func (p *pipeline) decode(j loadJob) {
+func (p *pipeline) decode(j loadJob, in *interner) {
 	res := j.res
 	defer func() {
 		if v := recover(); v != nil {
@@ -107,7 +108,9 @@ func (p *pipeline) decode(j loadJob) {
 		return
 	}
 	b := &budget{shared: &p.total, read: &p.read, limit: runLimit(res.read)}
-	res.objs, res.errs = decodeAndValidate(res.name, j.data, p.opts, b, p.tab)
+	opts := p.opts
+	opts.intern = in
+	res.objs, res.errs = decodeAndValidate(res.name, j.data, opts, b, p.tab)
 	res.units, res.loose = b.units, b.loose
 	if b.over() {
 		// Over the bound on its own: exact for the first file, whose budget starts at zero
