@@ -14,8 +14,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -527,22 +525,22 @@ func (v *validator) metadata(md map[string]any, namespaced bool) {
 	case name == "" && gen == "":
 		v.errs = append(v.errs, field.Required(p.Child("name"), "name or generateName is required"))
 	case name != "":
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(name, false) {
+		for _, msg := range validateName(name) {
 			v.errs = append(v.errs, field.Invalid(p.Child("name"), name, msg))
 		}
 	}
 	// The server clears the namespace of cluster-scoped objects, so it is only checked on
 	// namespaced ones.
 	if ns, _ := md["namespace"].(string); ns != "" && namespaced {
-		for _, msg := range apimachineryvalidation.ValidateNamespaceName(ns, false) {
+		for _, msg := range validateNamespaceName(ns) {
 			v.errs = append(v.errs, field.Invalid(p.Child("namespace"), ns, msg))
 		}
 	}
 	if l := stringMap(md["labels"]); l != nil {
-		v.errs = append(v.errs, metav1validation.ValidateLabels(l, p.Child("labels"))...)
+		v.errs = append(v.errs, validateLabels(l, p.Child("labels"))...)
 	}
 	if a := stringMap(md["annotations"]); a != nil {
-		v.errs = append(v.errs, apimachineryvalidation.ValidateAnnotations(a, p.Child("annotations"))...)
+		v.errs = append(v.errs, validateAnnotations(a, p.Child("annotations"))...)
 	}
 }
 
