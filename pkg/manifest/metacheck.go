@@ -50,7 +50,9 @@ func labelValueOK(v string) bool { return len(validation.IsValidLabelValue(v)) =
 
 func annotationKeyOK(k string) bool { return len(validation.IsQualifiedName(strings.ToLower(k))) == 0 }
 
-func namespaceOK(ns string) bool { return len(apimachineryvalidation.ValidateNamespaceName(ns, false)) == 0 }
+func namespaceOK(ns string) bool {
+	return len(apimachineryvalidation.ValidateNamespaceName(ns, false)) == 0
+}
 
 // validateLabels is metav1validation.ValidateLabels.
 func validateLabels(l map[string]string, p *field.Path) field.ErrorList {
