@@ -301,6 +301,14 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 		seen.set(k, kn.Line)
 		fn(k, kn, vn)
 	}
+	if len(merges) > 0 {
+		c.mergePairs(n, p, depth, merges, seen, fn)
+	}
+}
+
+// mergePairs walks the mappings merge keys ("<<") refer to, after the explicit pairs;
+// seen is a copy of the explicit keys (so that eachPair's own stays on its stack).
+func (c *converter) mergePairs(n *yaml.Node, p *field.Path, depth int, merges []*yaml.Node, seen keySet, fn func(k string, kn, vn *yaml.Node)) {
 	// Merged keys come after explicit ones and never override them.
 	for _, m := range merges {
 		m = resolve(m)
