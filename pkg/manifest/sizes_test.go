@@ -16,7 +16,8 @@ func TestTooLarge(t *testing.T) {
 		if got := tooLarge(&q); got != want {
 			t.Errorf("%s: tooLarge %v, want %v", s, got, want)
 		}
-		if q.String() != resource.MustParse(s).String() {
+		orig := resource.MustParse(s)
+		if q.String() != orig.String() {
 			t.Errorf("%s: changed to %s", s, q.String())
 		}
 	}
