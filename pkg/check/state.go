@@ -44,7 +44,9 @@ func newTree(set *manifest.Set, complete bool) *tree {
 		t.objOf[set.Objects[i].Obj] = &set.Objects[i]
 	}
 	for _, tc := range set.TenantClusters() {
-		c := &cluster{obj: t.objOf[tc], c: *tc.DeepCopy()}
+		// A copy of the struct, not a deep one: the tree sets the namespace on it and
+		// reads the rest, and a deep copy of every cluster doubled what a check holds.
+		c := &cluster{obj: t.objOf[tc], c: *tc}
 		if c.c.Namespace == "" {
 			c.c.Namespace = c.c.TeamName()
 			if team := t.team(c.c.TeamName()); team != nil {
