@@ -7,10 +7,12 @@ package manifest
 // on the hot path): at most one copy of a string per worker is kept.
 
 const (
-	// internMaxLen: longer strings (descriptions, keys of SSH, certificates) rarely repeat.
-	internMaxLen = 96
-	// internMaxEntries bounds the table (a hostile tree of distinct strings cannot grow it
-	// without end); strings met once it is full are kept as they are.
+	// internMaxLen: longer strings (descriptions, certificates) rarely repeat.
+	internMaxLen = 256
+	// internMaxEntries bounds the table. When it is full it starts again empty: the strings
+	// met once (names, addresses) go, and those that repeat are back at their next use, so
+	// a tree read team by team keeps sharing past its first thousand objects, and a hostile
+	// tree of distinct strings cannot grow the table.
 	internMaxEntries = 1 << 14
 )
 
@@ -29,8 +31,9 @@ func (in *interner) str(s string) string {
 	if v, ok := in.m[s]; ok {
 		return v
 	}
-	if len(in.m) < internMaxEntries {
-		in.m[s] = s
+	if len(in.m) >= internMaxEntries {
+		clear(in.m)
 	}
+	in.m[s] = s
 	return s
 }

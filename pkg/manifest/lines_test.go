@@ -39,3 +39,4 @@ func TestLineIndexPacked(t *testing.T) {
 		t.Error("a nil index has a line")
 	}
 }
+
