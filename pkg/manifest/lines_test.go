@@ -39,4 +39,3 @@ func TestLineIndexPacked(t *testing.T) {
 		t.Error("a nil index has a line")
 	}
 }
-
