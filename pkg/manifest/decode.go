@@ -88,14 +88,14 @@ func decode(file string, data []byte, opts Options, b *budget, tab *pathTable) (
 		return nil, err
 	}
 	b.grant(len(data))
-	return decodeDocuments(file, data, opts, b, tab)
+	return decodeDocuments(file, string(data), opts, b, tab)
 }
 
 // decodeDocuments is decode once the file has passed checkJSON.
-func decodeDocuments(file string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, error) {
+func decodeDocuments(file string, text string, opts Options, b *budget, tab *pathTable) ([]Object, error) {
 	var objs []Object
 	var errs []error
-	for _, seg := range splitDocuments(string(data)) {
+	for _, seg := range splitDocuments(text) {
 		if seg.doc < 0 {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
@@ -128,7 +129,10 @@ func (p *pipeline) decode(j loadJob, in *interner) {
 func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, []error) {
 	var errs []error
 	opts.validate = true
-	objs, err := decodeDocuments(name, data, opts, b, tab)
+	// The bytes are a Load's own (read for it, never changed after) and nothing decoded
+	// keeps a piece of the text (the parser copies what it keeps), so the text is the bytes,
+	// not a copy of every file.
+	objs, err := decodeDocuments(name, unsafe.String(unsafe.SliceData(data), len(data)), opts, b, tab)
 	if err != nil {
 		errs = append(errs, err)
 	}
