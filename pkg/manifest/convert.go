@@ -63,6 +63,8 @@ type converter struct {
 	broken bool
 	// intern shares repeated strings between the objects of a Load; nil: none.
 	intern *interner
+	// slot is a string the values of string maps are filled into (fillStringMap).
+	slot reflect.Value
 }
 
 func newConverter(strict bool) *converter {
