@@ -67,7 +67,9 @@ func newTree(set *manifest.Set, complete bool, from *tree) *tree {
 		if fc, ok := copied[tc]; ok && fc.c.Namespace == ns {
 			c.c = fc.c
 		} else {
-			c.c = *tc.DeepCopy()
+			// A copy of the struct, not a deep one: the tree sets the namespace on it and
+			// reads the rest, and a deep copy of every cluster doubled what a check holds.
+			c.c = *tc
 			c.c.Namespace = ns
 		}
 		t.clusters = append(t.clusters, c)

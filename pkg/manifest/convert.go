@@ -61,6 +61,10 @@ type converter struct {
 	// broken: the document itself is in doubt (a bound crossed, an alias or merge key
 	// that does not resolve, a key that is not text), not only some of its fields.
 	broken bool
+	// intern shares repeated strings between the objects of a Load; nil: none.
+	intern *interner
+	// slot is a string the values of string maps are filled into (fillStringMap).
+	slot reflect.Value
 }
 
 func newConverter(strict bool) *converter {
@@ -299,6 +303,14 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 		seen.set(k, kn.Line)
 		fn(k, kn, vn)
 	}
+	if len(merges) > 0 {
+		c.mergePairs(n, p, depth, merges, seen, fn)
+	}
+}
+
+// mergePairs walks the mappings merge keys ("<<") refer to, after the explicit pairs;
+// seen is a copy of the explicit keys (so that eachPair's own stays on its stack).
+func (c *converter) mergePairs(n *yaml.Node, p *field.Path, depth int, merges []*yaml.Node, seen keySet, fn func(k string, kn, vn *yaml.Node)) {
 	// Merged keys come after explicit ones and never override them.
 	for _, m := range merges {
 		m = resolve(m)
@@ -425,7 +437,7 @@ func (c *converter) scalarString(n *yaml.Node, p *field.Path, want string) (stri
 		switch n.ShortTag() {
 		case "!!int", "!!float", "!!bool", "!!null":
 		default:
-			return n.Value, true
+			return c.intern.str(n.Value), true
 		}
 	}
 	c.wrongType(n, p, want)

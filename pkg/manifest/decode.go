@@ -88,14 +88,14 @@ func decode(file string, data []byte, opts Options, b *budget, tab *pathTable) (
 		return nil, err
 	}
 	b.grant(len(data))
-	return decodeDocuments(file, data, opts, b, tab)
+	return decodeDocuments(file, string(data), opts, b, tab)
 }
 
 // decodeDocuments is decode once the file has passed checkJSON.
-func decodeDocuments(file string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, error) {
+func decodeDocuments(file string, text string, opts Options, b *budget, tab *pathTable) ([]Object, error) {
 	var objs []Object
 	var errs []error
-	for _, seg := range splitDocuments(string(data)) {
+	for _, seg := range splitDocuments(text) {
 		if seg.doc < 0 {
 			continue
 		}
@@ -127,7 +127,7 @@ func decodeDocuments(file string, data []byte, opts Options, b *budget, tab *pat
 // converter returns the converter of an object of kind ki (nil: a kind kept loosely).
 func (d *decoder) converter(ki *kindInfo) *converter {
 	c := newConverter(ki != nil && ki.strict)
-	c.budget, c.lines = d.budget, &lineIndex{tab: d.tab}
+	c.budget, c.lines, c.intern = d.budget, &lineIndex{tab: d.tab}, d.opts.intern
 	if ki != nil {
 		c.weight = typedWeight
 	}
@@ -209,6 +209,11 @@ func readHeader(n *yaml.Node) header {
 	return h
 }
 
+// intern makes the header's strings the Load's shared copies.
+func (h *header) intern(in *interner) {
+	h.apiVersion, h.kind, h.namespace = in.str(h.apiVersion), in.str(h.kind), in.str(h.namespace)
+}
+
 func isList(apiVersion, kind string) (elem *kindInfo, ok bool) {
 	if kind == "List" {
 		return nil, true
@@ -227,6 +232,7 @@ func isList(apiVersion, kind string) (elem *kindInfo, ok bool) {
 func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
 	n = resolve(n)
 	h := readHeader(n)
+	h.intern(d.opts.intern)
 	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind, Name: h.name, Namespace: h.namespace}
 	if n.Kind != yaml.MappingNode {
 		return nil, []error{base.errorAt("", n.Line, "a manifest document must be a mapping, got %s", describe(n))}
@@ -262,6 +268,7 @@ func (d *decoder) list(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Ob
 		s := src
 		s.Item, s.Line = i+1, it.Line
 		ih := readHeader(it)
+		ih.intern(d.opts.intern)
 		if it.Kind != yaml.MappingNode {
 			b := Object{Source: s}
 			errs = append(errs, b.errorAt("", it.Line, "a list item must be a mapping, got %s", describe(it)))

@@ -242,6 +242,9 @@ func (c *converter) fillMap(n *yaml.Node, dst reflect.Value, p *field.Path, dept
 		return false
 	}
 	t := dst.Type()
+	if t == stringMapType {
+		return c.fillStringMap(n, dst, p, depth)
+	}
 	m := reflect.MakeMapWithSize(t, len(n.Content)/2)
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
@@ -249,12 +252,37 @@ func (c *converter) fillMap(n *yaml.Node, dst reflect.Value, p *field.Path, dept
 		defer c.leave(prev)
 		e := reflect.New(t.Elem()).Elem()
 		if c.fill(vn, e, kp, depth+1) {
-			m.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), e)
+			m.SetMapIndex(reflect.ValueOf(c.intern.str(k)).Convert(t.Key()), e)
 		} else {
 			good = false
 		}
 	})
 	dst.Set(m)
+	return good
+}
+
+var stringMapType = reflect.TypeOf(map[string]string(nil))
+
+// fillStringMap is fillMap of a map[string]string (labels, annotations): filled as a Go
+// map, each value through one string of the converter, without a reflect.Value (and its
+// allocations) per entry.
+func (c *converter) fillStringMap(n *yaml.Node, dst reflect.Value, p *field.Path, depth int) bool {
+	m := make(map[string]string, len(n.Content)/2)
+	if !c.slot.IsValid() {
+		c.slot = reflect.ValueOf(new(string)).Elem()
+	}
+	good := true
+	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
+		kp, prev := c.down(pathStep{kind: stepKey, name: k}, p, kn.Line)
+		defer c.leave(prev)
+		c.slot.SetString("")
+		if c.fill(vn, c.slot, kp, depth+1) {
+			m[c.intern.str(k)] = c.slot.String()
+		} else {
+			good = false
+		}
+	})
+	dst.Set(reflect.ValueOf(m))
 	return good
 }
 

@@ -1,9 +1,10 @@
 package manifest
 
-// keySet holds the keys of a mapping met so far and their lines: in a slice while there
+// keySet holds the keys of a mapping met so far and their lines: in place while there
 // are few (most mappings of a manifest have a handful of keys), in a map past that.
 type keySet struct {
-	few  []keyLine
+	few  [fewKeys]keyLine // the first keys, in place: most mappings have few
+	n    int              // of few in use
 	many map[string]int
 }
 
@@ -19,7 +20,7 @@ func (s *keySet) get(k string) (int, bool) {
 		l, ok := s.many[k]
 		return l, ok
 	}
-	for _, e := range s.few {
+	for _, e := range s.few[:s.n] {
 		if e.key == k {
 			return e.line, true
 		}
@@ -28,19 +29,20 @@ func (s *keySet) get(k string) (int, bool) {
 }
 
 func (s *keySet) set(k string, line int) {
-	if s.many == nil && len(s.few) < fewKeys {
-		for i := range s.few {
+	if s.many == nil && s.n < fewKeys {
+		for i := range s.few[:s.n] {
 			if s.few[i].key == k {
 				s.few[i].line = line
 				return
 			}
 		}
-		s.few = append(s.few, keyLine{k, line})
+		s.few[s.n] = keyLine{k, line}
+		s.n++
 		return
 	}
 	if s.many == nil {
 		s.many = make(map[string]int, 2*fewKeys)
-		for _, e := range s.few {
+		for _, e := range s.few[:s.n] {
 			s.many[e.key] = e.line
 		}
 	}

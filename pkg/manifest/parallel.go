@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
@@ -62,8 +63,9 @@ func newPipeline(opts Options, tab *pathTable) *pipeline {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
+			in := newInterner()
 			for j := range p.jobs {
-				p.decode(j)
+				p.decode(j, in)
 			}
 		}()
 	}
@@ -94,7 +96,7 @@ func (p *pipeline) done(errsBefore int, name string, objs []Object) {
 
 // decode runs on a worker. A panic, which hostile input must never turn into a crash, is
 // reported as an error of the file.
-func (p *pipeline) decode(j loadJob) {
+func (p *pipeline) decode(j loadJob, in *interner) {
 	res := j.res
 	defer func() {
 		if v := recover(); v != nil {
@@ -107,7 +109,9 @@ func (p *pipeline) decode(j loadJob) {
 		return
 	}
 	b := &budget{shared: &p.total, read: &p.read, limit: runLimit(res.read)}
-	res.objs, res.errs = decodeAndValidate(res.name, j.data, p.opts, b, p.tab)
+	opts := p.opts
+	opts.intern = in
+	res.objs, res.errs = decodeAndValidate(res.name, j.data, opts, b, p.tab)
 	res.units, res.loose = b.units, b.loose
 	if b.over() {
 		// Over the bound on its own: exact for the first file, whose budget starts at zero
@@ -125,7 +129,10 @@ func (p *pipeline) decode(j loadJob) {
 func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, []error) {
 	var errs []error
 	opts.validate = true
-	objs, err := decodeDocuments(name, data, opts, b, tab)
+	// The bytes are a Load's own (read for it, never changed after) and nothing decoded
+	// keeps a piece of the text (the parser copies what it keeps), so the text is the bytes,
+	// not a copy of every file.
+	objs, err := decodeDocuments(name, unsafe.String(unsafe.SliceData(data), len(data)), opts, b, tab)
 	if err != nil {
 		errs = append(errs, err)
 	}

@@ -54,6 +54,8 @@ type Options struct {
 	// validate: the objects are validated after decoding (a Load), so an object with
 	// wrong fields is validated too, for every problem at once.
 	validate bool
+	// intern: the worker's interner (parallel.go); nil outside a Load's workers.
+	intern *interner
 }
 
 func (o Options) fileLimit() int64 {

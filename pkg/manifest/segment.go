@@ -88,7 +88,12 @@ func splitDocuments(data string) []segment {
 
 // hasContent reports whether text holds anything but blank lines, comments and directives.
 func hasContent(text string) bool {
-	for _, l := range splitLines(text) {
+	for text != "" {
+		l := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			l = text[:i+1]
+		}
+		text = text[len(l):]
 		t := strings.TrimSpace(strings.TrimPrefix(l, "\ufeff"))
 		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(l, "%") {
 			continue

@@ -25,6 +25,19 @@ const (
 // saturates there), and sums of such sizes would be meaningless.
 var maxQuantity = resource.MustParse("4Ei")
 
+// tooLarge reports a quantity above maxQuantity. The exact comparison of a quantity in
+// thousandths with 4Ei goes through big decimals; one far below the bound is told by its
+// approximate value, without allocating.
+func tooLarge(q *resource.Quantity) bool {
+	if q.AsApproximateFloat64() < maxQuantityFloat/2 {
+		return false
+	}
+	cp := q.DeepCopy() // Cmp may convert q's representation, and the writer compares it
+	return cp.Cmp(maxQuantity) > 0
+}
+
+var maxQuantityFloat = maxQuantity.AsApproximateFloat64()
+
 // semantic reports what the server would accept but the rules cannot use: sizes out of
 // range and, for a Team, environment names that differ only in case. written reports
 // whether a field was in the file: a zero quantity that was not is merely unset.
@@ -34,9 +47,8 @@ func semantic(obj runtime.Object, written func(*field.Path) bool) field.ErrorLis
 		if q == nil {
 			return
 		}
-		cp := q.DeepCopy() // Cmp may convert q's representation, and the writer compares it
 		switch s := q.Sign(); {
-		case cp.Cmp(maxQuantity) > 0:
+		case tooLarge(q):
 			errs = append(errs, field.Invalid(p, q.String(), "too large (more than 4Ei)"))
 		case s < 0:
 			errs = append(errs, field.Invalid(p, q.String(), "must not be negative"))

@@ -14,8 +14,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -163,8 +161,8 @@ func validateObject(obj Object) []*DecodeError {
 	if err != nil {
 		return []*DecodeError{obj.errorAt("", 0, "%v", err)}
 	}
-	v := &validator{obj: &obj}
-	v.validate(s, val, nil)
+	v := &validator{obj: &obj, at: make([]vstep, 0, 16)}
+	v.validate(s, val)
 	v.errs = append(v.errs, celRules(obj.Obj)...)
 	if md, ok := val.(map[string]any)["metadata"].(map[string]any); ok {
 		v.metadata(md, ki.namespaced)
@@ -236,9 +234,39 @@ func toJSONValue(o runtime.Object) (any, error) {
 	return v, nil
 }
 
+// The validator keeps where it is in the object as a stack of steps: the field paths of
+// the values that pass (nearly all) are never rendered, so they are not built either; a
+// field.Path is made only for a finding.
+type vstep struct {
+	kind  uint8 // stepChild, stepKey or stepIndex
+	name  string
+	index int
+}
+
+// path is the field path of where the validator is; nil at the top.
+func (v *validator) path() *field.Path {
+	var p *field.Path
+	for _, s := range v.at {
+		switch s.kind {
+		case stepChild:
+			p = child(p, s.name)
+		case stepKey:
+			p = key(p, s.name)
+		default:
+			p = p.Index(s.index)
+		}
+	}
+	return p
+}
+
+func (v *validator) down(s vstep) { v.at = append(v.at, s) }
+
+func (v *validator) up() { v.at = v.at[:len(v.at)-1] }
+
 type validator struct {
 	obj  *Object
 	errs field.ErrorList
+	at   []vstep // where it is (path)
 }
 
 // inFile reports whether a field was written in the file the object came from.
@@ -250,12 +278,12 @@ func (v *validator) inFile(p *field.Path) bool {
 	return ok
 }
 
-func (v *validator) validate(s *jsonSchema, val any, p *field.Path) {
+func (v *validator) validate(s *jsonSchema, val any) {
 	if s == nil || val == nil {
 		return // null is what an omitted field looks like here
 	}
 	for _, sub := range s.AllOf {
-		v.validate(sub, val, p)
+		v.validate(sub, val)
 	}
 	if len(s.AnyOf) > 0 || len(s.OneOf) > 0 {
 		subs := s.AnyOf
@@ -270,8 +298,8 @@ func (v *validator) validate(s *jsonSchema, val any, p *field.Path) {
 				types = append(types, sub.Type)
 				continue
 			}
-			trial := &validator{obj: v.obj}
-			trial.validate(sub, val, p)
+			trial := &validator{obj: v.obj, at: v.at}
+			trial.validate(sub, val)
 			if len(trial.errs) == 0 {
 				matched++
 			}
@@ -284,12 +312,12 @@ func (v *validator) validate(s *jsonSchema, val any, p *field.Path) {
 			if len(types) == len(subs) {
 				detail = "must be of type " + strings.Join(types, " or ")
 			}
-			v.errs = append(v.errs, field.Invalid(p, val, detail))
+			v.errs = append(v.errs, field.Invalid(v.path(), val, detail))
 			return
 		}
 	}
 	if !typeMatches(s, val) {
-		v.errs = append(v.errs, field.Invalid(p, val, "must be of type "+s.Type))
+		v.errs = append(v.errs, field.Invalid(v.path(), val, "must be of type "+s.Type))
 		return
 	}
 	if len(s.Enum) > 0 && !inEnum(s.Enum, val) {
@@ -297,19 +325,19 @@ func (v *validator) validate(s *jsonSchema, val any, p *field.Path) {
 		for i, e := range s.Enum {
 			vals[i] = fmt.Sprint(e)
 		}
-		v.errs = append(v.errs, field.NotSupported(p, val, vals))
+		v.errs = append(v.errs, field.NotSupported(v.path(), val, vals))
 	}
 	switch x := val.(type) {
 	case string:
-		v.str(s, x, p)
+		v.str(s, x)
 	case int64:
-		v.number(s, float64(x), val, p)
+		v.number(s, float64(x), val)
 	case float64:
-		v.number(s, x, val, p)
+		v.number(s, x, val)
 	case map[string]any:
-		v.object(s, x, p)
+		v.object(s, x)
 	case []any:
-		v.array(s, x, p)
+		v.array(s, x)
 	}
 }
 
@@ -379,34 +407,34 @@ func asFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-func (v *validator) str(s *jsonSchema, x string, p *field.Path) {
+func (v *validator) str(s *jsonSchema, x string) {
 	n := int64(utf8.RuneCountInString(x))
 	if s.MinLength != nil && n < *s.MinLength {
-		v.errs = append(v.errs, field.Invalid(p, x, fmt.Sprintf("should be at least %d chars long", *s.MinLength)))
+		v.errs = append(v.errs, field.Invalid(v.path(), x, fmt.Sprintf("should be at least %d chars long", *s.MinLength)))
 	}
 	if s.MaxLength != nil && n > *s.MaxLength {
-		v.errs = append(v.errs, field.TooLong(p, x, int(*s.MaxLength)))
+		v.errs = append(v.errs, field.TooLong(v.path(), x, int(*s.MaxLength)))
 	}
 	if s.Pattern != "" {
 		if re := compiled(s.Pattern); re != nil && !re.MatchString(x) {
-			v.errs = append(v.errs, field.Invalid(p, x, fmt.Sprintf("should match '%s'", s.Pattern)))
+			v.errs = append(v.errs, field.Invalid(v.path(), x, fmt.Sprintf("should match '%s'", s.Pattern)))
 		}
 	}
 	if s.Format == "email" {
 		if a, err := mail.ParseAddress(x); err != nil || a.Address != x {
-			v.errs = append(v.errs, field.Invalid(p, x, "must be an email address"))
+			v.errs = append(v.errs, field.Invalid(v.path(), x, "must be an email address"))
 		}
 	}
 }
 
-func (v *validator) number(s *jsonSchema, f float64, val any, p *field.Path) {
+func (v *validator) number(s *jsonSchema, f float64, val any) {
 	if s.Minimum != nil {
 		if f < *s.Minimum || (s.ExclusiveMinimum && f == *s.Minimum) {
 			op := "greater than or equal to"
 			if s.ExclusiveMinimum {
 				op = "greater than"
 			}
-			v.errs = append(v.errs, field.Invalid(p, val, fmt.Sprintf("should be %s %v", op, *s.Minimum)))
+			v.errs = append(v.errs, field.Invalid(v.path(), val, fmt.Sprintf("should be %s %v", op, *s.Minimum)))
 		}
 	}
 	if s.Maximum != nil {
@@ -415,19 +443,20 @@ func (v *validator) number(s *jsonSchema, f float64, val any, p *field.Path) {
 			if s.ExclusiveMaximum {
 				op = "less than"
 			}
-			v.errs = append(v.errs, field.Invalid(p, val, fmt.Sprintf("should be %s %v", op, *s.Maximum)))
+			v.errs = append(v.errs, field.Invalid(v.path(), val, fmt.Sprintf("should be %s %v", op, *s.Maximum)))
 		}
 	}
 }
 
-func (v *validator) object(s *jsonSchema, m map[string]any, p *field.Path) {
+func (v *validator) object(s *jsonSchema, m map[string]any) {
 	for _, r := range s.Required {
-		rp := child(p, r)
 		val, present := m[r]
-		if !present || val == nil || (isZero(val) && !v.inFile(rp)) || val == "" {
-			v.errs = append(v.errs, field.Required(rp, ""))
+		v.down(vstep{kind: stepChild, name: r})
+		if !present || val == nil || (isZero(val) && !v.inFile(v.path())) || val == "" {
+			v.errs = append(v.errs, field.Required(v.path(), ""))
 			delete(m, r) // reported once, not again by its own schema
 		}
+		v.up()
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -436,16 +465,20 @@ func (v *validator) object(s *jsonSchema, m map[string]any, p *field.Path) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if ps, ok := s.Properties[k]; ok {
-			v.validate(ps, m[k], child(p, k))
+			v.down(vstep{kind: stepChild, name: k})
+			v.validate(ps, m[k])
+			v.up()
 		} else if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-			v.validate(s.AdditionalProperties.Schema, m[k], key(p, k))
+			v.down(vstep{kind: stepKey, name: k})
+			v.validate(s.AdditionalProperties.Schema, m[k])
+			v.up()
 		}
 	}
 	if s.MinProperties != nil && int64(len(m)) < *s.MinProperties {
-		v.errs = append(v.errs, field.Invalid(p, len(m), fmt.Sprintf("should have at least %d properties", *s.MinProperties)))
+		v.errs = append(v.errs, field.Invalid(v.path(), len(m), fmt.Sprintf("should have at least %d properties", *s.MinProperties)))
 	}
 	if s.MaxProperties != nil && int64(len(m)) > *s.MaxProperties {
-		v.errs = append(v.errs, field.TooMany(p, len(m), int(*s.MaxProperties)))
+		v.errs = append(v.errs, field.TooMany(v.path(), len(m), int(*s.MaxProperties)))
 	}
 }
 
@@ -474,16 +507,22 @@ func isZero(v any) bool {
 	return false
 }
 
-func (v *validator) array(s *jsonSchema, a []any, p *field.Path) {
+func (v *validator) array(s *jsonSchema, a []any) {
 	if s.MinItems != nil && int64(len(a)) < *s.MinItems {
-		v.errs = append(v.errs, field.Invalid(p, int64(len(a)), fmt.Sprintf("should have at least %d items", *s.MinItems)))
+		v.errs = append(v.errs, field.Invalid(v.path(), int64(len(a)), fmt.Sprintf("should have at least %d items", *s.MinItems)))
 	}
 	if s.MaxItems != nil && int64(len(a)) > *s.MaxItems {
-		v.errs = append(v.errs, field.TooMany(p, len(a), int(*s.MaxItems)))
+		v.errs = append(v.errs, field.TooMany(v.path(), len(a), int(*s.MaxItems)))
 	}
 	for i, item := range a {
-		v.validate(s.Items, item, p.Index(i))
+		v.down(vstep{kind: stepIndex, index: i})
+		v.validate(s.Items, item)
+		v.up()
 	}
+	if s.XListType != "map" && s.XListType != "set" {
+		return
+	}
+	p := v.path()
 	switch s.XListType {
 	case "map":
 		seen := map[string]bool{}
@@ -527,22 +566,22 @@ func (v *validator) metadata(md map[string]any, namespaced bool) {
 	case name == "" && gen == "":
 		v.errs = append(v.errs, field.Required(p.Child("name"), "name or generateName is required"))
 	case name != "":
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(name, false) {
+		for _, msg := range validateName(name) {
 			v.errs = append(v.errs, field.Invalid(p.Child("name"), name, msg))
 		}
 	}
 	// The server clears the namespace of cluster-scoped objects, so it is only checked on
 	// namespaced ones.
 	if ns, _ := md["namespace"].(string); ns != "" && namespaced {
-		for _, msg := range apimachineryvalidation.ValidateNamespaceName(ns, false) {
+		for _, msg := range validateNamespaceName(ns) {
 			v.errs = append(v.errs, field.Invalid(p.Child("namespace"), ns, msg))
 		}
 	}
 	if l := stringMap(md["labels"]); l != nil {
-		v.errs = append(v.errs, metav1validation.ValidateLabels(l, p.Child("labels"))...)
+		v.errs = append(v.errs, validateLabels(l, p.Child("labels"))...)
 	}
 	if a := stringMap(md["annotations"]); a != nil {
-		v.errs = append(v.errs, apimachineryvalidation.ValidateAnnotations(a, p.Child("annotations"))...)
+		v.errs = append(v.errs, validateAnnotations(a, p.Child("annotations"))...)
 	}
 }
 

@@ -1,0 +1,118 @@
+package manifest
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// apimachinery's metadata rules run regular expressions over every label and annotation of
+// every object, a tenth of a Load's time; the keys, and many values, are the same in every
+// object of a tree. A rule's answer depends on the string alone, so the strings found good
+// are remembered (bounded, for the process) and only the others go through the rules; an
+// object with a string that is not known good gets apimachinery's own findings, whole.
+
+// goodMax bounds each set of remembered strings.
+const goodMax = 1 << 13
+
+// goodSet remembers strings a rule accepted.
+type goodSet struct {
+	m sync.Map // string -> struct{}
+	n atomic.Int32
+}
+
+// good reports whether s passes the rule ok, asking ok only for a string not seen before.
+func (g *goodSet) good(s string, ok func(string) bool) bool {
+	if _, hit := g.m.Load(s); hit {
+		return true
+	}
+	if !ok(s) {
+		return false
+	}
+	if g.n.Add(1) <= goodMax {
+		g.m.Store(s, struct{}{})
+	}
+	return true
+}
+
+var (
+	goodLabelKeys, goodLabelValues, goodAnnotationKeys, goodNamespaces goodSet
+)
+
+func labelKeyOK(k string) bool { return len(metav1validation.ValidateLabelName(k, nil)) == 0 }
+
+func labelValueOK(v string) bool { return len(validation.IsValidLabelValue(v)) == 0 }
+
+func annotationKeyOK(k string) bool { return len(validation.IsQualifiedName(strings.ToLower(k))) == 0 }
+
+func namespaceOK(ns string) bool {
+	return len(apimachineryvalidation.ValidateNamespaceName(ns, false)) == 0
+}
+
+// validateLabels is metav1validation.ValidateLabels.
+func validateLabels(l map[string]string, p *field.Path) field.ErrorList {
+	for k, v := range l {
+		if !goodLabelKeys.good(k, labelKeyOK) || !goodLabelValues.good(v, labelValueOK) {
+			return metav1validation.ValidateLabels(l, p)
+		}
+	}
+	return nil
+}
+
+// validateAnnotations is apimachineryvalidation.ValidateAnnotations.
+func validateAnnotations(a map[string]string, p *field.Path) field.ErrorList {
+	for k := range a {
+		if !goodAnnotationKeys.good(k, annotationKeyOK) {
+			return apimachineryvalidation.ValidateAnnotations(a, p)
+		}
+	}
+	if apimachineryvalidation.ValidateAnnotationsSize(a) != nil {
+		return apimachineryvalidation.ValidateAnnotations(a, p)
+	}
+	return nil
+}
+
+// validateNamespaceName is apimachineryvalidation.ValidateNamespaceName.
+func validateNamespaceName(ns string) []string {
+	if goodNamespaces.good(ns, namespaceOK) {
+		return nil
+	}
+	return apimachineryvalidation.ValidateNamespaceName(ns, false)
+}
+
+// validateName is apimachineryvalidation.NameIsDNSSubdomain: names differ from object to
+// object, so a name is first tried against a plain reading of the rule, which accepts
+// only names the rule accepts; any other goes to the rule itself for its findings.
+func validateName(name string) []string {
+	if dnsSubdomain(name) {
+		return nil
+	}
+	return apimachineryvalidation.NameIsDNSSubdomain(name, false)
+}
+
+// dnsSubdomain reports an RFC 1123 subdomain as apimachinery defines it: at most 253
+// characters, dot-separated labels of lower-case letters, digits and '-', each starting
+// and ending with a letter or digit.
+func dnsSubdomain(s string) bool {
+	if len(s) == 0 || len(s) > validation.DNS1123SubdomainMaxLength {
+		return false
+	}
+	for _, label := range strings.Split(s, ".") {
+		if label == "" || !alnum(label[0]) || !alnum(label[len(label)-1]) {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			if c := label[i]; !alnum(c) && c != '-' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func alnum(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }

@@ -1,0 +1,57 @@
+package manifest
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// The remembered and hand-read metadata rules give apimachinery's findings exactly.
+func TestMetadataRulesAsApimachinery(t *testing.T) {
+	names := []string{"a", "team-15-c06615", "a.b.c", "A", "-a", "a-", "a..b", ".a", "a.", "a_b", "ä",
+		"a.-b", "a-.b", "0", "9x", strings.Repeat("a", 63), strings.Repeat("a", 64),
+		strings.Repeat("a.", 126) + "a", strings.Repeat("a.", 127) + "a", "", "a b", "a/b"}
+	for _, n := range names {
+		if got, want := validateName(n), apimachineryvalidation.NameIsDNSSubdomain(n, false); !reflect.DeepEqual(got, want) {
+			t.Errorf("name %q: %q, apimachinery %q", n, got, want)
+		}
+		for range 2 { // the second time from what is remembered
+			if got, want := validateNamespaceName(n), apimachineryvalidation.ValidateNamespaceName(n, false); !reflect.DeepEqual(got, want) {
+				t.Errorf("namespace %q: %q, apimachinery %q", n, got, want)
+			}
+		}
+	}
+	p := field.NewPath("metadata", "labels")
+	maps := []map[string]string{
+		nil, {}, {"app.kubernetes.io/name": "x", "tier": "tier-1"}, {"Bad Key": "x"}, {"ok": "bad value!"},
+		{"example.com/a": "b", "-x": "y"}, {strings.Repeat("k", 64): "v"}, {"ok": strings.Repeat("v", 64)},
+		{"a": strings.Repeat("v", apimachineryvalidation.TotalAnnotationSizeLimitB)},
+	}
+	for _, m := range maps {
+		for range 2 {
+			if got, want := validateLabels(m, p), metav1validation.ValidateLabels(m, p); !sameErrs(got, want) {
+				t.Errorf("labels %v: %v, apimachinery %v", m, got, want)
+			}
+			if got, want := validateAnnotations(m, p), apimachineryvalidation.ValidateAnnotations(m, p); !sameErrs(got, want) {
+				t.Errorf("annotations %v: %v, apimachinery %v", m, got, want)
+			}
+		}
+	}
+}
+
+func sameErrs(a, b field.ErrorList) bool {
+	s := func(l field.ErrorList) []string {
+		out := []string{}
+		for _, e := range l {
+			out = append(out, e.Error())
+		}
+		sort.Strings(out)
+		return out
+	}
+	return reflect.DeepEqual(s(a), s(b))
+}
