@@ -34,7 +34,17 @@ func (l *loader) build(dir string, ov overlay, e *manifest.Object) ([]manifest.O
 	defer os.RemoveAll(tmp)
 	k := types.Kustomization{TypeMeta: types.TypeMeta{APIVersion: types.KustomizationVersion, Kind: types.KustomizationKind},
 		Namespace: ov.namespace, NamePrefix: ov.prefix, NameSuffix: ov.suffix, Patches: ov.patches,
-		BuildMetadata: []string{types.OriginAnnotations, types.TransformerAnnotations}}
+		BuildMetadata: []string{types.OriginAnnotations, types.TransformerAnnotations}, CommonAnnotations: ov.annotations}
+	if len(ov.labels) > 0 {
+		k.Labels = []types.Label{{Pairs: ov.labels}}
+	}
+	for _, c := range ov.components {
+		r, err := filepath.Rel(tmp, filepath.Join(dir, c))
+		if err != nil {
+			return nil, nil, err
+		}
+		k.Components = append(k.Components, r)
+	}
 	if _, ok := l.kusts[dir]; ok {
 		r, err := filepath.Rel(tmp, dir)
 		if err != nil {
@@ -155,11 +165,11 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 	if origin != nil && origin.Path != "" && origin.Repo == "" {
 		file = filepath.Clean(filepath.Join(tmp, origin.Path))
 	}
-	origName := res.GetName()
+	origName, origNamespace := res.GetName(), res.GetNamespace()
 	if ids := res.PrevIds(); len(ids) > 0 {
-		origName = ids[0].Name
+		origName, origNamespace = ids[0].Name, ids[0].Namespace
 	}
-	src := l.source(file, res.GetKind(), origName, ov.subst)
+	src := l.source(file, res.GetKind(), origNamespace, origName, ov.subst)
 	substitutes := ov.subst != nil && anns[substituteAnnotation] != "disabled"
 	if _, tmpl := l.templates[file]; src != nil && !tmpl && !substitutes && !l.touched(trans, tmp, ov, e, res.GetKind(), origName, res.GetName()) && res.GetName() == src.Name {
 		// Nothing transformed it: it is the object as written, decoded already.
@@ -206,8 +216,9 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 	return o, file, nil
 }
 
-// source is the object of the tree that a rendered object came from.
-func (l *loader) source(abs, kind, name string, s *substitution) *manifest.Object {
+// source is the object of the tree that a rendered object came from: by kind and name,
+// and by namespace too when the file holds that name in several namespaces.
+func (l *loader) source(abs, kind, namespace, name string, s *substitution) *manifest.Object {
 	if abs == "" {
 		return nil
 	}
@@ -223,19 +234,26 @@ func (l *loader) source(abs, kind, name string, s *substitution) *manifest.Objec
 	} else {
 		objs = l.byFile()[abs]
 	}
-	var only *manifest.Object
-	n := 0
+	var only, named *manifest.Object
+	n, nNamed := 0, 0
 	for _, r := range objs {
 		if r.Kind != kind {
 			continue
 		}
 		if r.Name == name {
-			return r
+			if r.Namespace == namespace {
+				return r
+			}
+			named = r
+			nNamed++
 		}
 		only = r
 		n++
 	}
-	if n == 1 {
+	switch {
+	case nNamed == 1:
+		return named
+	case nNamed == 0 && n == 1:
 		return only
 	}
 	return nil

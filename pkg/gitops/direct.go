@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
@@ -32,7 +34,7 @@ import (
 // accumulate. ok is false when the build needs kustomize as a whole: then nothing was
 // rendered.
 func (l *loader) direct(dir string, ov overlay, e *manifest.Object) (objs []manifest.Object, files map[string]bool, ok bool, err error) {
-	if ov.namespace != "" || ov.prefix != "" || ov.suffix != "" || ov.subst != nil {
+	if ov.transforms() {
 		return nil, nil, false, nil
 	}
 	w := &directWalk{l: l, visiting: map[string]bool{}, kusts: map[string]*kustomization{}}
@@ -180,15 +182,25 @@ func (w *directWalk) add(p string) bool {
 }
 
 // plainObject reports whether kustomize reads the object as the raw load did: a document
-// of its own (not a list's item) with a kind and a name, and not kustomize's own kind.
+// of its own (not a list's item) with a kind and a name, and not kustomize's own kind. Any
+// kind ending in List is not: kustomize unwraps its items whatever the group, where the raw
+// load knows only its own lists. Nor is an object kustomize drops (local-config).
 func plainObject(o *manifest.Object) bool {
-	return o.Source.Item == 0 && o.APIVersion != "" && o.Kind != "" && o.Name != "" &&
-		!strings.HasPrefix(o.APIVersion, "kustomize.config.k8s.io/")
+	if o.Source.Item != 0 || o.APIVersion == "" || o.Kind == "" || o.Name == "" ||
+		strings.HasPrefix(o.APIVersion, "kustomize.config.k8s.io/") || strings.HasSuffix(o.Kind, "List") {
+		return false
+	}
+	if m, err := meta.Accessor(o.Obj); err != nil {
+		return false
+	} else if _, local := m.GetAnnotations()[konfig.IgnoredByKustomizeAnnotation]; local {
+		return false
+	}
+	return true
 }
 
 func (w *directWalk) kustomization(dir string, k *kustomization) bool {
-	if w.visiting[dir] || !onlyResourcesAndPatches(&k.k) {
-		return false // a cycle (kustomize refuses it), or transformers kustomize must run
+	if w.visiting[dir] || w.l.manyKusts[dir] || !onlyResourcesAndPatches(&k.k) {
+		return false // a cycle or two kustomization files (kustomize refuses both), or transformers kustomize must run
 	}
 	w.visiting[dir] = true
 	defer delete(w.visiting, dir)
@@ -213,9 +225,11 @@ func (w *directWalk) kustomization(dir string, k *kustomization) bool {
 }
 
 // onlyResourcesAndPatches reports whether a kustomization (as FixKustomization leaves it)
-// has nothing but resources and patches.
+// has nothing but resources and patches, under the apiVersion kustomize accepts. An empty
+// one is not: kustomize refuses it ("resources: []" is not empty).
 func onlyResourcesAndPatches(k *types.Kustomization) bool {
-	if k.Kind != types.KustomizationKind {
+	if k.Kind != types.KustomizationKind || k.APIVersion != types.KustomizationVersion ||
+		(k.Resources == nil && k.Patches == nil) {
 		return false
 	}
 	c := *k

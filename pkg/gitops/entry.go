@@ -20,6 +20,18 @@ type overlay struct {
 	patchLines                map[int]int // line before each inline patch's text
 	recurse                   bool        // a plain directory is read recursively (Flux) or not (Argo CD by default)
 	subst                     *substitution
+	// labels and annotations are set on every object, over what it has (Flux's
+	// spec.commonMetadata, Argo CD's kustomize.commonLabels and commonAnnotations): the
+	// labels decide a cluster's team and environment, so they are applied, not ignored.
+	labels, annotations map[string]string
+	// components are kustomize Components, relative to the directory built.
+	components []string
+}
+
+// transforms reports whether the overlay changes the objects it builds.
+func (ov overlay) transforms() bool {
+	return ov.namespace != "" || ov.prefix != "" || ov.suffix != "" || ov.subst != nil ||
+		len(ov.labels) > 0 || len(ov.annotations) > 0 || len(ov.components) > 0
 }
 
 // argoOverlay reads an Argo CD Application's source; skip says why it is not rendered.
@@ -35,6 +47,10 @@ func (l *loader) argoOverlay(u map[string]any) (path string, ov overlay, skip st
 	ov.prefix, _, _ = unstructured.NestedString(src, "kustomize", "namePrefix")
 	ov.suffix, _, _ = unstructured.NestedString(src, "kustomize", "nameSuffix")
 	ov.recurse, _, _ = unstructured.NestedBool(src, "directory", "recurse")
+	ov.namespace, _, _ = unstructured.NestedString(src, "kustomize", "namespace")
+	ov.labels, _, _ = unstructured.NestedStringMap(src, "kustomize", "commonLabels")
+	ov.annotations, _, _ = unstructured.NestedStringMap(src, "kustomize", "commonAnnotations")
+	ov.components, _, _ = unstructured.NestedStringSlice(src, "kustomize", "components")
 	if _, ok := l.resolveDir(path); !ok || path == "" {
 		return "", ov, "of another repository"
 	}
@@ -48,6 +64,9 @@ func (l *loader) fluxOverlay(e *manifest.Object, u map[string]any) (path string,
 	ov.prefix, _, _ = unstructured.NestedString(u, "spec", "namePrefix")
 	ov.suffix, _, _ = unstructured.NestedString(u, "spec", "nameSuffix")
 	ov.recurse = true
+	ov.labels, _, _ = unstructured.NestedStringMap(u, "spec", "commonMetadata", "labels")
+	ov.annotations, _, _ = unstructured.NestedStringMap(u, "spec", "commonMetadata", "annotations")
+	ov.components, _, _ = unstructured.NestedStringSlice(u, "spec", "components")
 	if ps, ok, _ := unstructured.NestedSlice(u, "spec", "patches"); ok {
 		data, _ := sigsyaml.Marshal(ps)
 		if err := sigsyaml.Unmarshal(data, &ov.patches); err != nil {

@@ -112,7 +112,7 @@ func flatten(err error) []error {
 
 func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	files, _ := manifest.Walk(paths) // what it cannot walk, LoadWith reports below
-	l := &loader{opts: opts, kusts: map[string]*kustomization{}, display: map[string]string{},
+	l := &loader{opts: opts, kusts: map[string]*kustomization{}, manyKusts: map[string]bool{}, display: map[string]string{},
 		templates: map[string]manifest.File{}, substituted: map[templateKey]*manifest.Set{}}
 	t := &Tree{Recognised: map[string]int{}, NotRendered: map[string]int{}}
 	skip, errs := l.scan(files, t, opts.Manifest)
@@ -195,6 +195,9 @@ func (l *loader) scan(files []string, t *Tree, opts manifest.Options) (map[strin
 			if err != nil {
 				errs = append(errs, err)
 				continue
+			}
+			if _, seen := l.kusts[filepath.Dir(abs)]; seen {
+				l.manyKusts[filepath.Dir(abs)] = true
 			}
 			l.kusts[filepath.Dir(abs)] = k
 			skip[abs] = true

@@ -21,11 +21,14 @@ const (
 )
 
 type loader struct {
-	opts    Options
-	raw     *manifest.Set
-	root    []string
-	kusts   map[string]*kustomization // by absolute directory
-	display map[string]string         // absolute path → path as walked
+	opts  Options
+	raw   *manifest.Set
+	root  []string
+	kusts map[string]*kustomization // by absolute directory
+	// manyKusts are the directories with more than one kustomization file, which
+	// kustomize refuses: they are never rendered without it.
+	manyKusts map[string]bool
+	display   map[string]string // absolute path → path as walked
 	// rendered caches each entry's output by entry.
 	rendered map[*manifest.Object]*output
 	// templates are the files that hold ${...}: Flux substitutes them before they decode.

@@ -1,0 +1,80 @@
+package gitops
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+)
+
+const overlayCluster = `apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: TenantCluster
+metadata:
+  name: web
+  namespace: team-payments
+  labels:
+    butler.butlerlabs.dev/team: payments
+    butler.butlerlabs.dev/environment: dev
+spec:
+  kubernetesVersion: v1.31.0
+  teamRef: {name: payments}
+  workers: {replicas: 1, machineTemplate: {cpu: 2, memory: 4Gi, diskSize: 50Gi}}
+`
+
+// TestEntryMetadataIsApplied: the labels and annotations an entry point sets on every
+// object (Flux's spec.commonMetadata, Argo CD's kustomize.commonLabels) are on the
+// objects judged: the environment label decides which environment a cluster counts in.
+func TestEntryMetadataIsApplied(t *testing.T) {
+	for name, entry := range map[string]string{
+		"flux": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: apps, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps
+  prune: true
+  sourceRef: {kind: GitRepository, name: flux-system}
+  commonMetadata:
+    labels: {butler.butlerlabs.dev/environment: prod}
+    annotations: {example.com/owner: platform}
+`,
+		"argocd": `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: apps, namespace: argocd}
+spec:
+  project: default
+  destination: {server: https://kubernetes.default.svc}
+  source:
+    repoURL: https://example.com/repo.git
+    path: apps
+    kustomize:
+      commonLabels: {butler.butlerlabs.dev/environment: prod}
+      commonAnnotations: {example.com/owner: platform}
+`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "clusters/mgmt/entry.yaml"), []byte(entry))
+			writeFile(t, filepath.Join(dir, "apps/web.yaml"), []byte(overlayCluster))
+			tree, err := Load([]string{dir}, nil, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var found *v1alpha1.TenantCluster
+			for _, tg := range tree.Targets {
+				for _, c := range tg.Set.TenantClusters() {
+					found = c
+				}
+			}
+			if found == nil {
+				t.Fatalf("no TenantCluster rendered: %+v", tree)
+			}
+			if env := found.Labels["butler.butlerlabs.dev/environment"]; env != "prod" {
+				t.Errorf("environment label %q, want the entry's prod", env)
+			}
+			if found.Labels["butler.butlerlabs.dev/team"] != "payments" || found.Annotations["example.com/owner"] != "platform" {
+				t.Errorf("labels %v, annotations %v: want the cluster's team kept and the entry's annotation set", found.Labels, found.Annotations)
+			}
+		})
+	}
+}
