@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/types"
@@ -35,13 +36,13 @@ func (ov overlay) transforms() bool {
 }
 
 // argoOverlay reads an Argo CD Application's source; skip says why it is not rendered.
-func (l *loader) argoOverlay(u map[string]any) (path string, ov overlay, skip string) {
+func (l *loader) argoOverlay(e *manifest.Object, u map[string]any) (path string, ov overlay, skip string, err error) {
 	src, _, _ := unstructured.NestedMap(u, "spec", "source")
 	if src == nil {
-		return "", ov, "without spec.source"
+		return "", ov, "without spec.source", nil
 	}
 	if chart, _ := src["chart"].(string); chart != "" {
-		return "", ov, "of a Helm chart"
+		return "", ov, "of a Helm chart", nil
 	}
 	path, _ = src["path"].(string)
 	ov.prefix, _, _ = unstructured.NestedString(src, "kustomize", "namePrefix")
@@ -52,9 +53,29 @@ func (l *loader) argoOverlay(u map[string]any) (path string, ov overlay, skip st
 	ov.annotations, _, _ = unstructured.NestedStringMap(src, "kustomize", "commonAnnotations")
 	ov.components, _, _ = unstructured.NestedStringSlice(src, "kustomize", "components")
 	if _, ok := l.resolveDir(path); !ok || path == "" {
-		return "", ov, "of another repository"
+		return "", ov, "of another repository", nil
 	}
-	return path, ov, ""
+	return path, ov, "", ov.readPatches(e, u, "spec", "source", "kustomize", "patches")
+}
+
+// readPatches reads the entry's kustomize patches at the field path, each with the line
+// before its inline text (for findings on what a patch set).
+func (ov *overlay) readPatches(e *manifest.Object, u map[string]any, fields ...string) error {
+	ps, ok, _ := unstructured.NestedSlice(u, fields...)
+	if !ok {
+		return nil
+	}
+	field := strings.Join(fields, ".")
+	data, _ := sigsyaml.Marshal(ps)
+	if err := sigsyaml.Unmarshal(data, &ov.patches); err != nil {
+		return &manifest.DecodeError{File: e.Source.File, Line: e.Line(field), Kind: e.Kind,
+			Namespace: e.Namespace, Name: e.Name, Field: field, Msg: "not patches kustomize can apply: " + err.Error()}
+	}
+	ov.patchLines = map[int]int{}
+	for i := range ov.patches {
+		ov.patchLines[i] = e.Line(fmt.Sprintf("%s[%d].patch", field, i))
+	}
+	return nil
 }
 
 // fluxOverlay reads a Flux Kustomization's path and what it adds to the build.
@@ -67,16 +88,8 @@ func (l *loader) fluxOverlay(e *manifest.Object, u map[string]any) (path string,
 	ov.labels, _, _ = unstructured.NestedStringMap(u, "spec", "commonMetadata", "labels")
 	ov.annotations, _, _ = unstructured.NestedStringMap(u, "spec", "commonMetadata", "annotations")
 	ov.components, _, _ = unstructured.NestedStringSlice(u, "spec", "components")
-	if ps, ok, _ := unstructured.NestedSlice(u, "spec", "patches"); ok {
-		data, _ := sigsyaml.Marshal(ps)
-		if err := sigsyaml.Unmarshal(data, &ov.patches); err != nil {
-			return "", ov, &manifest.DecodeError{File: e.Source.File, Line: e.Line("spec.patches"), Kind: e.Kind,
-				Namespace: e.Namespace, Name: e.Name, Field: "spec.patches", Msg: "not patches kustomize can apply: " + err.Error()}
-		}
-		ov.patchLines = map[int]int{}
-		for i := range ov.patches {
-			ov.patchLines[i] = e.Line(fmt.Sprintf("spec.patches[%d].patch", i))
-		}
+	if err := ov.readPatches(e, u, "spec", "patches"); err != nil {
+		return "", ov, err
 	}
 	ov.subst, err = l.substitution(e)
 	return path, ov, err
@@ -98,8 +111,12 @@ func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
 	var path, pathField string
 	if isArgoApplication(e) {
 		var skip string
-		if path, ov, skip = l.argoOverlay(u); skip != "" {
+		var err error
+		if path, ov, skip, err = l.argoOverlay(e, u); skip != "" {
 			t.NotRendered["Application (argoproj.io) "+skip]++
+			return out
+		} else if err != nil {
+			out.errs = append(out.errs, err)
 			return out
 		}
 		pathField = "spec.source.path"

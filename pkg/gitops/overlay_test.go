@@ -22,8 +22,8 @@ spec:
 `
 
 // TestEntryMetadataIsApplied: the labels and annotations an entry point sets on every
-// object (Flux's spec.commonMetadata, Argo CD's kustomize.commonLabels) are on the
-// objects judged: the environment label decides which environment a cluster counts in.
+// object (Flux's spec.commonMetadata, Argo CD's kustomize.commonLabels), or its patches
+// set, are on the objects judged: the environment label decides which environment a cluster counts in.
 func TestEntryMetadataIsApplied(t *testing.T) {
 	for name, entry := range map[string]string{
 		"flux": `apiVersion: kustomize.toolkit.fluxcd.io/v1
@@ -50,6 +50,26 @@ spec:
     kustomize:
       commonLabels: {butler.butlerlabs.dev/environment: prod}
       commonAnnotations: {example.com/owner: platform}
+`,
+		"argocd-patch": `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: apps, namespace: argocd}
+spec:
+  project: default
+  destination: {server: https://kubernetes.default.svc}
+  source:
+    repoURL: https://example.com/repo.git
+    path: apps
+    kustomize:
+      patches:
+      - target: {kind: TenantCluster}
+        patch: |
+          - op: add
+            path: /metadata/labels/butler.butlerlabs.dev~1environment
+            value: prod
+          - op: add
+            path: /metadata/annotations
+            value: {example.com/owner: platform}
 `,
 	} {
 		t.Run(name, func(t *testing.T) {
