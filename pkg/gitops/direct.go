@@ -14,7 +14,6 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
-	"sigs.k8s.io/kustomize/kyaml/resid"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
@@ -37,28 +36,9 @@ func (l *loader) direct(dir string, ov overlay, e *manifest.Object) (objs []mani
 	if ov.transforms() {
 		return nil, nil, false, nil
 	}
-	w := &directWalk{l: l, visiting: map[string]bool{}, kusts: map[string]*kustomization{}}
-	var top []string // the resources of the build's own kustomization
-	if _, ok := l.kusts[dir]; ok {
-		top = []string{dir}
-	} else {
-		top = l.plainFiles(dir, ov.recurse)
-	}
-	for _, p := range top {
-		if !w.add(p) {
-			return nil, nil, false, nil
-		}
-	}
-	patches := append([]patch{}, w.patches...)
-	for i, p := range ov.patches {
-		if e == nil {
-			return nil, nil, false, nil
-		}
-		ps := patchesOf(e.Source.File, p.Patch, ov.patchLines[i], p.Target)
-		if len(ps) == 0 {
-			return nil, nil, false, nil // a patch we cannot read may select anything
-		}
-		patches = append(patches, ps...)
+	w, patches, ok := l.walkDirect(dir, ov, e)
+	if !ok {
+		return nil, nil, false, nil
 	}
 	sel, ok := newSelection(patches)
 	if !ok {
@@ -88,33 +68,8 @@ func (l *loader) direct(dir string, ov overlay, e *manifest.Object) (objs []mani
 	byFile := map[string][]manifest.Object{}
 	var errs []error
 	if len(subset) > 0 || len(patches) > 0 {
-		res, ok := l.buildSubset(dir, ov, e, w, subset)
-		if !ok {
+		if byFile, errs, ok = l.renderSubset(dir, ov, e, w, subset, ids, files); !ok {
 			return nil, nil, false, nil
-		}
-		for _, r := range res.Resources() {
-			keys := []string{idKey(r.GetApiVersion(), r.GetKind(), r.GetNamespace(), r.GetName())}
-			for _, id := range r.PrevIds() {
-				keys = append(keys, idKey(id.ApiVersion(), id.Kind, id.Namespace, id.Name))
-			}
-			for _, k := range keys {
-				if ids[k] {
-					return nil, nil, false, nil
-				}
-			}
-			for _, k := range keys {
-				ids[k] = true
-			}
-			o, file, err := l.decodeRendered(r, res.tmp, ov, e)
-			if !subset[file] {
-				return nil, nil, false, nil // not from a file we know: kustomize as a whole
-			}
-			files[file] = true
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			byFile[file] = append(byFile[file], o)
 		}
 	}
 	done := map[string]bool{}
@@ -130,6 +85,73 @@ func (l *loader) direct(dir string, ov overlay, e *manifest.Object) (objs []mani
 		}
 	}
 	return objs, files, true, errors.Join(errs...)
+}
+
+// walkDirect accumulates dir's resources and gathers every patch of the build (the
+// kustomizations' and the entry's); false when only kustomize can build it.
+func (l *loader) walkDirect(dir string, ov overlay, e *manifest.Object) (*directWalk, []patch, bool) {
+	w := &directWalk{l: l, visiting: map[string]bool{}, kusts: map[string]*kustomization{}}
+	var top []string // the resources of the build's own kustomization
+	if _, ok := l.kusts[dir]; ok {
+		top = []string{dir}
+	} else {
+		top = l.plainFiles(dir, ov.recurse)
+	}
+	for _, p := range top {
+		if !w.add(p) {
+			return nil, nil, false
+		}
+	}
+	patches := append([]patch{}, w.patches...)
+	for i, p := range ov.patches {
+		if e == nil {
+			return nil, nil, false
+		}
+		ps := patchesOf(e.Source.File, p.Patch, ov.patchLines[i], p.Target)
+		if len(ps) == 0 {
+			return nil, nil, false // a patch we cannot read may select anything
+		}
+		patches = append(patches, ps...)
+	}
+	return w, patches, true
+}
+
+// renderSubset has kustomize build the subset's files and decodes what it renders, by
+// file (each recorded in files); ids are the ids of the objects taken as read, and false
+// (kustomize as a whole) when a rendered object has one of them or comes from a file
+// outside the subset.
+func (l *loader) renderSubset(dir string, ov overlay, e *manifest.Object, w *directWalk, subset, ids, files map[string]bool) (map[string][]manifest.Object, []error, bool) {
+	res, ok := l.buildSubset(dir, ov, e, w, subset)
+	if !ok {
+		return nil, nil, false
+	}
+	byFile := map[string][]manifest.Object{}
+	var errs []error
+	for _, r := range res.Resources() {
+		keys := []string{idKey(r.GetApiVersion(), r.GetKind(), r.GetNamespace(), r.GetName())}
+		for _, id := range r.PrevIds() {
+			keys = append(keys, idKey(id.ApiVersion(), id.Kind, id.Namespace, id.Name))
+		}
+		for _, k := range keys {
+			if ids[k] {
+				return nil, nil, false
+			}
+		}
+		for _, k := range keys {
+			ids[k] = true
+		}
+		o, file, err := l.decodeRendered(r, res.tmp, ov, e)
+		if !subset[file] {
+			return nil, nil, false // not from a file we know: kustomize as a whole
+		}
+		files[file] = true
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		byFile[file] = append(byFile[file], o)
+	}
+	return byFile, errs, true
 }
 
 // directWalk accumulates a build's resources as kustomize does, in its order.
@@ -235,69 +257,6 @@ func onlyResourcesAndPatches(k *types.Kustomization) bool {
 	c := *k
 	c.TypeMeta, c.Resources, c.Patches = types.TypeMeta{}, nil, nil
 	return reflect.DeepEqual(c, types.Kustomization{})
-}
-
-// idKey is an object's id as kustomize compares ids (group, version, kind, name, and the
-// namespace, "" and "default" being one).
-func idKey(apiVersion, kind, namespace, name string) string {
-	g, v := resid.ParseGroupVersion(apiVersion)
-	id := resid.NewResIdWithNamespace(resid.NewGvk(g, v, kind), name, namespace)
-	return g + "/" + v + "/" + kind + "\x00" + id.EffectiveNamespace() + "\x00" + name
-}
-
-// selection is which objects the build's patches may select: a superset of what
-// kustomize selects (namespaces are not looked at), never less.
-type selection struct {
-	all   bool
-	rules []selectRule
-}
-
-type selectRule struct {
-	re         *types.SelectorRegex // a target; else kind and name of the patch itself
-	kind, name string
-}
-
-// newSelection reads the patches' targets; false when one selects by labels or
-// annotations, which only kustomize evaluates (and which marks every object touched).
-func newSelection(ps []patch) (*selection, bool) {
-	s := &selection{}
-	for _, p := range ps {
-		if p.target != nil {
-			if p.target.LabelSelector != "" || p.target.AnnotationSelector != "" {
-				return nil, false
-			}
-			re, err := types.NewSelectorRegex(p.target)
-			if err != nil {
-				return nil, false
-			}
-			s.rules = append(s.rules, selectRule{re: re})
-			continue
-		}
-		if p.kind == "" && p.name == "" {
-			s.all = true // a patch without target or id: kustomize decides
-		}
-		s.rules = append(s.rules, selectRule{kind: p.kind, name: p.name})
-	}
-	return s, true
-}
-
-func (s *selection) may(o *manifest.Object) bool {
-	if s.all {
-		return true
-	}
-	for _, r := range s.rules {
-		if r.re != nil {
-			g, v := resid.ParseGroupVersion(o.APIVersion)
-			if r.re.MatchGvk(resid.NewGvk(g, v, o.Kind)) && r.re.MatchName(o.Name) {
-				return true
-			}
-			continue
-		}
-		if (r.kind == "" || r.kind == o.Kind) && (r.name == "" || r.name == o.Name) {
-			return true
-		}
-	}
-	return false
 }
 
 // subsetBuild is kustomize's build of the subset, and the directory it ran in.

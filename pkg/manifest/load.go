@@ -46,15 +46,7 @@ func LoadWith(paths []string, stdin io.Reader, opts Options) (*Set, error) {
 	set := &Set{}
 	r := &reader{opts: opts, seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
 	p := newPipeline(opts, newPathTable())
-	r.read = func(name string, data []byte) {
-		if opts.Reuse != nil {
-			if objs, ok := opts.Reuse(name, data); ok {
-				p.done(len(r.errs), name, objs)
-				return
-			}
-		}
-		p.submit(len(r.errs), name, data)
-	}
+	r.read = func(name string, data []byte) { p.submit(len(r.errs), name, data) }
 	for _, path := range paths {
 		r.path(path, stdin)
 	}

@@ -83,15 +83,13 @@ func (p *pipeline) submit(errsBefore int, name string, data []byte) {
 	p.jobs <- loadJob{res, data}
 }
 
-// done records a file whose objects are known already (Options.Reuse), in its place.
-func (p *pipeline) done(errsBefore int, name string, objs []Object) {
-	res := &fileResult{name: name, index: len(p.results), errsBefore: errsBefore, read: p.read.Load(),
-		objs: make([]Object, len(objs))}
+// reused takes the objects Options.Reuse knows for a file as the file's, in its place.
+func (res *fileResult) reused(objs []Object) {
+	res.objs = make([]Object, len(objs))
 	for i, o := range objs {
-		o.Source.File = name
+		o.Source.File = res.name
 		res.objs[i] = o
 	}
-	p.results = append(p.results, res)
 }
 
 // decode runs on a worker. A panic, which hostile input must never turn into a crash, is
@@ -105,6 +103,14 @@ func (p *pipeline) decode(j loadJob, in *interner) {
 		}
 	}()
 	workerHook(res.name)
+	// Reuse runs here, on the workers, not in the reader: it digests what it compares, and
+	// a change check asks it about every file of both trees.
+	if p.opts.Reuse != nil {
+		if objs, ok := p.opts.Reuse(res.name, j.data); ok {
+			res.reused(objs)
+			return
+		}
+	}
 	if res.jsonErr = checkJSON(res.name, j.data); res.jsonErr != nil {
 		return
 	}

@@ -41,7 +41,8 @@ type Options struct {
 	Skip func(path string, data []byte) bool
 	// Reuse, when set, is asked about every file read (and not skipped): objects it
 	// returns are taken as the file's, without decoding it again (a base tree's files that
-	// a change leaves as they are). Their Source.File becomes the path read.
+	// a change leaves as they are). Their Source.File becomes the path read. It is asked
+	// on the loader's workers, several files at once, so it must be safe for that.
 	Reuse func(path string, data []byte) ([]Object, bool)
 	// Tolerate, when set, is asked about each unknown field of a typed object (its
 	// apiVersion, kind and field path): true keeps the field out of the object, listed in

@@ -41,35 +41,11 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 	if r := o.unknown(head); r != nil {
 		return r, nil
 	}
-	var base *gitops.Tree
-	var names func(string) string
-	switch {
-	case o.Base != "":
-		ctx, cancel := context.WithTimeout(ctx, gitTimeout)
-		defer cancel()
-		repo, err := openRepo(ctx, o.Base, paths)
-		if err != nil {
-			return nil, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
-		}
-		defer repo.close()
-		reuse, err := repo.reuse(ctx, o.Base, head.Raw)
-		if err != nil {
-			return nil, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
-		}
-		opts := gitops.Options{Root: repo.baseRoot, Manifest: manifest.Options{Reuse: reuse}}
-		if base, err = gitops.Load(repo.basePaths, nil, opts); err != nil {
-			return nil, storeerr.BadInput(fmt.Errorf("--base %s: the base does not read: %w", o.Base, err))
-		}
-		names = repo.name
-	case len(o.BaseManifests) > 0:
-		var reuse func(string, []byte) ([]manifest.Object, bool)
-		if !o.noReuse {
-			reuse = dirReuse(paths, o.BaseManifests, head.Raw, sums, manifest.DefaultMaxFileBytes)
-		}
-		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{Manifest: manifest.Options{Reuse: reuse}}); err != nil {
-			return nil, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
-		}
+	base, names, closeBase, err := o.loadBase(ctx, stdin, head, sums)
+	if err != nil {
+		return nil, err
 	}
+	defer closeBase()
 	var live []manifest.Object
 	if o.Live != nil {
 		if live, err = o.Live(ctx); err != nil {
@@ -188,4 +164,42 @@ func repoRoot(ctx context.Context) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// loadBase reads the base of a change (--base from git, or --base-manifests), reusing
+// head's objects for the files the change leaves as they are; nil without a base. names
+// renames the base's files for findings (git's temporary tree to the repository's paths),
+// nil when they need none; closeBase removes what reading it left behind.
+func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tree, sums *digests) (base *gitops.Tree, names func(string) string, closeBase func(), err error) {
+	paths := o.Manifests
+	closeBase = func() {}
+	switch {
+	case o.Base != "":
+		ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+		defer cancel()
+		repo, err := openRepo(ctx, o.Base, paths)
+		if err != nil {
+			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
+		}
+		reuse, err := repo.reuse(ctx, o.Base, head.Raw)
+		if err != nil {
+			repo.close()
+			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
+		}
+		opts := gitops.Options{Root: repo.baseRoot, Manifest: manifest.Options{Reuse: reuse}}
+		if base, err = gitops.Load(repo.basePaths, nil, opts); err != nil {
+			repo.close()
+			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: the base does not read: %w", o.Base, err))
+		}
+		return base, repo.name, repo.close, nil
+	case len(o.BaseManifests) > 0:
+		var reuse func(string, []byte) ([]manifest.Object, bool)
+		if !o.noReuse {
+			reuse = dirReuse(paths, o.BaseManifests, head.Raw, sums, manifest.DefaultMaxFileBytes)
+		}
+		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{Manifest: manifest.Options{Reuse: reuse}}); err != nil {
+			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
+		}
+	}
+	return base, nil, closeBase, nil
 }
