@@ -63,10 +63,3 @@ func (c *clients) serverVersion(ctx context.Context) (version.Info, error) {
 func get(ctx context.Context, c *butlerclient.Client, namespace, resource, name string, into runtime.Object) error {
 	return c.Get().NamespaceIfScoped(namespace, namespace != "").Resource(resource).Name(name).Do(ctx).Into(into)
 }
-
-// list reads one page of resource with a label selector; the checks read small sets
-// (webhook configurations, one namespace's Deployments, one Service's EndpointSlices).
-func list(ctx context.Context, c *butlerclient.Client, namespace, resource, selector string, into runtime.Object) error {
-	return c.Get().NamespaceIfScoped(namespace, namespace != "").Resource(resource).
-		VersionedParams(&metav1.ListOptions{LabelSelector: selector, Limit: 500}, c.Params).Do(ctx).Into(into)
-}

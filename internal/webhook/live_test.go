@@ -2,7 +2,6 @@ package webhook_test
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/testenv"
@@ -22,13 +21,4 @@ func TestMain(m *testing.M) {
 		os.Exit(abuseChild())
 	}
 	os.Exit(testenv.Run(m))
-}
-
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
 }

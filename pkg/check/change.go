@@ -51,8 +51,8 @@ func (o Options) gitOps() bool {
 // as Flux and Argo CD may apply the rule and the cluster in either order: the stricter
 // answer wins.
 func Change(base, head *manifest.Set, o Options) *Report {
-	h := newTree(head, o.Complete, nil)
-	b := newTree(base, o.Complete, h)
+	h := newTree(head, o.Complete)
+	b := newTree(base, o.Complete)
 	r := &Report{Mode: "change", Objects: h.objects()}
 	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier(), refused: map[string]*v1alpha1.TenantCluster{}}
 	c.admin, _ = policy.OfflinePlatformAdmin(o.Author, derefs(base.Users()))

@@ -19,7 +19,7 @@ func TestReplayTallyMatchesFull(t *testing.T) {
 	refused := 0
 	for i := 0; i < 200; i++ {
 		set := randomTree(t, rng)
-		tr := newTree(set, false, nil)
+		tr := newTree(set, false)
 		fast, full := tr.replay(tr.clusters, false), tr.replay(tr.clusters, true)
 		if !reflect.DeepEqual(fast, full) {
 			t.Fatalf("tree %d: the tally's findings differ from the full count's:\nfast %+v\nfull %+v", i, fast, full)

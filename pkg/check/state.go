@@ -38,22 +38,14 @@ type cluster struct {
 
 func (c *cluster) key() string { return c.c.Namespace + "/" + c.c.Name }
 
-// newTree indexes a set. Its clusters are copies (the namespace filled in must not change
-// the set's objects); a cluster decoded once for both sides of a change (the same Obj in
-// from, the other side's tree, nil for none) shares from's copy when its namespace is the
-// same: nothing writes to a tree's clusters after this.
-func newTree(set *manifest.Set, complete bool, from *tree) *tree {
+// newTree indexes a set. Its clusters are copies of the set's structs (the namespace filled
+// in must not change the set's objects), not deep ones: nothing writes to a tree's clusters
+// after this, and a deep copy of every cluster doubled what a check holds.
+func newTree(set *manifest.Set, complete bool) *tree {
 	t := &tree{set: set, complete: complete, objOf: map[runtime.Object]*manifest.Object{},
 		teams: map[string]*v1alpha1.Team{}, providers: map[string]*v1alpha1.ProviderConfig{}}
 	for i := range set.Objects {
 		t.objOf[set.Objects[i].Obj] = &set.Objects[i]
-	}
-	var copied map[runtime.Object]*cluster
-	if from != nil {
-		copied = make(map[runtime.Object]*cluster, len(from.clusters))
-		for _, c := range from.clusters {
-			copied[c.obj.Obj] = c
-		}
 	}
 	for _, tc := range set.TenantClusters() {
 		ns := tc.Namespace
@@ -63,15 +55,8 @@ func newTree(set *manifest.Set, complete bool, from *tree) *tree {
 				ns = team.TeamNamespace()
 			}
 		}
-		c := &cluster{obj: t.objOf[tc]}
-		if fc, ok := copied[tc]; ok && fc.c.Namespace == ns {
-			c.c = fc.c
-		} else {
-			// A copy of the struct, not a deep one: the tree sets the namespace on it and
-			// reads the rest, and a deep copy of every cluster doubled what a check holds.
-			c.c = *tc
-			c.c.Namespace = ns
-		}
+		c := &cluster{obj: t.objOf[tc], c: *tc}
+		c.c.Namespace = ns
 		t.clusters = append(t.clusters, c)
 	}
 	sort.SliceStable(t.clusters, func(i, j int) bool { return t.clusters[i].key() < t.clusters[j].key() })
@@ -142,7 +127,7 @@ func (t *tree) objects() []Object {
 // State checks a tree on its own: every object against the rules that do not depend on
 // who asks, and every aggregate cap. Only o.Complete is read.
 func State(set *manifest.Set, o Options) *Report {
-	t := newTree(set, o.Complete, nil)
+	t := newTree(set, o.Complete)
 	r := &Report{Mode: "state", Objects: t.objects()}
 	r.Findings = append(t.objectRules(), t.replay(t.clusters, false)...)
 	r.Usage = usage(nil, t, nil)

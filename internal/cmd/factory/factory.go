@@ -74,10 +74,6 @@ func (f *Factory) Close() error {
 	return c.Close()
 }
 
-// Where is where a write went, for the line that reports it: the file offline; nothing
-// live, where kubectl names no server either.
-func (f *Factory) Where(res store.Result, s store.Store) string { return store.Where(res, s) }
-
 // Offline reports whether the command works on manifests.
 func (f *Factory) Offline() bool { return len(f.Options.Manifests) > 0 }
 

@@ -13,8 +13,8 @@ import (
 )
 
 // ClusterOptions are what a command on one cluster of a team acts on (`cluster describe
-// NAME --team TEAM`, events, extend, scale, upgrade, ...), embedded in its Options: the cluster's name, its
-// team (--team, required) and the command's dependencies.
+// NAME --team TEAM`, events, extend, scale, upgrade, ...), embedded in its Options: the
+// cluster's name, its team (--team, required) and the command's dependencies.
 type ClusterOptions[S store.Reader] struct {
 	// Deps are the streams, the store, the clock and the printer, from Complete.
 	factory.Deps[S]
