@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -54,27 +56,45 @@ func namespaceOK(ns string) bool {
 	return len(apimachineryvalidation.ValidateNamespaceName(ns, false)) == 0
 }
 
-// validateLabels is metav1validation.ValidateLabels.
+// validateLabels is metav1validation.ValidateLabels, its findings in the order of the keys
+// (apimachinery's follow the map's, which changes from run to run).
 func validateLabels(l map[string]string, p *field.Path) field.ErrorList {
 	for k, v := range l {
 		if !goodLabelKeys.good(k, labelKeyOK) || !goodLabelValues.good(v, labelValueOK) {
-			return metav1validation.ValidateLabels(l, p)
+			var errs field.ErrorList
+			for _, k := range slices.Sorted(maps.Keys(l)) {
+				errs = append(errs, metav1validation.ValidateLabels(map[string]string{k: l[k]}, p)...)
+			}
+			return errs
 		}
 	}
 	return nil
 }
 
-// validateAnnotations is apimachineryvalidation.ValidateAnnotations.
+// validateAnnotations is apimachineryvalidation.ValidateAnnotations, its findings in the
+// order of the keys.
 func validateAnnotations(a map[string]string, p *field.Path) field.ErrorList {
+	bad := false
 	for k := range a {
 		if !goodAnnotationKeys.good(k, annotationKeyOK) {
-			return apimachineryvalidation.ValidateAnnotations(a, p)
+			bad = true
+			break
+		}
+	}
+	if !bad && apimachineryvalidation.ValidateAnnotationsSize(a) == nil {
+		return nil
+	}
+	errs := field.ErrorList{}
+	for _, k := range slices.Sorted(maps.Keys(a)) {
+		// apimachinery's rule: a qualified name, whatever its case.
+		for _, msg := range validation.IsQualifiedName(strings.ToLower(k)) {
+			errs = append(errs, field.Invalid(p, k, msg))
 		}
 	}
 	if apimachineryvalidation.ValidateAnnotationsSize(a) != nil {
-		return apimachineryvalidation.ValidateAnnotations(a, p)
+		errs = append(errs, field.TooLong(p, "", apimachineryvalidation.TotalAnnotationSizeLimitB))
 	}
-	return nil
+	return errs
 }
 
 // validateNamespaceName is apimachineryvalidation.ValidateNamespaceName.

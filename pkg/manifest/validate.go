@@ -9,6 +9,7 @@ import (
 	"net/mail"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -137,7 +138,11 @@ func Validate(obj Object) error {
 }
 
 // validateObject is Validate's findings, in file order.
-func validateObject(obj Object) []*DecodeError {
+func validateObject(obj Object) []*DecodeError { return validateObjectBy(obj, true) }
+
+// validateObjectBy is validateObject by the typed walk where it reads the object (typed),
+// or over the object's JSON value.
+func validateObjectBy(obj Object, typed bool) []*DecodeError {
 	if obj.Obj == nil {
 		return nil
 	}
@@ -157,17 +162,24 @@ func validateObject(obj Object) []*DecodeError {
 	if err != nil {
 		return []*DecodeError{obj.errorAt("", 0, "%v", err)}
 	}
-	val, err := toJSONValue(obj.Obj)
-	if err != nil {
-		return []*DecodeError{obj.errorAt("", 0, "%v", err)}
-	}
 	v := &validator{obj: &obj, at: make([]vstep, 0, 16)}
-	v.validate(s, val)
-	v.errs = append(v.errs, celRules(obj.Obj)...)
-	if md, ok := val.(map[string]any)["metadata"].(map[string]any); ok {
-		v.metadata(md, ki.namespaced)
-	} else {
-		v.errs = append(v.errs, field.Required(field.NewPath("metadata", "name"), "name or generateName is required"))
+	if w, root := newWalk(ki, obj.Obj); w != nil && typed {
+		v.w = w
+		v.validateV(s, root)
+		if !w.failed {
+			v.errs = append(v.errs, celRules(obj.Obj)...)
+			md, ok := w.member(root, "metadata")
+			if ok && slices.Contains(w.rootDropped, "metadata") {
+				ok = false
+			}
+			v.metadataV(md, ok, ki.namespaced)
+		}
+	}
+	if v.w == nil || v.w.failed {
+		var errs []*DecodeError
+		if v, errs = validateJSON(&obj, ki, s); errs != nil {
+			return errs
+		}
 	}
 	v.errs = append(v.errs, semantic(obj.Obj, func(p *field.Path) bool {
 		_, ok := obj.lines.get(p.String())
@@ -180,6 +192,24 @@ func validateObject(obj Object) []*DecodeError {
 	// Report in file order, the way a reader goes through the document.
 	sort.SliceStable(derrs, func(i, j int) bool { return derrs[i].Line < derrs[j].Line })
 	return derrs
+}
+
+// validateJSON is the schema walk and the metadata rules over the object's JSON value,
+// for an object the typed walk does not read.
+func validateJSON(obj *Object, ki *kindInfo, s *jsonSchema) (*validator, []*DecodeError) {
+	val, err := toJSONValue(obj.Obj)
+	if err != nil {
+		return nil, []*DecodeError{obj.errorAt("", 0, "%v", err)}
+	}
+	v := &validator{obj: obj, at: make([]vstep, 0, 16)}
+	v.validate(s, val)
+	v.errs = append(v.errs, celRules(obj.Obj)...)
+	if md, ok := val.(map[string]any)["metadata"].(map[string]any); ok {
+		v.metadata(md, ki.namespaced)
+	} else {
+		v.errs = append(v.errs, field.Required(field.NewPath("metadata", "name"), "name or generateName is required"))
+	}
+	return v, nil
 }
 
 // kindOfObject finds the known kind of a typed object by its Go type.
@@ -267,6 +297,7 @@ type validator struct {
 	obj  *Object
 	errs field.ErrorList
 	at   []vstep // where it is (path)
+	w    *walk   // of the typed walk; nil in the JSON walk
 }
 
 // inFile reports whether a field was written in the file the object came from.
@@ -298,7 +329,7 @@ func (v *validator) validate(s *jsonSchema, val any) {
 				types = append(types, sub.Type)
 				continue
 			}
-			trial := &validator{obj: v.obj, at: v.at}
+			trial := &validator{obj: v.obj, at: v.at, w: v.w}
 			trial.validate(sub, val)
 			if len(trial.errs) == 0 {
 				matched++
@@ -331,9 +362,9 @@ func (v *validator) validate(s *jsonSchema, val any) {
 	case string:
 		v.str(s, x)
 	case int64:
-		v.number(s, float64(x), val)
+		v.number(s, float64(x), anyJV(val))
 	case float64:
-		v.number(s, x, val)
+		v.number(s, x, anyJV(val))
 	case map[string]any:
 		v.object(s, x)
 	case []any:
@@ -427,14 +458,14 @@ func (v *validator) str(s *jsonSchema, x string) {
 	}
 }
 
-func (v *validator) number(s *jsonSchema, f float64, val any) {
+func (v *validator) number(s *jsonSchema, f float64, x jv) {
 	if s.Minimum != nil {
 		if f < *s.Minimum || (s.ExclusiveMinimum && f == *s.Minimum) {
 			op := "greater than or equal to"
 			if s.ExclusiveMinimum {
 				op = "greater than"
 			}
-			v.errs = append(v.errs, field.Invalid(v.path(), val, fmt.Sprintf("should be %s %v", op, *s.Minimum)))
+			v.errs = append(v.errs, field.Invalid(v.path(), v.box(x), fmt.Sprintf("should be %s %v", op, *s.Minimum)))
 		}
 	}
 	if s.Maximum != nil {
@@ -443,7 +474,7 @@ func (v *validator) number(s *jsonSchema, f float64, val any) {
 			if s.ExclusiveMaximum {
 				op = "less than"
 			}
-			v.errs = append(v.errs, field.Invalid(v.path(), val, fmt.Sprintf("should be %s %v", op, *s.Maximum)))
+			v.errs = append(v.errs, field.Invalid(v.path(), v.box(x), fmt.Sprintf("should be %s %v", op, *s.Maximum)))
 		}
 	}
 }
@@ -519,6 +550,11 @@ func (v *validator) array(s *jsonSchema, a []any) {
 		v.validate(s.Items, item)
 		v.up()
 	}
+	v.listKeys(s, a)
+}
+
+// listKeys refuses the duplicate keys of a list of x-kubernetes-list-type map or set.
+func (v *validator) listKeys(s *jsonSchema, a []any) {
 	if s.XListType != "map" && s.XListType != "set" {
 		return
 	}
@@ -559,9 +595,16 @@ func (v *validator) array(s *jsonSchema, a []any) {
 
 // metadata applies the API server's ObjectMeta rules that matter in manifests.
 func (v *validator) metadata(md map[string]any, namespaced bool) {
-	p := field.NewPath("metadata")
 	name, _ := md["name"].(string)
 	gen, _ := md["generateName"].(string)
+	ns, _ := md["namespace"].(string)
+	v.metadataRules(name, gen, ns, stringMap(md["labels"]), stringMap(md["annotations"]), namespaced)
+}
+
+// metadataRules are metadata's rules over its fields; labels and annotations are nil
+// where metadata has none.
+func (v *validator) metadataRules(name, gen, ns string, labels, annotations map[string]string, namespaced bool) {
+	p := field.NewPath("metadata")
 	switch {
 	case name == "" && gen == "":
 		v.errs = append(v.errs, field.Required(p.Child("name"), "name or generateName is required"))
@@ -572,16 +615,16 @@ func (v *validator) metadata(md map[string]any, namespaced bool) {
 	}
 	// The server clears the namespace of cluster-scoped objects, so it is only checked on
 	// namespaced ones.
-	if ns, _ := md["namespace"].(string); ns != "" && namespaced {
+	if ns != "" && namespaced {
 		for _, msg := range validateNamespaceName(ns) {
 			v.errs = append(v.errs, field.Invalid(p.Child("namespace"), ns, msg))
 		}
 	}
-	if l := stringMap(md["labels"]); l != nil {
-		v.errs = append(v.errs, validateLabels(l, p.Child("labels"))...)
+	if labels != nil {
+		v.errs = append(v.errs, validateLabels(labels, p.Child("labels"))...)
 	}
-	if a := stringMap(md["annotations"]); a != nil {
-		v.errs = append(v.errs, validateAnnotations(a, p.Child("annotations"))...)
+	if annotations != nil {
+		v.errs = append(v.errs, validateAnnotations(annotations, p.Child("annotations"))...)
 	}
 }
 
