@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -32,6 +33,7 @@ const (
 	jInt
 	jUint
 	jBool
+	jQuantity // a resource.Quantity: its canonical string, what its MarshalJSON writes
 )
 
 // tplan is how the walk reads a Go type (pointers stripped), computed once per type.
@@ -92,6 +94,10 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*tplan) *tplan {
 	}
 	p := &tplan{}
 	building[t] = p
+	if t == quantityType {
+		p.kind = jQuantity
+		return p
+	}
 	// As value: a type that marshals itself is rendered, whatever its kind.
 	if t.Kind() == reflect.Interface || t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) {
 		return p
@@ -192,6 +198,16 @@ func (w *walk) jvOf(rv reflect.Value, p *tplan) (jv, bool) {
 		return anyJV(float64(rv.Uint())), true
 	case jBool:
 		return jv{k: jBool, b: rv.Bool()}, true
+	case jQuantity:
+		// String caches its text in the quantity: asked of a copy, the object stays as
+		// it was read.
+		var q resource.Quantity
+		if rv.CanAddr() {
+			q = *rv.Addr().Interface().(*resource.Quantity)
+		} else {
+			q = rv.Interface().(resource.Quantity)
+		}
+		return jv{k: jString, s: q.String()}, true
 	}
 	x, present := w.render(rv)
 	if !present || x == nil {

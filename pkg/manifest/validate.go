@@ -51,6 +51,32 @@ type jsonSchema struct {
 	XIntOrString         bool                   `json:"x-kubernetes-int-or-string,omitempty"`
 	XListType            string                 `json:"x-kubernetes-list-type,omitempty"`
 	XListMapKeys         []string               `json:"x-kubernetes-list-map-keys,omitempty"`
+
+	re *regexp.Regexp // Pattern compiled (nil: none, or one Go cannot compile)
+}
+
+// compile compiles the patterns of s and of the schemas under it, once, when the schema
+// is read.
+func (s *jsonSchema) compile() {
+	if s == nil {
+		return
+	}
+	if s.Pattern != "" {
+		s.re = compiled(s.Pattern)
+	}
+	for _, p := range s.Properties {
+		p.compile()
+	}
+	if s.AdditionalProperties != nil {
+		s.AdditionalProperties.Schema.compile()
+	}
+	s.Items.compile()
+	for _, l := range [][]*jsonSchema{s.AllOf, s.AnyOf, s.OneOf} {
+		for _, x := range l {
+			x.compile()
+		}
+	}
+	s.Not.compile()
 }
 
 type schemaOrBool struct {
@@ -100,6 +126,7 @@ func schemaFor(ki *kindInfo) (*jsonSchema, error) {
 	}
 	for _, v := range d.Spec.Versions {
 		if v.Name == ki.gvk.Version && v.Schema.OpenAPIV3Schema != nil {
+			v.Schema.OpenAPIV3Schema.compile()
 			schemaCache[ki.gvk] = v.Schema.OpenAPIV3Schema
 			return v.Schema.OpenAPIV3Schema, nil
 		}
@@ -447,7 +474,7 @@ func (v *validator) str(s *jsonSchema, x string) {
 		v.errs = append(v.errs, field.TooLong(v.path(), x, int(*s.MaxLength)))
 	}
 	if s.Pattern != "" {
-		if re := compiled(s.Pattern); re != nil && !re.MatchString(x) {
+		if s.re != nil && !s.re.MatchString(x) {
 			v.errs = append(v.errs, field.Invalid(v.path(), x, fmt.Sprintf("should match '%s'", s.Pattern)))
 		}
 	}
