@@ -232,7 +232,7 @@ func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, dep
 		return nil, false
 	}
 	info := structFields(t)
-	quoted := quotedIntFields[t]
+	quoted := info.quoted
 	out := map[string]any{}
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
@@ -392,6 +392,12 @@ func (c *converter) scalar(n *yaml.Node, p *field.Path) (any, bool) {
 	case "!!null":
 		return nil, true
 	case "!!bool":
+		switch n.Value { // the usual spellings, without a decoder
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
 		var b bool
 		if err := n.Decode(&b); err != nil {
 			c.fail(p, n.Line, "invalid boolean %q", n.Value)
@@ -399,6 +405,9 @@ func (c *converter) scalar(n *yaml.Node, p *field.Path) (any, bool) {
 		}
 		return b, true
 	case "!!int":
+		if i, ok := plainDecimal(n.Value); ok {
+			return i, true
+		}
 		var v any
 		if err := n.Decode(&v); err != nil {
 			c.fail(p, n.Line, "invalid integer %q", n.Value)
@@ -430,6 +439,28 @@ func (c *converter) scalar(n *yaml.Node, p *field.Path) (any, bool) {
 	}
 	// !!str, !!timestamp, !!binary and custom tags keep their text.
 	return n.Value, true
+}
+
+// plainDecimal reads an integer written in decimal digits alone (an optional minus, no
+// leading zero, no more than 18 digits) the way the decoder does, without one; ok is
+// false for any other spelling, which the decoder reads.
+func plainDecimal(s string) (int64, bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if len(digits) == 0 || len(digits) > 18 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, false
+	}
+	var i int64
+	for j := 0; j < len(digits); j++ {
+		d := digits[j]
+		if d < '0' || d > '9' {
+			return 0, false
+		}
+		i = i*10 + int64(d-'0')
+	}
+	if len(digits) < len(s) {
+		i = -i
+	}
+	return i, true
 }
 
 func (c *converter) scalarString(n *yaml.Node, p *field.Path, want string) (string, bool) {
@@ -574,6 +605,7 @@ type structInfo struct {
 	fields []fieldInfo // in declaration order, embedded structs flattened
 	byName map[string]fieldInfo
 	names  []string
+	quoted map[string]bool // quotedIntFields of the type
 }
 
 var structCache sync.Map // reflect.Type -> *structInfo
@@ -583,7 +615,7 @@ func structFields(t reflect.Type) *structInfo {
 	if v, ok := structCache.Load(t); ok {
 		return v.(*structInfo)
 	}
-	info := &structInfo{byName: map[string]fieldInfo{}}
+	info := &structInfo{byName: map[string]fieldInfo{}, quoted: quotedIntFields[t]}
 	var walk func(t reflect.Type, index []int)
 	walk = func(t reflect.Type, index []int) {
 		for i := 0; i < t.NumField(); i++ {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -37,69 +38,136 @@ func (c *converter) fill(n *yaml.Node, dst reflect.Value, p *field.Path, depth i
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
 		return true // what encoding/json does with null: the zero value stays
 	}
-	t := dst.Type()
-	if t.Kind() == reflect.Pointer {
-		e := reflect.New(t.Elem())
-		if !c.fillValue(n, e.Elem(), p, depth) {
+	fp := fillPlanOf(dst.Type())
+	if fp.ptr {
+		e := reflect.New(fp.elem)
+		if !c.fillValue(n, e.Elem(), fp.kind, p, depth) {
 			return false
 		}
 		dst.Set(e)
 		return true
 	}
-	return c.fillValue(n, dst, p, depth)
+	return c.fillValue(n, dst, fp.kind, p, depth)
 }
 
 var textUnmarshalerType = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()
 
-// fillValue is fill of a resolved node that is not null into a value that is not a pointer.
-func (c *converter) fillValue(n *yaml.Node, dst reflect.Value, p *field.Path, depth int) bool {
-	t := dst.Type()
+// fillKind is how fillValue fills a type.
+type fillKind uint8
+
+const (
+	fkOther    fillKind = iota // booleans, numbers, free-form values: convert's value
+	fkQuantity                 // text parsed as a quantity, anything else through JSON
+	fkJSON                     // through its JSON form (fillJSON)
+	fkStruct
+	fkMap
+	fkSlice
+	fkString
+	fkInt
+	fkUint
+)
+
+// fillPlan is what fill needs to know of a type, found once per type (the reflect
+// questions it asks cost more than the filling).
+type fillPlan struct {
+	ptr  bool         // a pointer: filled is a new elem
+	elem reflect.Type // ptr: the type pointed to
+	kind fillKind     // of the type (of elem when ptr)
+}
+
+var fillPlans sync.Map // reflect.Type -> *fillPlan
+
+func fillPlanOf(t reflect.Type) *fillPlan {
+	if fp, ok := fillPlans.Load(t); ok {
+		return fp.(*fillPlan)
+	}
+	fp := &fillPlan{}
+	vt := t
+	if t.Kind() == reflect.Pointer {
+		fp.ptr, fp.elem, vt = true, t.Elem(), t.Elem()
+	}
+	fp.kind = fillKindOf(vt)
+	v, _ := fillPlans.LoadOrStore(t, fp)
+	return v.(*fillPlan)
+}
+
+// fillKindOf decides how fillValue fills a value of type t (not a pointer, or a pointer
+// to a pointer's elem).
+func fillKindOf(t reflect.Type) fillKind {
 	switch {
-	case t == quantityType && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
-		q, err := resource.ParseQuantity(strings.TrimSpace(n.Value))
-		if err != nil {
-			c.fail(p, n.Line, "invalid quantity %q: expected a Kubernetes quantity such as 16Gi, 500m or 4", n.Value)
-			return false
-		}
-		dst.Set(reflect.ValueOf(q))
-		return true
-	case t == quantityType || t == timeType || reflect.PointerTo(t).Implements(unmarshalerType) ||
+	case t == quantityType:
+		return fkQuantity
+	case t == timeType || reflect.PointerTo(t).Implements(unmarshalerType) ||
 		reflect.PointerTo(t).Implements(textUnmarshalerType) || t.Kind() == reflect.Pointer ||
 		t.Kind() == reflect.Array:
-		return c.fillJSON(n, dst, p, depth)
+		return fkJSON
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		return c.fillStruct(n, dst, p, depth)
+		return fkStruct
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
-			return c.fillJSON(n, dst, p, depth)
+			return fkJSON
 		}
-		return c.fillMap(n, dst, p, depth)
+		return fkMap
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
-			return c.fillJSON(n, dst, p, depth)
+			return fkJSON
 		}
-		return c.fillSlice(n, dst, p, depth)
+		return fkSlice
 	case reflect.String:
+		return fkString
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return fkInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return fkUint
+	}
+	return fkOther
+}
+
+// fillValue is fill of a resolved node that is not null into a value that is not a
+// pointer, of kind fk.
+func (c *converter) fillValue(n *yaml.Node, dst reflect.Value, fk fillKind, p *field.Path, depth int) bool {
+	switch fk {
+	case fkQuantity:
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
+			q, err := resource.ParseQuantity(strings.TrimSpace(n.Value))
+			if err != nil {
+				c.fail(p, n.Line, "invalid quantity %q: expected a Kubernetes quantity such as 16Gi, 500m or 4", n.Value)
+				return false
+			}
+			*dst.Addr().Interface().(*resource.Quantity) = q
+			return true
+		}
+		return c.fillJSON(n, dst, p, depth)
+	case fkJSON:
+		return c.fillJSON(n, dst, p, depth)
+	case fkStruct:
+		return c.fillStruct(n, dst, p, depth)
+	case fkMap:
+		return c.fillMap(n, dst, p, depth)
+	case fkSlice:
+		return c.fillSlice(n, dst, p, depth)
+	case fkString:
 		s, ok := c.scalarString(n, p, "a string")
 		if ok {
 			dst.SetString(s)
 		}
 		return ok
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v, ok := c.integer(n, t, p)
+	case fkInt:
+		v, ok := c.integer(n, dst.Type(), p)
 		if ok {
 			dst.SetInt(v.(int64))
 		}
 		return ok
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		v, ok := c.integer(n, t, p)
+	case fkUint:
+		v, ok := c.integer(n, dst.Type(), p)
 		if ok {
 			dst.SetUint(uint64(v.(int64)))
 		}
 		return ok
 	}
+	t := dst.Type()
 	// Booleans, numbers and free-form values: convert's value, as encoding/json stores it.
 	v, ok := c.convertNode(n, t, p, depth)
 	if !ok {
@@ -176,7 +244,7 @@ func (c *converter) fillStruct(n *yaml.Node, dst reflect.Value, p *field.Path, d
 	}
 	t := dst.Type()
 	info := structFields(t)
-	quoted := quotedIntFields[t]
+	quoted := info.quoted
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
 		kp, prev := c.down(pathStep{kind: stepChild, name: k}, p, kn.Line)
