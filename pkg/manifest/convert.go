@@ -599,6 +599,7 @@ type fieldInfo struct {
 	index     []int
 	typ       reflect.Type
 	omitEmpty bool
+	fill      *fillPlan // of typ
 }
 
 type structInfo struct {
@@ -642,7 +643,8 @@ func structFields(t reflect.Type) *structInfo {
 			if name == "" {
 				name = f.Name
 			}
-			fi := fieldInfo{name: name, index: idx, typ: f.Type, omitEmpty: strings.Contains(","+opts+",", ",omitempty,")}
+			fi := fieldInfo{name: name, index: idx, typ: f.Type, omitEmpty: strings.Contains(","+opts+",", ",omitempty,"),
+				fill: fillPlanOf(f.Type)}
 			if _, dup := info.byName[name]; dup {
 				continue
 			}

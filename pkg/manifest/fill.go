@@ -26,6 +26,11 @@ import (
 // base64 bytes, text unmarshalers) still go through their JSON form, one field at a time.
 // ok is false after an error; dst then holds what decoded.
 func (c *converter) fill(n *yaml.Node, dst reflect.Value, p *field.Path, depth int) bool {
+	return c.fillAs(n, dst, fillPlanOf(dst.Type()), p, depth)
+}
+
+// fillAs is fill with the plan of dst's type at hand.
+func (c *converter) fillAs(n *yaml.Node, dst reflect.Value, fp *fillPlan, p *field.Path, depth int) bool {
 	if !c.tick(n, p, depth) {
 		return false
 	}
@@ -38,7 +43,6 @@ func (c *converter) fill(n *yaml.Node, dst reflect.Value, p *field.Path, depth i
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
 		return true // what encoding/json does with null: the zero value stays
 	}
-	fp := fillPlanOf(dst.Type())
 	if fp.ptr {
 		e := reflect.New(fp.elem)
 		if !c.fillValue(n, e.Elem(), fp.kind, p, depth) {
@@ -75,7 +79,10 @@ type fillPlan struct {
 	kind fillKind     // of the type (of elem when ptr)
 }
 
-var fillPlans sync.Map // reflect.Type -> *fillPlan
+var (
+	fillPlans  sync.Map // reflect.Type -> *fillPlan
+	stringPlan = fillPlanOf(reflect.TypeOf(""))
+)
 
 func fillPlanOf(t reflect.Type) *fillPlan {
 	if fp, ok := fillPlans.Load(t); ok {
@@ -269,7 +276,7 @@ func (c *converter) fillStruct(n *yaml.Node, dst reflect.Value, p *field.Path, d
 				}
 			}
 		}
-		if !c.fill(vn, fv, kp, depth+1) {
+		if !c.fillAs(vn, fv, f.fill, kp, depth+1) {
 			good = false
 		}
 	})
@@ -314,12 +321,13 @@ func (c *converter) fillMap(n *yaml.Node, dst reflect.Value, p *field.Path, dept
 		return c.fillStringMap(n, dst, p, depth)
 	}
 	m := reflect.MakeMapWithSize(t, len(n.Content)/2)
+	efp := fillPlanOf(t.Elem())
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
 		kp, prev := c.down(pathStep{kind: stepKey, name: k}, p, kn.Line)
 		defer c.leave(prev)
 		e := reflect.New(t.Elem()).Elem()
-		if c.fill(vn, e, kp, depth+1) {
+		if c.fillAs(vn, e, efp, kp, depth+1) {
 			m.SetMapIndex(reflect.ValueOf(c.intern.str(k)).Convert(t.Key()), e)
 		} else {
 			good = false
@@ -344,7 +352,7 @@ func (c *converter) fillStringMap(n *yaml.Node, dst reflect.Value, p *field.Path
 		kp, prev := c.down(pathStep{kind: stepKey, name: k}, p, kn.Line)
 		defer c.leave(prev)
 		c.slot.SetString("")
-		if c.fill(vn, c.slot, kp, depth+1) {
+		if c.fillAs(vn, c.slot, stringPlan, kp, depth+1) {
 			m[c.intern.str(k)] = c.slot.String()
 		} else {
 			good = false
@@ -360,10 +368,11 @@ func (c *converter) fillSlice(n *yaml.Node, dst reflect.Value, p *field.Path, de
 		return false
 	}
 	s := reflect.MakeSlice(dst.Type(), len(n.Content), len(n.Content))
+	efp := fillPlanOf(dst.Type().Elem())
 	good := true
 	for i, item := range n.Content {
 		ip, prev := c.down(pathStep{kind: stepIndex, index: i}, p, item.Line)
-		if !c.fill(item, s.Index(i), ip, depth+1) {
+		if !c.fillAs(item, s.Index(i), efp, ip, depth+1) {
 			good = false
 		}
 		c.leave(prev)

@@ -38,33 +38,40 @@ func tooLarge(q *resource.Quantity) bool {
 
 var maxQuantityFloat = maxQuantity.AsApproximateFloat64()
 
+// machineTemplatePath is shared: field paths are never changed, only extended.
+var machineTemplatePath = field.NewPath("spec", "workers", "machineTemplate")
+
 // semantic reports what the server would accept but the rules cannot use: sizes out of
 // range and, for a Team, environment names that differ only in case. written reports
 // whether a field was in the file: a zero quantity that was not is merely unset.
 func semantic(obj runtime.Object, written func(*field.Path) bool) field.ErrorList {
 	var errs field.ErrorList
-	check := func(q *resource.Quantity, p *field.Path, rule sizeRule) {
+	// A quantity's path is made only when there is something to say of it (parent, then
+	// the path's steps below it): most quantities are fine.
+	check := func(q *resource.Quantity, parent *field.Path, rule sizeRule, steps ...string) {
 		if q == nil {
 			return
 		}
 		switch s := q.Sign(); {
 		case tooLarge(q):
-			errs = append(errs, field.Invalid(p, q.String(), "too large (more than 4Ei)"))
+			errs = append(errs, field.Invalid(parent.Child(steps[0], steps[1:]...), q.String(), "too large (more than 4Ei)"))
 		case s < 0:
-			errs = append(errs, field.Invalid(p, q.String(), "must not be negative"))
-		case s == 0 && rule == positive && written(p):
-			errs = append(errs, field.Invalid(p, q.String(), "must be greater than zero"))
+			errs = append(errs, field.Invalid(parent.Child(steps[0], steps[1:]...), q.String(), "must not be negative"))
+		case s == 0 && rule == positive:
+			if p := parent.Child(steps[0], steps[1:]...); written(p) {
+				errs = append(errs, field.Invalid(p, q.String(), "must be greater than zero"))
+			}
 		}
 	}
 	switch o := obj.(type) {
 	case *v1alpha1.TenantCluster:
-		mt := field.NewPath("spec", "workers", "machineTemplate")
+		mt := machineTemplatePath
 		if o.Spec.Workers.MachineTemplate.CPU == 0 && written(mt.Child("cpu")) {
 			// Rendered, a zero cpu is left out and the CRD's minimum never sees it.
 			errs = append(errs, field.Invalid(mt.Child("cpu"), 0, "should be greater than or equal to 1"))
 		}
-		check(&o.Spec.Workers.MachineTemplate.Memory, mt.Child("memory"), positive)
-		check(&o.Spec.Workers.MachineTemplate.DiskSize, mt.Child("diskSize"), positive)
+		check(&o.Spec.Workers.MachineTemplate.Memory, mt, positive, "memory")
+		check(&o.Spec.Workers.MachineTemplate.DiskSize, mt, positive, "diskSize")
 		if o.Spec.ControlPlane != nil && o.Spec.ControlPlane.Resources != nil {
 			cp := o.Spec.ControlPlane.Resources
 			p := field.NewPath("spec", "controlPlane", "resources")
@@ -80,8 +87,8 @@ func semantic(obj runtime.Object, written func(*field.Path) bool) field.ErrorLis
 					amt  *v1alpha1.ResourceAmounts
 				}{{"requests", c.res.Requests}, {"limits", c.res.Limits}} {
 					if a.amt != nil {
-						check(a.amt.CPU, p.Child(c.name, a.name, "cpu"), nonNegative)
-						check(a.amt.Memory, p.Child(c.name, a.name, "memory"), nonNegative)
+						check(a.amt.CPU, p, nonNegative, c.name, a.name, "cpu")
+						check(a.amt.Memory, p, nonNegative, c.name, a.name, "memory")
 					}
 				}
 			}
@@ -89,11 +96,11 @@ func semantic(obj runtime.Object, written func(*field.Path) bool) field.ErrorLis
 	case *v1alpha1.Team:
 		if l := o.Spec.ResourceLimits; l != nil {
 			p := field.NewPath("spec", "resourceLimits")
-			check(l.MaxCPUCores, p.Child("maxCPUCores"), nonNegative)
-			check(l.MaxMemory, p.Child("maxMemory"), nonNegative)
-			check(l.MaxStorage, p.Child("maxStorage"), nonNegative)
-			check(l.DefaultCPUPerNode, p.Child("defaultCPUPerNode"), positive)
-			check(l.DefaultMemoryPerNode, p.Child("defaultMemoryPerNode"), positive)
+			check(l.MaxCPUCores, p, nonNegative, "maxCPUCores")
+			check(l.MaxMemory, p, nonNegative, "maxMemory")
+			check(l.MaxStorage, p, nonNegative, "maxStorage")
+			check(l.DefaultCPUPerNode, p, positive, "defaultCPUPerNode")
+			check(l.DefaultMemoryPerNode, p, positive, "defaultMemoryPerNode")
 		}
 		errs = append(errs, policy.DuplicateEnvironments(o)...)
 	}

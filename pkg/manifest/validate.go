@@ -241,14 +241,17 @@ func validateJSON(obj *Object, ki *kindInfo, s *jsonSchema) (*validator, []*Deco
 
 // kindOfObject finds the known kind of a typed object by its Go type.
 func kindOfObject(o runtime.Object) *kindInfo {
-	t := reflect.TypeOf(o)
-	for _, ki := range knownKinds {
-		if reflect.PointerTo(ki.typ) == t {
-			return ki
-		}
-	}
-	return nil
+	return kindsByType[reflect.TypeOf(o)]
 }
+
+// kindsByType is knownKinds by the pointer type of their objects.
+var kindsByType = func() map[reflect.Type]*kindInfo {
+	m := make(map[reflect.Type]*kindInfo, len(knownKinds))
+	for _, ki := range knownKinds {
+		m[reflect.PointerTo(ki.typ)] = ki
+	}
+	return m
+}()
 
 // fillIdentity completes the identity fields of an object built in memory.
 func fillIdentity(o *Object) {
