@@ -273,6 +273,12 @@ func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, dep
 // eachPair walks the pairs of a mapping, expanding merge keys ("<<") and refusing
 // duplicate and non-scalar keys.
 func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k string, kn, vn *yaml.Node)) {
+	c.pairs(n, p, depth, fn, nil)
+}
+
+// pairs is eachPair of a mapping whose pairs pass through filter (nil: all pass): fn is
+// only ever called, never kept, so that the callers' closures stay on their stacks.
+func (c *converter) pairs(n *yaml.Node, p *field.Path, depth int, fn func(k string, kn, vn *yaml.Node), filter *mergeFilter) {
 	var seen keySet
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -301,16 +307,39 @@ func (c *converter) eachPair(n *yaml.Node, p *field.Path, depth int, fn func(k s
 			continue
 		}
 		seen.set(k, kn.Line)
-		fn(k, kn, vn)
+		if filter.pass(k) {
+			fn(k, kn, vn)
+		}
 	}
 	if len(merges) > 0 {
-		c.mergePairs(n, p, depth, merges, seen, fn)
+		c.mergePairs(n, p, depth, merges, seen, fn, filter)
 	}
 }
 
+// mergeFilter passes on, of the pairs a merge key brings in, those that neither the
+// mapping itself nor an earlier source set; outer is the filter of the mapping itself,
+// when it is a merge source too.
+type mergeFilter struct {
+	seen  *keySet
+	sub   map[string]bool
+	outer *mergeFilter
+}
+
+// pass reports whether the key k passes every filter, innermost first, each marking it
+// as set as it passes.
+func (f *mergeFilter) pass(k string) bool {
+	for ; f != nil; f = f.outer {
+		if _, explicit := f.seen.get(k); explicit || f.sub[k] {
+			return false
+		}
+		f.sub[k] = true
+	}
+	return true
+}
+
 // mergePairs walks the mappings merge keys ("<<") refer to, after the explicit pairs;
-// seen is a copy of the explicit keys (so that eachPair's own stays on its stack).
-func (c *converter) mergePairs(n *yaml.Node, p *field.Path, depth int, merges []*yaml.Node, seen keySet, fn func(k string, kn, vn *yaml.Node)) {
+// seen is a copy of the explicit keys (so that pairs' own stays on its stack).
+func (c *converter) mergePairs(n *yaml.Node, p *field.Path, depth int, merges []*yaml.Node, seen keySet, fn func(k string, kn, vn *yaml.Node), outer *mergeFilter) {
 	// Merged keys come after explicit ones and never override them.
 	for _, m := range merges {
 		m = resolve(m)
@@ -336,15 +365,9 @@ func (c *converter) mergePairs(n *yaml.Node, p *field.Path, depth int, merges []
 				c.fail(p, n.Line, "nested more than %d levels deep", maxDepth)
 				return
 			}
-			sub := map[string]bool{}
-			c.eachPair(s, p, depth+1, func(k string, kn, vn *yaml.Node) {
-				if _, explicit := seen.get(k); explicit || sub[k] {
-					return
-				}
-				sub[k] = true
-				fn(k, kn, vn)
-			})
-			for k := range sub {
+			f := &mergeFilter{seen: &seen, sub: map[string]bool{}, outer: outer}
+			c.pairs(s, p, depth+1, fn, f)
+			for k := range f.sub {
 				seen.set(k, 0)
 			}
 		}
