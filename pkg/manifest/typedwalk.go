@@ -455,17 +455,21 @@ func (v *validator) validateV(s *jsonSchema, x jv) {
 			subs = s.OneOf
 		}
 		matched := 0
-		var types []string
+		var buf [4]string
+		types := buf[:0]
 		for _, sub := range subs {
 			if sub.Type != "" && !typeMatchesV(sub, x) {
 				types = append(types, sub.Type)
 				continue
 			}
-			trial := &validator{obj: v.obj, at: v.at, w: v.w}
-			trial.validateV(sub, x)
-			if len(trial.errs) == 0 {
+			// A trial on v itself, its findings dropped after: the walk changes nothing
+			// else that outlives it.
+			before := len(v.errs)
+			v.validateV(sub, x)
+			if len(v.errs) == before {
 				matched++
 			}
+			v.errs = v.errs[:before]
 			if sub.Type != "" {
 				types = append(types, sub.Type)
 			}

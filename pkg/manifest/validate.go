@@ -634,7 +634,7 @@ func (v *validator) metadata(md map[string]any, namespaced bool) {
 // metadataRules are metadata's rules over its fields; labels and annotations are nil
 // where metadata has none.
 func (v *validator) metadataRules(name, gen, ns string, labels, annotations map[string]string, namespaced bool) {
-	p := field.NewPath("metadata")
+	p := metadataPath
 	switch {
 	case name == "" && gen == "":
 		v.errs = append(v.errs, field.Required(p.Child("name"), "name or generateName is required"))
@@ -651,12 +651,19 @@ func (v *validator) metadataRules(name, gen, ns string, labels, annotations map[
 		}
 	}
 	if labels != nil {
-		v.errs = append(v.errs, validateLabels(labels, p.Child("labels"))...)
+		v.errs = append(v.errs, validateLabels(labels, labelsPath)...)
 	}
 	if annotations != nil {
-		v.errs = append(v.errs, validateAnnotations(annotations, p.Child("annotations"))...)
+		v.errs = append(v.errs, validateAnnotations(annotations, annotationsPath)...)
 	}
 }
+
+// Paths of metadata, shared: a field path is never changed, only extended.
+var (
+	metadataPath    = field.NewPath("metadata")
+	labelsPath      = metadataPath.Child("labels")
+	annotationsPath = metadataPath.Child("annotations")
+)
 
 func stringMap(v any) map[string]string {
 	m, ok := v.(map[string]any)
