@@ -24,8 +24,9 @@ const goodMax = 1 << 13
 
 // goodSet remembers strings a rule accepted.
 type goodSet struct {
-	m sync.Map // string -> struct{}
-	n atomic.Int32
+	m   sync.Map // string -> struct{}
+	n   atomic.Int32
+	max int32 // of strings remembered; 0: goodMax
 }
 
 // good reports whether s passes the rule ok, asking ok only for a string not seen before.
@@ -36,7 +37,11 @@ func (g *goodSet) good(s string, ok func(string) bool) bool {
 	if !ok(s) {
 		return false
 	}
-	if g.n.Add(1) <= goodMax {
+	limit := g.max
+	if limit == 0 {
+		limit = goodMax
+	}
+	if g.n.Add(1) <= limit {
 		g.m.Store(s, struct{}{})
 	}
 	return true

@@ -53,6 +53,9 @@ type jsonSchema struct {
 	XListMapKeys         []string               `json:"x-kubernetes-list-map-keys,omitempty"`
 
 	re *regexp.Regexp // Pattern compiled (nil: none, or one Go cannot compile)
+	// matching remembers strings that match re: the same versions, sizes and names come
+	// back in object after object, and a match costs more than the lookup.
+	matching *goodSet
 }
 
 // compile compiles the patterns of s and of the schemas under it, once, when the schema
@@ -62,7 +65,7 @@ func (s *jsonSchema) compile() {
 		return
 	}
 	if s.Pattern != "" {
-		s.re = compiled(s.Pattern)
+		s.re, s.matching = compiled(s.Pattern), &goodSet{max: 1 << 10}
 	}
 	for _, p := range s.Properties {
 		p.compile()
@@ -477,7 +480,7 @@ func (v *validator) str(s *jsonSchema, x string) {
 		v.errs = append(v.errs, field.TooLong(v.path(), x, int(*s.MaxLength)))
 	}
 	if s.Pattern != "" {
-		if s.re != nil && !s.re.MatchString(x) {
+		if s.re != nil && !s.matching.good(x, s.re.MatchString) {
 			v.errs = append(v.errs, field.Invalid(v.path(), x, fmt.Sprintf("should match '%s'", s.Pattern)))
 		}
 	}
