@@ -12,8 +12,9 @@ import (
 )
 
 // typedJSONValue is toJSONValue of a typed object without the node tree in between: the
-// value objectNode renders and the untyped converter reads back, built directly. Validate
-// runs it on every object a Load reads, and the tree cost as much as the parse of the file.
+// value objectNode renders and the untyped converter reads back, built directly. The
+// schema walk reads typed objects where they are (typedwalk.go) and asks this only for
+// the values that render themselves, for findings, and for objects it does not read.
 // TestTypedJSONValueAsRendered holds the two ways equal.
 func typedJSONValue(obj runtime.Object) (any, error) {
 	if _, ok := obj.(*unstructured.Unstructured); ok || obj == nil {
