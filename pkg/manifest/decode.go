@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -26,14 +28,36 @@ type kindInfo struct {
 	strict     bool         // refuse unknown fields
 	namespaced bool
 	crd        string // file name of its CRD in config/crd
+	typeMeta   []int  // index of its metav1.TypeMeta (nil: none)
+}
+
+var typeMetaType = reflect.TypeOf(metav1.TypeMeta{})
+
+// setType sets the apiVersion and kind of obj, a new object of kind ki, as read: what
+// meta.TypeAccessor sets, written in place. apiVersion is one kindFor found ki by, so
+// it is already in the form the accessor would write.
+func (ki *kindInfo) setType(obj runtime.Object, apiVersion, kind string) {
+	if ki.typeMeta == nil {
+		if ta, err := meta.TypeAccessor(obj); err == nil {
+			ta.SetAPIVersion(apiVersion)
+			ta.SetKind(kind)
+		}
+		return
+	}
+	tm := reflect.ValueOf(obj).Elem().FieldByIndex(ki.typeMeta).Addr().Interface().(*metav1.TypeMeta)
+	tm.APIVersion, tm.Kind = apiVersion, kind
 }
 
 var knownKinds = func() map[schema.GroupVersionKind]*kindInfo {
 	m := map[schema.GroupVersionKind]*kindInfo{}
 	add := func(obj runtime.Object, gv schema.GroupVersion, kind string, strict, namespaced bool, plural string) {
 		gvk := gv.WithKind(kind)
-		m[gvk] = &kindInfo{gvk: gvk, typ: reflect.TypeOf(obj).Elem(), strict: strict, namespaced: namespaced,
+		ki := &kindInfo{gvk: gvk, typ: reflect.TypeOf(obj).Elem(), strict: strict, namespaced: namespaced,
 			crd: gv.Group + "_" + plural + ".yaml"}
+		if f, ok := ki.typ.FieldByName("TypeMeta"); ok && f.Type == typeMetaType && f.Anonymous {
+			ki.typeMeta = f.Index
+		}
+		m[gvk] = ki
 	}
 	b := v1alpha1.GroupVersion
 	add(&v1alpha1.Team{}, b, v1alpha1.KindTeam, true, false, "teams")
@@ -138,9 +162,12 @@ func (d *decoder) converter(ki *kindInfo) *converter {
 // that is not converted.
 func (d *decoder) headerLines(h header) *lineIndex {
 	l := &lineIndex{tab: d.tab}
-	for _, k := range []string{"apiVersion", "kind"} {
-		if line, ok := h.lines[k]; ok {
-			l.add(d.tab.id(pathStep{parent: noPath, kind: stepChild, name: k}, field.NewPath(k)), line)
+	for _, f := range []struct {
+		name string
+		line int
+	}{{"apiVersion", h.apiVersionLine}, {"kind", h.kindLine}} {
+		if f.line > 0 {
+			l.add(d.tab.id(pathStep{parent: noPath, kind: stepChild, name: f.name}, field.NewPath(f.name)), f.line)
 		}
 	}
 	l.done()
@@ -171,7 +198,7 @@ func shiftLines(n *yaml.Node, off int) {
 // header is what a document says about itself, read leniently for error messages.
 type header struct {
 	apiVersion, kind, name, namespace string
-	lines                             map[string]int // of apiVersion and kind, for errors
+	apiVersionLine, kindLine          int // where they are, for errors (0: absent)
 }
 
 func readHeader(n *yaml.Node) header {
@@ -195,12 +222,11 @@ func readHeader(n *yaml.Node) header {
 	var av, kn *yaml.Node
 	h.apiVersion, av = str(n, "apiVersion")
 	h.kind, kn = str(n, "kind")
-	h.lines = map[string]int{}
 	if av != nil {
-		h.lines["apiVersion"] = av.Line
+		h.apiVersionLine = av.Line
 	}
 	if kn != nil {
-		h.lines["kind"] = kn.Line
+		h.kindLine = kn.Line
 	}
 	if _, md := str(n, "metadata"); md != nil {
 		h.name, _ = str(md, "name")

@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
@@ -390,10 +389,7 @@ func (d *decoder) typedObject(o Object, n *yaml.Node, h header, ki *kindInfo, c 
 	ok := c.fill(n, reflect.ValueOf(obj).Elem(), nil, 0)
 	c.lines.done()
 	o.lines, o.NotJudged = c.lines, c.notJudged(o.Source.File)
-	if ta, err := meta.TypeAccessor(obj); err == nil {
-		ta.SetAPIVersion(h.apiVersion)
-		ta.SetKind(h.kind)
-	}
+	ki.setType(obj, h.apiVersion, h.kind)
 	if ok && len(c.errs) == 0 {
 		o.Obj = obj
 		return o, nil
