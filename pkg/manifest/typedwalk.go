@@ -408,12 +408,13 @@ func (w *walk) renders(rv reflect.Value, p *tplan, c *converter, depth int) bool
 
 // newWalk prepares the typed walk of obj, a typed object of kind ki; nil when some part
 // of it does not render, for which the JSON value's own error is the finding.
-func newWalk(ki *kindInfo, obj runtime.Object) (*walk, jv) {
+func (v *validator) newWalk(ki *kindInfo, obj runtime.Object) (*walk, jv) {
 	rv := reflect.ValueOf(obj)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
 		return nil, jv{}
 	}
-	w := &walk{ki: ki, obj: obj}
+	v.walk = walk{ki: ki, obj: obj}
+	w := &v.walk
 	p := planOf(rv.Elem().Type())
 	if p.kind != jStruct || !w.renders(rv.Elem(), p, newConverter(false), 0) {
 		return nil, jv{}

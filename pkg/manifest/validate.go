@@ -192,8 +192,10 @@ func validateObjectBy(obj Object, typed bool) []*DecodeError {
 	if err != nil {
 		return []*DecodeError{obj.errorAt("", 0, "%v", err)}
 	}
-	v := &validator{obj: &obj, at: make([]vstep, 0, 16)}
-	if w, root := newWalk(ki, obj.Obj); w != nil && typed {
+	v := validators.Get().(*validator)
+	defer v.release()
+	v.lines = obj.lines
+	if w, root := v.newWalk(ki, obj.Obj); w != nil && typed {
 		v.w = w
 		v.validateV(s, root)
 		if !w.failed {
@@ -220,7 +222,9 @@ func validateObjectBy(obj Object, typed bool) []*DecodeError {
 		derrs = append(derrs, obj.errorAt(e.Field, 0, "%s", e.ErrorBody()))
 	}
 	// Report in file order, the way a reader goes through the document.
-	sort.SliceStable(derrs, func(i, j int) bool { return derrs[i].Line < derrs[j].Line })
+	if len(derrs) > 1 {
+		sort.SliceStable(derrs, func(i, j int) bool { return derrs[i].Line < derrs[j].Line })
+	}
 	return derrs
 }
 
@@ -231,7 +235,7 @@ func validateJSON(obj *Object, ki *kindInfo, s *jsonSchema) (*validator, []*Deco
 	if err != nil {
 		return nil, []*DecodeError{obj.errorAt("", 0, "%v", err)}
 	}
-	v := &validator{obj: obj, at: make([]vstep, 0, 16)}
+	v := &validator{lines: obj.lines, at: make([]vstep, 0, 16)}
 	v.validate(s, val)
 	v.errs = append(v.errs, celRules(obj.Obj)...)
 	if md, ok := val.(map[string]any)["metadata"].(map[string]any); ok {
@@ -327,18 +331,29 @@ func (v *validator) down(s vstep) { v.at = append(v.at, s) }
 func (v *validator) up() { v.at = v.at[:len(v.at)-1] }
 
 type validator struct {
-	obj  *Object
-	errs field.ErrorList
-	at   []vstep // where it is (path)
-	w    *walk   // of the typed walk; nil in the JSON walk
+	lines *lineIndex // of the object's file; nil: an object built in memory
+	errs  field.ErrorList
+	at    []vstep // where it is (path)
+	w     *walk   // of the typed walk; nil in the JSON walk
+	walk  walk    // w's storage in the typed walk
+}
+
+// validators keeps the walkers of the typed walk (and their stacks) for the next object.
+var validators = sync.Pool{New: func() any { return &validator{at: make([]vstep, 0, 16)} }}
+
+// release empties v, keeping its stacks, and gives it back to validators.
+func (v *validator) release() {
+	clear(v.errs)
+	*v = validator{at: v.at[:0], errs: v.errs[:0]}
+	validators.Put(v)
 }
 
 // inFile reports whether a field was written in the file the object came from.
 func (v *validator) inFile(p *field.Path) bool {
-	if v.obj.lines == nil {
+	if v.lines == nil {
 		return true
 	}
-	_, ok := v.obj.lines.get(p.String())
+	_, ok := v.lines.get(p.String())
 	return ok
 }
 
@@ -362,7 +377,7 @@ func (v *validator) validate(s *jsonSchema, val any) {
 				types = append(types, sub.Type)
 				continue
 			}
-			trial := &validator{obj: v.obj, at: v.at, w: v.w}
+			trial := &validator{lines: v.lines, at: v.at, w: v.w}
 			trial.validate(sub, val)
 			if len(trial.errs) == 0 {
 				matched++
