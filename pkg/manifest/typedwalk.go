@@ -447,6 +447,9 @@ func (v *validator) validateV(s *jsonSchema, x jv) {
 		v.validate(s, v.box(x))
 		return
 	}
+	if (x.k == jStruct || x.k == jMap || x.k == jSlice) && bindingOf(s, x.p).trivial {
+		return
+	}
 	for _, sub := range s.AllOf {
 		v.validateV(sub, x)
 	}
@@ -568,6 +571,26 @@ func (v *validator) objectV(s *jsonSchema, x jv) {
 	if s.Properties == nil && !addl && !count {
 		return
 	}
+	if x.k == jStruct && !count {
+		// Only the fields that can be wrong, in the same order.
+		for _, bf := range bindingOf(s, x.p).fields {
+			if dropped != nil && slices.Contains(dropped, bf.f.name) {
+				continue
+			}
+			val, ok := v.w.field(x, bf.f)
+			if !ok {
+				continue
+			}
+			step := vstep{kind: stepChild, name: bf.f.name}
+			if bf.key {
+				step.kind = stepKey
+			}
+			v.down(step)
+			v.validateV(bf.s, val)
+			v.up()
+		}
+		return
+	}
 	n := -droppedPresent
 	v.w.members(x, func(k string, val jv) {
 		n++
@@ -644,4 +667,102 @@ func (v *validator) metadataV(md jv, ok bool, namespaced bool) {
 		return stringMap(v.box(x))
 	}
 	v.metadataRules(str("name"), str("generateName"), str("namespace"), strs("labels"), strs("annotations"), namespaced)
+}
+
+// binding is what the typed walk checks of a value of plan p against schema s, found
+// once per pair.
+type binding struct {
+	trivial bool         // nothing under s can be wrong in a value of p
+	fields  []boundField // jStruct: the fields that can be, in name order
+}
+
+type boundField struct {
+	f   *tfield
+	s   *jsonSchema
+	key bool // checked against additionalProperties (a key step)
+}
+
+type bindKey struct {
+	s *jsonSchema
+	p *tplan
+}
+
+var bindings sync.Map // bindKey -> *binding
+
+func bindingOf(s *jsonSchema, p *tplan) *binding {
+	k := bindKey{s, p}
+	if b, ok := bindings.Load(k); ok {
+		return b.(*binding)
+	}
+	b := &binding{trivial: trivialFor(s, p)}
+	if p.kind == jStruct && s != nil {
+		for i := range p.fields {
+			f := &p.fields[i]
+			if fs, key := fieldSchema(s, f.name); fs != nil && !trivialFor(fs, f.plan) {
+				b.fields = append(b.fields, boundField{f: f, s: fs, key: key})
+			}
+		}
+	}
+	got, _ := bindings.LoadOrStore(k, b)
+	return got.(*binding)
+}
+
+// fieldSchema is the schema object checks a property name against (nil: none); key is
+// true for additionalProperties.
+func fieldSchema(s *jsonSchema, name string) (*jsonSchema, bool) {
+	if ps, ok := s.Properties[name]; ok {
+		return ps, false
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		return s.AdditionalProperties.Schema, true
+	}
+	return nil, false
+}
+
+// trivialFor reports whether validateV can find nothing in any value of plan p against
+// s: s has no rule but a type that every such value has, and the same holds below.
+func trivialFor(s *jsonSchema, p *tplan) bool {
+	if s == nil {
+		return true
+	}
+	if len(s.AllOf) > 0 || len(s.AnyOf) > 0 || len(s.OneOf) > 0 || len(s.Enum) > 0 || s.Pattern != "" ||
+		s.Format == "email" || s.MinLength != nil || s.MaxLength != nil || s.Minimum != nil ||
+		s.Maximum != nil || s.MinItems != nil || s.MaxItems != nil || len(s.Required) > 0 ||
+		s.MinProperties != nil || s.MaxProperties != nil || s.XListType == "map" || s.XListType == "set" {
+		return false
+	}
+	switch p.kind {
+	case jString:
+		return s.Type == "" || s.Type == "string"
+	case jInt:
+		return s.Type == "" || s.Type == "integer" || s.Type == "number" || (s.Type == "string" && s.XIntOrString)
+	case jUint: // past MaxInt64 a float, which is not an int-or-string
+		return s.Type == "" || s.Type == "integer" || s.Type == "number"
+	case jBool:
+		return s.Type == "" || s.Type == "boolean"
+	case jStruct:
+		if s.Type != "" && s.Type != "object" {
+			return false
+		}
+		for i := range p.fields {
+			if fs, _ := fieldSchema(s, p.fields[i].name); fs != nil && !trivialFor(fs, p.fields[i].plan) {
+				return false
+			}
+		}
+		return true
+	case jMap:
+		if (s.Type != "" && s.Type != "object") || len(s.Properties) > 0 {
+			return false
+		}
+		if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+			return trivialFor(s.AdditionalProperties.Schema, p.elem)
+		}
+		return true
+	case jSlice:
+		if s.Type != "" && s.Type != "array" {
+			return false
+		}
+		return trivialFor(s.Items, p.elem)
+	}
+	return false
 }

@@ -79,6 +79,15 @@ func TestTypedWalkAsJSON(t *testing.T) {
 	if len(objs) < 200 {
 		t.Fatalf("only %d typed objects", len(objs))
 	}
+	kinds := map[*kindInfo]bool{}
+	for _, o := range objs {
+		kinds[kindOfObject(o.Obj)] = true
+	}
+	for _, ki := range knownKinds {
+		if !kinds[ki] {
+			t.Errorf("no %s in the corpus", ki.gvk.Kind)
+		}
+	}
 	rng := rand.New(rand.NewSource(1))
 	compared, found := 0, 0
 	compare := func(o Object) {
