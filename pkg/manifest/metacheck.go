@@ -65,7 +65,8 @@ func namespaceOK(ns string) bool {
 // (apimachinery's follow the map's, which changes from run to run).
 func validateLabels(l map[string]string, p *field.Path) field.ErrorList {
 	for k, v := range l {
-		if !goodLabelKeys.good(k, labelKeyOK) || !goodLabelValues.good(v, labelValueOK) {
+		if (!qualifiedName(k) && !goodLabelKeys.good(k, labelKeyOK)) ||
+			(!labelValue(v) && !goodLabelValues.good(v, labelValueOK)) {
 			var errs field.ErrorList
 			for _, k := range slices.Sorted(maps.Keys(l)) {
 				errs = append(errs, metav1validation.ValidateLabels(map[string]string{k: l[k]}, p)...)
@@ -127,7 +128,8 @@ func dnsSubdomain(s string) bool {
 	if len(s) == 0 || len(s) > validation.DNS1123SubdomainMaxLength {
 		return false
 	}
-	for _, label := range strings.Split(s, ".") {
+	for s != "" {
+		label, rest, _ := strings.Cut(s, ".")
 		if label == "" || !alnum(label[0]) || !alnum(label[len(label)-1]) {
 			return false
 		}
@@ -136,8 +138,51 @@ func dnsSubdomain(s string) bool {
 				return false
 			}
 		}
+		if rest == "" && len(label) < len(s) {
+			return false // a trailing dot
+		}
+		s = rest
 	}
 	return true
 }
 
 func alnum(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
+
+// Labels, like names, are read plainly first; what the plain reading does not accept
+// goes to the remembered rules, then to apimachinery.
+
+// labelValue reports a label value apimachinery accepts: at most 63 characters, empty or
+// letters, digits, '-', '_' and '.', starting and ending with a letter or digit.
+func labelValue(v string) bool {
+	if v == "" {
+		return true
+	}
+	return len(v) <= validation.LabelValueMaxLength && qualifiedPart(v)
+}
+
+// qualifiedName reports a qualified name (a label key) apimachinery accepts: a name of
+// at most 63 characters as in a label value, not empty, after an optional DNS subdomain
+// prefix and '/'.
+func qualifiedName(k string) bool {
+	prefix, name, found := strings.Cut(k, "/")
+	if !found {
+		prefix, name = "", k
+	} else if !dnsSubdomain(prefix) {
+		return false
+	}
+	return name != "" && len(name) <= validation.LabelValueMaxLength && qualifiedPart(name)
+}
+
+// qualifiedPart is the pattern of a label value or a qualified name's name, not empty.
+func qualifiedPart(s string) bool {
+	alpha := func(c byte) bool { return alnum(c) || (c >= 'A' && c <= 'Z') }
+	if !alpha(s[0]) || !alpha(s[len(s)-1]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !alpha(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}

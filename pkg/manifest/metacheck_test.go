@@ -26,6 +26,19 @@ func TestMetadataRulesAsApimachinery(t *testing.T) {
 			}
 		}
 	}
+	keys := append(names, "example.com/a", "Example.com/a", "example.com/", "/a", "a/b/c", "a.b/c_d.E-f",
+		"example.com/"+strings.Repeat("a", 64), strings.Repeat("a", 254)+"/b", "x/-a", "x/a-", "é/a", "a\x00")
+	for _, k := range keys {
+		if got, want := qualifiedName(k), labelKeyOK(k); got != want {
+			t.Errorf("label key %q: read as %v, apimachinery %v", k, got, want)
+		}
+		if got, want := labelValue(k), labelValueOK(k); got != want {
+			t.Errorf("label value %q: read as %v, apimachinery %v", k, got, want)
+		}
+		if got, want := dnsSubdomain(k), len(apimachineryvalidation.NameIsDNSSubdomain(k, false)) == 0; got != want {
+			t.Errorf("subdomain %q: read as %v, apimachinery %v", k, got, want)
+		}
+	}
 	p := field.NewPath("metadata", "labels")
 	maps := []map[string]string{
 		nil, {}, {"app.kubernetes.io/name": "x", "tier": "tier-1"}, {"Bad Key": "x"}, {"ok": "bad value!"},
