@@ -364,7 +364,7 @@ type walk struct {
 // renders reports whether every part of rv that renders itself renders, as
 // typedJSONValue (which stops at the first that does not) needs; one converter counts
 // all of them against its bound, as there.
-func (w *walk) renders(rv reflect.Value, p *tplan, c *converter, depth int) bool {
+func (w *walk) renders(rv reflect.Value, p *tplan, c *converter, depth int, keepNull bool) bool {
 	if !p.hasOther {
 		return true
 	}
@@ -382,25 +382,25 @@ func (w *walk) renders(rv reflect.Value, p *tplan, c *converter, depth int) bool
 			if !ok || (f.omitEmpty && (isEmptyValue(fv) || (fv.Kind() == reflect.Struct && fv.IsZero()))) {
 				continue
 			}
-			if !w.renders(fv, f.plan, c, depth+1) {
+			if !w.renders(fv, f.plan, c, depth+1, false) {
 				return false
 			}
 		}
 	case jMap:
 		it := rv.MapRange()
 		for it.Next() {
-			if !w.renders(it.Value(), p.elem, c, depth+1) {
+			if !w.renders(it.Value(), p.elem, c, depth+1, keepNull) {
 				return false
 			}
 		}
 	case jSlice:
 		for i := 0; i < rv.Len(); i++ {
-			if !w.renders(rv.Index(i), p.elem, c, depth+1) {
+			if !w.renders(rv.Index(i), p.elem, c, depth+1, true) {
 				return false
 			}
 		}
 	case jOther:
-		_, _, err := c.value(rv, false, depth)
+		_, _, err := c.value(rv, keepNull, depth) // as value asks: list items keep null
 		return err == nil && len(c.errs) == 0
 	}
 	return true
@@ -416,7 +416,7 @@ func (v *validator) newWalk(ki *kindInfo, obj runtime.Object) (*walk, jv) {
 	v.walk = walk{ki: ki, obj: obj}
 	w := &v.walk
 	p := planOf(rv.Elem().Type())
-	if p.kind != jStruct || !w.renders(rv.Elem(), p, newConverter(false), 0) {
+	if p.kind != jStruct || !w.renders(rv.Elem(), p, newConverter(false), 0, false) {
 		return nil, jv{}
 	}
 	return w, jv{k: jStruct, rv: rv.Elem(), p: p, root: true}
