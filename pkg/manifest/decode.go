@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -27,8 +28,9 @@ type kindInfo struct {
 	typ        reflect.Type // the struct type
 	strict     bool         // refuse unknown fields
 	namespaced bool
-	crd        string // file name of its CRD in config/crd
-	typeMeta   []int  // index of its metav1.TypeMeta (nil: none)
+	crd        string                     // file name of its CRD in config/crd
+	typeMeta   []int                      // index of its metav1.TypeMeta (nil: none)
+	schema     atomic.Pointer[jsonSchema] // schemaFor's, once read
 }
 
 var typeMetaType = reflect.TypeOf(metav1.TypeMeta{})

@@ -114,6 +114,9 @@ var (
 
 // schemaFor loads the schema of a known kind from the embedded generated CRDs.
 func schemaFor(ki *kindInfo) (*jsonSchema, error) {
+	if s := ki.schema.Load(); s != nil {
+		return s, nil // read without the lock: every object asks
+	}
 	schemaMu.Lock()
 	defer schemaMu.Unlock()
 	if s, ok := schemaCache[ki.gvk]; ok {
@@ -131,6 +134,7 @@ func schemaFor(ki *kindInfo) (*jsonSchema, error) {
 		if v.Name == ki.gvk.Version && v.Schema.OpenAPIV3Schema != nil {
 			v.Schema.OpenAPIV3Schema.compile()
 			schemaCache[ki.gvk] = v.Schema.OpenAPIV3Schema
+			ki.schema.Store(v.Schema.OpenAPIV3Schema)
 			return v.Schema.OpenAPIV3Schema, nil
 		}
 	}
