@@ -17,9 +17,9 @@ import (
 // The schema walk reads a typed object where it is, instead of the JSON value tree
 // typedJSONValue would make of it (a map per struct, a boxed value per field: most of
 // validation's time and garbage). A jv is one value of that tree, seen through the Go
-// value: scalars are read out, objects and arrays stay Go values, and what renders itself
-// (quantities, times, raw JSON, floats, bytes) is rendered, as typedJSONValue does, and
-// walked as JSON. TestTypedWalkAsJSON holds the findings of both walks equal.
+// value: scalars are read out (a quantity as its text), objects and arrays stay Go values,
+// and what renders itself (times, raw JSON, floats, bytes) is rendered, as typedJSONValue
+// does, and walked as JSON. TestTypedWalkAsJSON holds the findings of both walks equal.
 
 // jkind is what a Go type is in JSON.
 type jkind uint8
