@@ -39,13 +39,13 @@ func diff(got, want *yaml.Node, path string) string {
 		return ""
 	}
 	type fields struct {
-		Kind          yaml.Kind
-		Style         yaml.Style
-		Tag, Value    string
-		Anchor        string
-		Alias         bool
-		Line, Column  int
-		Content       int
+		Kind         yaml.Kind
+		Style        yaml.Style
+		Tag, Value   string
+		Anchor       string
+		Alias        bool
+		Line, Column int
+		Content      int
 	}
 	f := func(n *yaml.Node) fields {
 		return fields{n.Kind, n.Style, n.Tag, n.Value, n.Anchor, n.Alias != nil, n.Line, n.Column, len(n.Content)}

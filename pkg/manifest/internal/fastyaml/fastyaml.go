@@ -486,7 +486,7 @@ func (p *parser) blockScalar(c, col int) (*yaml.Node, bool) {
 	}
 	var b []byte
 	ind := -1
-	breaks := 0          // empty lines since the last content line, ended by "\n"
+	breaks := 0           // empty lines since the last content line, ended by "\n"
 	leadingBreak := false // the last content line ended with "\n"
 	leadingBlank := false // the last content line was more indented
 	p.next()
