@@ -10,6 +10,7 @@ package fastyaml
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -40,13 +41,7 @@ func Parse(text string) (*yaml.Node, bool) {
 // estimateNodes guesses the nodes of a document from its lines (about two a line), so
 // that one slab usually holds them all.
 func estimateNodes(text string) int {
-	n := 2
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			n += 2
-		}
-	}
-	return n
+	return 2 + 2*strings.Count(text, "\n")
 }
 
 // plainText reports text free of what this package leaves to yaml.v3 wherever it occurs:
@@ -122,9 +117,9 @@ func (p *parser) setLine(pos, line int) {
 		return
 	}
 	p.eof = false
-	e := pos
-	for e < len(p.text) && p.text[e] != '\n' {
-		e++
+	e := len(p.text)
+	if i := strings.IndexByte(p.text[pos:], '\n'); i >= 0 {
+		e = pos + i
 	}
 	p.eol = e
 	i := pos
