@@ -151,6 +151,18 @@ func (p *parser) skip() {
 	}
 }
 
+// col returns the column (1-based) yaml.v3 gives byte c of the current line: it counts
+// characters, not bytes.
+func (p *parser) col(c int) int {
+	prefix := p.text[p.pos : p.pos+c]
+	for i := 0; i < len(prefix); i++ {
+		if prefix[i] >= utf8.RuneSelf {
+			return utf8.RuneCountInString(prefix) + 1
+		}
+	}
+	return c + 1
+}
+
 // at returns the byte at column col of the current line, or 0 past its end.
 func (p *parser) at(col int) byte {
 	if i := p.pos + col; i < p.eol {
@@ -259,7 +271,7 @@ func (p *parser) mapping(col, depth int) (*yaml.Node, bool) {
 	if depth > maxDepth {
 		return nil, false
 	}
-	m := p.node(yaml.MappingNode, "!!map", "", 0, p.line, col+1)
+	m := p.node(yaml.MappingNode, "!!map", "", 0, p.line, p.col(col))
 	mark := len(p.stack)
 	for {
 		after, ok := p.keyAt(col)
@@ -275,7 +287,7 @@ func (p *parser) mapping(col, depth int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		k := p.node(yaml.ScalarNode, tag, clone(kv), 0, p.line, col+1)
+		k := p.node(yaml.ScalarNode, tag, clone(kv), 0, p.line, p.col(col))
 		p.stack = append(p.stack, k)
 		v, ok := p.value(after, col, depth+1, true)
 		if !ok {
@@ -297,7 +309,7 @@ func (p *parser) sequence(col, depth int) (*yaml.Node, bool) {
 	if depth > maxDepth {
 		return nil, false
 	}
-	s := p.node(yaml.SequenceNode, "!!seq", "", 0, p.line, col+1)
+	s := p.node(yaml.SequenceNode, "!!seq", "", 0, p.line, p.col(col))
 	mark := len(p.stack)
 	for {
 		if !p.dash(col) {
@@ -332,13 +344,14 @@ func (p *parser) value(at, col, depth int, inMapping bool) (*yaml.Node, bool) {
 	}
 	line := p.line
 	if p.at(c) == 0 || p.at(c) == '#' {
+		nullCol := p.col(at)
 		// Nothing on this line: the value is the collection on the next lines, or empty.
 		p.next()
 		p.skip()
 		if !p.eof && (p.ind > col || (inMapping && p.ind == col && p.dash(col))) {
 			return p.block(p.ind, depth)
 		}
-		return p.node(yaml.ScalarNode, "!!null", "", 0, line, at+1), true
+		return p.node(yaml.ScalarNode, "!!null", "", 0, line, nullCol), true
 	}
 	if depth > maxDepth {
 		return nil, false
@@ -370,7 +383,7 @@ func (p *parser) value(at, col, depth int, inMapping bool) (*yaml.Node, bool) {
 		if end < 0 {
 			return nil, false
 		}
-		n = p.node(yaml.ScalarNode, "!!str", clone(p.text[p.pos+c+1:end]), yaml.DoubleQuotedStyle, line, c+1)
+		n = p.node(yaml.ScalarNode, "!!str", clone(p.text[p.pos+c+1:end]), yaml.DoubleQuotedStyle, line, p.col(c))
 		if !p.lineEnd(end + 1 - p.pos) {
 			return nil, false
 		}
@@ -401,7 +414,7 @@ func (p *parser) value(at, col, depth int, inMapping bool) (*yaml.Node, bool) {
 		if b == nil {
 			v = clone(p.text[p.pos+c+1 : end])
 		}
-		n = p.node(yaml.ScalarNode, "!!str", v, yaml.SingleQuotedStyle, line, c+1)
+		n = p.node(yaml.ScalarNode, "!!str", v, yaml.SingleQuotedStyle, line, p.col(c))
 		if !p.lineEnd(end + 1 - p.pos) {
 			return nil, false
 		}
@@ -413,7 +426,7 @@ func (p *parser) value(at, col, depth int, inMapping bool) (*yaml.Node, bool) {
 		if ch == '{' {
 			kind, tag = yaml.MappingNode, "!!map"
 		}
-		n = p.node(kind, tag, "", yaml.FlowStyle, line, c+1)
+		n = p.node(kind, tag, "", yaml.FlowStyle, line, p.col(c))
 	default:
 		if !plainStart(ch, p.at(c+1)) {
 			return nil, false
@@ -436,7 +449,7 @@ func (p *parser) value(at, col, depth int, inMapping bool) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		n = p.node(yaml.ScalarNode, tag, clone(v), 0, line, c+1)
+		n = p.node(yaml.ScalarNode, tag, clone(v), 0, line, p.col(c))
 	}
 	p.next()
 	p.skip()
@@ -462,7 +475,7 @@ func (p *parser) lineEnd(col int) bool {
 // current line, in a collection at column col.
 func (p *parser) blockScalar(c, col int) (*yaml.Node, bool) {
 	folded := p.at(c) == '>'
-	line := p.line
+	line, column := p.line, p.col(c)
 	chomp := byte(0)
 	h := c + 1
 	if ch := p.at(h); ch == '-' || ch == '+' {
@@ -535,7 +548,7 @@ func (p *parser) blockScalar(c, col int) (*yaml.Node, bool) {
 			b = append(b, '\n')
 		}
 	}
-	n := p.node(yaml.ScalarNode, "!!str", string(b), style, line, c+1)
+	n := p.node(yaml.ScalarNode, "!!str", string(b), style, line, column)
 	p.skip()
 	return n, true
 }

@@ -52,6 +52,7 @@ var accepted = []struct{ name, text string }{
 	{"folded keep", "a: >+\n  one\n\n"},
 	{"block scalar header comment", "a: | # c\n  x\n"},
 	{"non-ASCII", "a: café — ok\n"},
+	{"columns count characters, not bytes", "é: ü\nnext: é\nl:\n- ö: \n  ä: []\n"},
 	{"long keys", "a.b.c/d-e_f: 1\n"},
 }
 
