@@ -31,7 +31,7 @@ func Parse(text string) (*yaml.Node, bool) {
 	}
 	p := &parser{text: text, slab: make([]yaml.Node, 0, estimateNodes(text))}
 	doc, ok := p.document()
-	if !ok {
+	if !ok || p.refused {
 		return nil, false
 	}
 	return doc, true
@@ -45,24 +45,17 @@ func estimateNodes(text string) int {
 
 // plainText reports text free of what this package leaves to yaml.v3 wherever it occurs:
 // tabs, carriage returns, control characters, a byte order mark, characters YAML takes as
-// line breaks (NEL, U+2028, U+2029), characters outside the Basic Multilingual Plane,
-// invalid UTF-8, and lines starting with a directive (%) or a document end marker (...).
+// line breaks (NEL, U+2028, U+2029), characters outside the Basic Multilingual Plane and
+// invalid UTF-8. (Directives and document end markers are found line by line: setLine.)
 func plainText(text string) bool {
-	lineStart := true
 	for i := 0; i < len(text); {
 		c := text[i]
-		if lineStart {
-			if c == '%' || (c == '.' && len(text)-i >= 3 && text[i+1] == '.' && text[i+2] == '.') {
-				return false
-			}
-		}
-		lineStart = c == '\n'
-		if c < 0x80 {
-			if (c < 0x20 && c != '\n') || c == 0x7f {
-				return false
-			}
+		if c >= 0x20 && c < 0x7f || c == '\n' {
 			i++
 			continue
+		}
+		if c < 0x80 {
+			return false
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if r == utf8.RuneError || size == 4 || r < 0xa0 || r == 0x2028 || r == 0x2029 ||
@@ -80,6 +73,7 @@ type parser struct {
 	// line number line (1-based) and starts with ind spaces. eof: no line left.
 	pos, eol, line, ind int
 	eof                 bool
+	refused             bool // a line no document of the subset holds
 
 	slab  []yaml.Node
 	stack []*yaml.Node // children of the collections being built
@@ -90,8 +84,18 @@ func (p *parser) node(kind yaml.Kind, tag, value string, style yaml.Style, line,
 	if len(p.slab) == cap(p.slab) {
 		p.slab = make([]yaml.Node, 0, 64)
 	}
-	p.slab = append(p.slab, yaml.Node{Kind: kind, Tag: tag, Value: value, Style: style, Line: line, Column: col})
-	return &p.slab[len(p.slab)-1]
+	// Fields set one by one in the zeroed slab: appending a whole Node costs a copy with
+	// write barriers.
+	p.slab = p.slab[:len(p.slab)+1]
+	n := &p.slab[len(p.slab)-1]
+	n.Kind, n.Style, n.Line, n.Column = kind, style, line, col
+	if tag != "" {
+		n.Tag = tag
+	}
+	if value != "" {
+		n.Value = value
+	}
+	return n
 }
 
 // content gives n the children pushed on the stack since mark.
@@ -116,6 +120,9 @@ func (p *parser) setLine(pos, line int) {
 		return
 	}
 	p.eof = false
+	if c := p.text[pos]; c == '%' || (c == '.' && strings.HasPrefix(p.text[pos:], "...")) {
+		p.refused = true // a directive or a document end marker
+	}
 	e := len(p.text)
 	if i := strings.IndexByte(p.text[pos:], '\n'); i >= 0 {
 		e = pos + i
