@@ -177,6 +177,8 @@ func (p *parser) at(col int) byte {
 	return 0
 }
 
+// document parses the whole text: an optional "---" line, then one block collection (a
+// scalar document is left to yaml.v3).
 func (p *parser) document() (*yaml.Node, bool) {
 	p.setLine(0, 1)
 	explicit := false
@@ -193,18 +195,7 @@ func (p *parser) document() (*yaml.Node, bool) {
 	if p.eof {
 		return nil, false
 	}
-	var root *yaml.Node
-	var ok bool
-	col := p.ind
-	switch {
-	case p.dash(col):
-		root, ok = p.sequence(col, 0)
-	default:
-		if _, ok = p.keyAt(col); !ok {
-			return nil, false
-		}
-		root, ok = p.mapping(col, 0)
-	}
+	root, ok := p.block(p.ind, 0)
 	if !ok || !p.eof {
 		return nil, false
 	}

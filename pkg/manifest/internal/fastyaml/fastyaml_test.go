@@ -1,8 +1,10 @@
 package fastyaml_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/internal/fastyaml"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
@@ -182,4 +184,25 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%s\n%q", d, text)
 		}
 	})
+}
+
+// TestOwnMemory: the tree shares no memory with the text, which the loader reads into a
+// buffer it reuses.
+func TestOwnMemory(t *testing.T) {
+	buf := []byte("k: plain\nq: \"double\"\ns: 'it''s'\nl: |\n  lit\nf: >\n  fold\n")
+	doc, ok := fastyaml.Parse(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	if !ok {
+		t.Fatal("declined")
+	}
+	for i := range buf {
+		buf[i] = 'x'
+	}
+	var got []string
+	for _, n := range doc.Content[0].Content {
+		got = append(got, n.Value)
+	}
+	want := []string{"k", "plain", "q", "double", "s", "it's", "l", "lit\n", "f", "fold\n"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("values after the buffer was overwritten: %q, want %q", got, want)
+	}
 }

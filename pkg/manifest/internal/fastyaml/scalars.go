@@ -190,8 +190,8 @@ func (p *parser) blockScalar(c, col int) (*yaml.Node, bool) {
 	return n, true
 }
 
-// clone copies s, so that nodes do not keep the whole text alive (yaml.v3 gives each
-// value a string of its own too).
+// clone copies s: the tree shares no memory with the text, which callers may read into a
+// buffer they reuse (the loader does), and a value kept does not keep the whole text alive.
 func clone(s string) string {
 	if s == "" {
 		return ""
