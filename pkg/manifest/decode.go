@@ -133,7 +133,7 @@ func decodeDocuments(file string, text string, opts Options, b *budget, tab *pat
 				Msg: fmt.Sprintf("document larger than %s (the limit per YAML document)", fileio.Size(MaxDocumentBytes))})
 			continue
 		}
-		doc, line, msg, err := parseSegment(seg)
+		doc, line, msg, err := loadSegment(seg)
 		if err != nil {
 			errs = append(errs, &DecodeError{File: file, Doc: seg.doc, Line: line, Msg: msg})
 			continue
