@@ -1,8 +1,10 @@
 package manifest
 
 import (
+	"math"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,4 +69,22 @@ func sameErrs(a, b field.ErrorList) bool {
 		return out
 	}
 	return reflect.DeepEqual(s(a), s(b))
+}
+
+// A remembered set stays bounded however many strings it is asked about: its count stops
+// at the bound instead of wrapping around.
+func TestGoodSetBounded(t *testing.T) {
+	g := goodSet{max: 2}
+	ok := func(string) bool { return true }
+	for i := range 5 {
+		g.good(strconv.Itoa(i), ok)
+	}
+	if n := g.n.Load(); n != 2 {
+		t.Errorf("count %d after 5 new strings, want it to stop at 2", n)
+	}
+	g.n.Store(math.MaxInt32) // a long run's count
+	g.good("late", ok)
+	if _, kept := g.m.Load("late"); kept {
+		t.Error("a string past the bound was remembered")
+	}
 }
