@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"math"
+	"math/rand"
 	"reflect"
 	"sort"
 	"strconv"
@@ -86,5 +87,32 @@ func TestGoodSetBounded(t *testing.T) {
 	g.good("late", ok)
 	if _, kept := g.m.Load("late"); kept {
 		t.Error("a string past the bound was remembered")
+	}
+}
+
+// What the plain readings accept, apimachinery accepts, over many short strings of the
+// characters the rules turn on (and names near the length bounds): a fixed list misses
+// the combinations.
+func TestPlainReadingsAsApimachineryRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	alphabet := []string{"a", "z", "A", "0", "9", "-", "_", ".", "/", "é", " ", "\n", "\x00"}
+	for range 100000 {
+		var b strings.Builder
+		if rng.Intn(50) == 0 {
+			b.WriteString(strings.Repeat("a", 60+rng.Intn(6)))
+		}
+		for range rng.Intn(8) {
+			b.WriteString(alphabet[rng.Intn(len(alphabet))])
+		}
+		s := b.String()
+		if qualifiedName(s) && !labelKeyOK(s) {
+			t.Errorf("label key %q read as good, apimachinery refuses it", s)
+		}
+		if labelValue(s) && !labelValueOK(s) {
+			t.Errorf("label value %q read as good, apimachinery refuses it", s)
+		}
+		if got, want := dnsSubdomain(s), len(apimachineryvalidation.NameIsDNSSubdomain(s, false)) == 0; got != want {
+			t.Errorf("subdomain %q: read as %v, apimachinery %v", s, got, want)
+		}
 	}
 }
