@@ -41,7 +41,9 @@ func (g *goodSet) good(s string, ok func(string) bool) bool {
 	if limit == 0 {
 		limit = goodMax
 	}
-	if g.n.Add(1) <= limit {
+	// Counted only while there is room: a count that went on would wrap around past
+	// MaxInt32 in a long run and let the set grow without bound.
+	if g.n.Load() < limit && g.n.Add(1) <= limit {
 		g.m.Store(s, struct{}{})
 	}
 	return true

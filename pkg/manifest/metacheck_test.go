@@ -1,8 +1,11 @@
 package manifest
 
 import (
+	"math"
+	"math/rand"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,4 +70,49 @@ func sameErrs(a, b field.ErrorList) bool {
 		return out
 	}
 	return reflect.DeepEqual(s(a), s(b))
+}
+
+// A remembered set stays bounded however many strings it is asked about: its count stops
+// at the bound instead of wrapping around.
+func TestGoodSetBounded(t *testing.T) {
+	g := goodSet{max: 2}
+	ok := func(string) bool { return true }
+	for i := range 5 {
+		g.good(strconv.Itoa(i), ok)
+	}
+	if n := g.n.Load(); n != 2 {
+		t.Errorf("count %d after 5 new strings, want it to stop at 2", n)
+	}
+	g.n.Store(math.MaxInt32) // a long run's count
+	g.good("late", ok)
+	if _, kept := g.m.Load("late"); kept {
+		t.Error("a string past the bound was remembered")
+	}
+}
+
+// What the plain readings accept, apimachinery accepts, over many short strings of the
+// characters the rules turn on (and names near the length bounds): a fixed list misses
+// the combinations.
+func TestPlainReadingsAsApimachineryRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	alphabet := []string{"a", "z", "A", "0", "9", "-", "_", ".", "/", "é", " ", "\n", "\x00"}
+	for range 100000 {
+		var b strings.Builder
+		if rng.Intn(50) == 0 {
+			b.WriteString(strings.Repeat("a", 60+rng.Intn(6)))
+		}
+		for range rng.Intn(8) {
+			b.WriteString(alphabet[rng.Intn(len(alphabet))])
+		}
+		s := b.String()
+		if qualifiedName(s) && !labelKeyOK(s) {
+			t.Errorf("label key %q read as good, apimachinery refuses it", s)
+		}
+		if labelValue(s) && !labelValueOK(s) {
+			t.Errorf("label value %q read as good, apimachinery refuses it", s)
+		}
+		if got, want := dnsSubdomain(s), len(apimachineryvalidation.NameIsDNSSubdomain(s, false)) == 0; got != want {
+			t.Errorf("subdomain %q: read as %v, apimachinery %v", s, got, want)
+		}
+	}
 }
