@@ -96,7 +96,7 @@ func (c *change) clusterRole(cl *cluster, verb, env string) ([]Finding, bool) {
 		// One finding says the author is unknown; a tree without teams judged nothing.
 		return nil, !c.opt.Complete && len(c.base.set.Teams()) == 0
 	}
-	role, team, f, ok := c.authority(cl.obj, &cl.c, env)
+	role, team, f, ok := c.authority(cl.obj, cl.c, env)
 	if !ok {
 		return f, !c.opt.Complete
 	}
@@ -131,7 +131,7 @@ func (c *change) migration(bc, hc *cluster) []Finding {
 	var fs []Finding
 	p := "metadata.labels[" + v1alpha1.LabelEnvironment + "]"
 	if c.known {
-		role, team, f, ok := c.authority(hc.obj, &hc.c, to)
+		role, team, f, ok := c.authority(hc.obj, hc.c, to)
 		switch {
 		case !ok:
 			fs = append(fs, f...)
@@ -140,8 +140,8 @@ func (c *change) migration(bc, hc *cluster) []Finding {
 				c.author.Username, hc.c.Name, to, team, role.Role, role.Reason), RuleAuthorMigrate, SeverityError))
 		}
 	}
-	team, _ := c.head.teamOf(&hc.c)
-	if bt, _ := c.base.teamOf(&hc.c); bt != nil {
+	team, _ := c.head.teamOf(hc.c)
+	if bt, _ := c.base.teamOf(hc.c); bt != nil {
 		team = bt
 	}
 	if team == nil {
@@ -154,7 +154,7 @@ func (c *change) migration(bc, hc *cluster) []Finding {
 		}
 	}
 	plan := policy.PlanMigration(policy.MigrationRequest{Team: team, Environment: to, Selection: policy.MigrationSelection{Names: []string{hc.c.Name}},
-		Clusters: append(others, bc.c), Relabel: true, Username: c.applier.Username})
+		Clusters: append(others, *bc.c), Relabel: true, Username: c.applier.Username})
 	for _, e := range plan.Excess {
 		fs = append(fs, findingAt(hc.obj, p, "", "moving it has no room: "+e.Message+" (the caps `butleradm env migrate` checks)", RuleAuthorMigrationRoom, SeverityError))
 	}

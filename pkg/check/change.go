@@ -156,7 +156,7 @@ func (c *change) diffClusters() (added, changed, deleted []*cluster) {
 		switch {
 		case !ok:
 			added = append(added, hc)
-		case bc.obj.Obj == hc.obj.Obj || sameCluster(&bc.c, &hc.c): // one decoding shared, or equal
+		case bc.obj.Obj == hc.obj.Obj || sameCluster(bc.c, hc.c): // one decoding shared, or equal
 			c.unchanged = append(c.unchanged, hc)
 		default:
 			changed = append(changed, hc)
@@ -177,11 +177,11 @@ func (c *change) baselines(added, deleted []*cluster) {
 	c.baseline = map[string][]v1alpha1.TenantCluster{}
 	for _, hc := range c.head.clusters {
 		if !contains(added, hc) {
-			c.baseline[hc.c.Namespace] = append(c.baseline[hc.c.Namespace], hc.c)
+			c.baseline[hc.c.Namespace] = append(c.baseline[hc.c.Namespace], *hc.c)
 		}
 	}
 	for _, bc := range deleted {
-		c.baseline[bc.c.Namespace] = append(c.baseline[bc.c.Namespace], bc.c)
+		c.baseline[bc.c.Namespace] = append(c.baseline[bc.c.Namespace], *bc.c)
 	}
 }
 
@@ -232,10 +232,10 @@ func (c *change) creates(added []*cluster) []Finding {
 	var fs []Finding
 	created, all := map[string][]v1alpha1.TenantCluster{}, map[string][]v1alpha1.TenantCluster{}
 	for _, hc := range added {
-		all[hc.c.Namespace] = append(all[hc.c.Namespace], hc.c)
+		all[hc.c.Namespace] = append(all[hc.c.Namespace], *hc.c)
 	}
 	for _, hc := range added {
-		tc := &hc.c
+		tc := hc.c
 		f, ok := c.clusterRole(hc, "create", tc.Labels[v1alpha1.LabelEnvironment])
 		fs = append(fs, f...)
 		siblings := append(append([]v1alpha1.TenantCluster(nil), c.baseline[tc.Namespace]...), created[tc.Namespace]...)
@@ -262,20 +262,20 @@ func (c *change) updates(changed []*cluster) []Finding {
 	var fs []Finding
 	for _, hc := range changed {
 		bc, _ := c.base.clusterByKey(hc.key())
-		tc := &hc.c
+		tc := hc.c
 		f, _ := c.clusterRole(bc, "update", bc.c.Labels[v1alpha1.LabelEnvironment])
 		for i := range f { // on the line of what the change edits, in head's file
-			f[i].File, f[i].Field = hc.obj.Source.File, changedField(&bc.c, &hc.c)
+			f[i].File, f[i].Field = hc.obj.Source.File, changedField(bc.c, hc.c)
 			f[i].Line = hc.obj.Line(f[i].Field)
 		}
 		fs = append(fs, f...)
 		fs = append(fs, c.migration(bc, hc)...)
-		req := policy.ClusterRequest{Operation: policy.Update, Cluster: tc, Old: &bc.c,
+		req := policy.ClusterRequest{Operation: policy.Update, Cluster: tc, Old: bc.c,
 			Siblings: c.baseline[tc.Namespace], Username: c.applier.Username}
 		found, allowed := c.admitBoth(hc.obj, req)
 		fs = append(fs, found...)
 		if !allowed {
-			c.refused[hc.key()] = &bc.c
+			c.refused[hc.key()] = bc.c
 		}
 	}
 	return fs
@@ -324,7 +324,7 @@ func (t *tree) namespace(ns string) []v1alpha1.TenantCluster {
 	var out []v1alpha1.TenantCluster
 	for _, c := range t.clusters {
 		if c.c.Namespace == ns {
-			out = append(out, c.c)
+			out = append(out, *c.c)
 		}
 	}
 	return out

@@ -196,3 +196,29 @@ spec:
 		}
 	}
 }
+
+// A cluster written without a namespace is counted in its team's namespace, as the other
+// offline commands take it, and the check fills that in on its own copy: the set's object
+// keeps the manifest's (empty) namespace.
+func TestNamespaceFilledOnACopy(t *testing.T) {
+	tree := team + "status: {namespace: team-t}\n"
+	noNS := func(name string) string {
+		return strings.Replace(clusterDoc(name, "dev", "op@example.com"), "  namespace: t\n", "", 1)
+	}
+	set := load(t, tree, noNS("a"), noNS("b"))
+	r := State(set, Options{})
+	var errs []string
+	for _, f := range r.Findings {
+		if f.Severity == SeverityError {
+			errs = append(errs, f.Name+" "+f.Rule)
+		}
+	}
+	if len(errs) != 1 || errs[0] != "b "+policy.RuleMemberMaxClusters {
+		t.Fatalf("want b refused past the per-member cap of team-t: %q (all: %+v)", errs, r.Findings)
+	}
+	for _, c := range set.TenantClusters() {
+		if c.Namespace != "" {
+			t.Errorf("the set's %s has namespace %q after the check, want none", c.Name, c.Namespace)
+		}
+	}
+}

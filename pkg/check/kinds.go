@@ -270,7 +270,7 @@ func (c *change) providerChange(op policy.Operation, b, h *manifest.Object) []Fi
 		bp := b.Obj.(*v1alpha1.ProviderConfig)
 		clusters := make([]v1alpha1.TenantCluster, 0, len(c.head.clusters))
 		for _, hc := range c.head.clusters {
-			clusters = append(clusters, hc.c)
+			clusters = append(clusters, *hc.c)
 		}
 		if e := policy.ProviderDeleteGuard(bp, clusters); e != nil {
 			fs = append(fs, findingAt(b, e.Field, string(e.Type), e.Error(), RuleProviderInUse, SeverityError))
@@ -320,7 +320,7 @@ func (c *change) addonChange(op policy.Operation, b, h *manifest.Object) []Findi
 	for _, t := range []*tree{c.head, c.base} {
 		for _, cl := range t.clusters {
 			if cl.c.Name == a.Spec.ClusterRef.Name && (ns == "" || cl.c.Namespace == ns) {
-				tc = &cl.c
+				tc = cl.c
 				break
 			}
 		}

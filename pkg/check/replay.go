@@ -20,12 +20,17 @@ import (
 // tally over-counts rather than under-counts (environment names folded more widely than
 // the server folds them, a limit reached counts as in reach). full skips the tally, for
 // the test that holds the two ways to the same findings.
+//
+// The siblings are copies of the clusters' structs (policy takes them as values), made
+// only for a namespace where a cap comes within reach, and then once each: a namespace far
+// from its caps holds pointers alone.
 func (t *tree) replay(order []*cluster, full bool) []Finding {
 	var fs []Finding
-	byNS := map[string][]v1alpha1.TenantCluster{}
+	byNS := map[string][]*v1alpha1.TenantCluster{}  // every earlier cluster, by namespace
+	copied := map[string][]v1alpha1.TenantCluster{} // the first of them, as values
 	tallies := map[string]*tally{}
 	for _, c := range order {
-		tc := &c.c
+		tc := c.c
 		ta := tallies[tc.Namespace]
 		if ta == nil {
 			ta = &tally{env: map[string]int64{}, owner: map[string]int64{}}
@@ -33,10 +38,15 @@ func (t *tree) replay(order []*cluster, full bool) []Finding {
 		}
 		req := t.createRequest(tc, nil, tc.Annotations[v1alpha1.AnnotationCreatorEmail])
 		if full || ta.inReach(tc, req.Team, req.ProviderConfig) {
-			req.Siblings = byNS[tc.Namespace]
+			sib := copied[tc.Namespace]
+			for _, p := range byNS[tc.Namespace][len(sib):] {
+				sib = append(sib, *p)
+			}
+			copied[tc.Namespace] = sib
+			req.Siblings = sib
 		}
 		fs = append(fs, decisionFindings(c.obj, t.admit(req))...)
-		byNS[tc.Namespace] = append(byNS[tc.Namespace], *tc)
+		byNS[tc.Namespace] = append(byNS[tc.Namespace], tc)
 		ta.add(tc)
 	}
 	return fs

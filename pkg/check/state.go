@@ -30,17 +30,19 @@ type tree struct {
 
 // cluster is a TenantCluster of the tree with its namespace filled in: a manifest that
 // leaves it out is taken to live in its team's namespace, as the other offline commands
-// take it.
+// take it. c is the set's own object when the manifest names its namespace, else a copy
+// of its struct with the namespace filled in; either way nothing writes to it.
 type cluster struct {
 	obj *manifest.Object
-	c   v1alpha1.TenantCluster
+	c   *v1alpha1.TenantCluster
 }
 
 func (c *cluster) key() string { return c.c.Namespace + "/" + c.c.Name }
 
-// newTree indexes a set. Its clusters are copies of the set's structs (the namespace filled
-// in must not change the set's objects), not deep ones: nothing writes to a tree's clusters
-// after this, and a deep copy of every cluster doubled what a check holds.
+// newTree indexes a set. Its clusters are the set's objects, or for a manifest that leaves
+// the namespace out a copy of the struct (the namespace filled in must not change the
+// set's objects), not a deep one: nothing writes to a tree's clusters, and a copy of every
+// cluster was a sixth of what a check holds.
 func newTree(set *manifest.Set, complete bool) *tree {
 	t := &tree{set: set, complete: complete, objOf: map[runtime.Object]*manifest.Object{},
 		teams: map[string]*v1alpha1.Team{}, providers: map[string]*v1alpha1.ProviderConfig{}}
@@ -55,8 +57,12 @@ func newTree(set *manifest.Set, complete bool) *tree {
 				ns = team.TeamNamespace()
 			}
 		}
-		c := &cluster{obj: t.objOf[tc], c: *tc}
-		c.c.Namespace = ns
+		c := &cluster{obj: t.objOf[tc], c: tc}
+		if tc.Namespace != ns {
+			cp := *tc
+			cp.Namespace = ns
+			c.c = &cp
+		}
 		t.clusters = append(t.clusters, c)
 	}
 	sort.SliceStable(t.clusters, func(i, j int) bool { return t.clusters[i].key() < t.clusters[j].key() })
@@ -192,7 +198,7 @@ func (t *tree) clusterRefs(c *cluster) []Finding {
 		fs = append(fs, t.missing(c.obj, "spec.teamRef.name", "Team", ref.Name, "the team (environments, team limits)"))
 	}
 	// Complete, a missing ProviderConfig is the server's own refusal (provider-not-found).
-	if ref := c.c.Spec.ProviderConfigRef; ref != nil && !t.complete && t.provider(&c.c) == nil {
+	if ref := c.c.Spec.ProviderConfigRef; ref != nil && !t.complete && t.provider(c.c) == nil {
 		fs = append(fs, t.missing(c.obj, "spec.providerConfigRef.name", "ProviderConfig", ref.Name, "the ProviderConfig (its scope and limits, ClusterCreationPolicies, team limits)"))
 	}
 	if v, ok := c.c.Annotations[v1alpha1.AnnotationMigration]; ok {

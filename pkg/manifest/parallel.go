@@ -156,9 +156,17 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 	close(p.jobs)
 	p.wg.Wait()
 	var errs []error
+	n := 0
+	for _, res := range p.results {
+		n += len(res.objs)
+	}
+	if n > 0 {
+		set.Objects = make([]Object, 0, n) // a file decoded again below may add a few
+	}
 	run := newBudget()
 	next, collected := 0, false
-	for _, res := range p.results {
+	for i, res := range p.results {
+		p.results[i] = nil // its objects are the set's once copied there
 		if !run.spent() {
 			run.limit = runLimit(res.read)
 		}

@@ -127,11 +127,32 @@ func (s *Store) GetTeam(_ context.Context, name string) (*v1alpha1.Team, error) 
 func (s *Store) ListClusters(_ context.Context, namespace string) ([]v1alpha1.TenantCluster, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	// Filtered before the copy: team list asks once per team, and a tree holds thousands
-	// of clusters.
-	var out []v1alpha1.TenantCluster
+	// Filtered and sorted before the copy, which is made once into a slice of the right
+	// size: team list asks once per team, and a tree holds thousands of clusters.
+	found := s.clusters(namespace, func(*v1alpha1.TenantCluster) bool { return true })
+	out := make([]v1alpha1.TenantCluster, len(found))
+	for i, f := range found {
+		f.c.DeepCopyInto(&out[i])
+		out[i].Namespace = f.ns
+	}
+	return out, nil
+}
+
+// nsCluster is a cluster of the set and the namespace it is taken to live in.
+type nsCluster struct {
+	c  *v1alpha1.TenantCluster
+	ns string
+}
+
+// clusters are the set's clusters in namespace (all when empty) that keep accepts, sorted
+// by namespace and name. The caller holds s.mu.
+func (s *Store) clusters(namespace string, keep func(*v1alpha1.TenantCluster) bool) []nsCluster {
+	var out []nsCluster
 	var nsOf map[string]string
 	for _, p := range s.set.TenantClusters() {
+		if !keep(p) {
+			continue
+		}
 		ns := p.Namespace
 		if ns == "" {
 			if nsOf == nil {
@@ -145,17 +166,15 @@ func (s *Store) ListClusters(_ context.Context, namespace string) ([]v1alpha1.Te
 		if namespace != "" && ns != namespace {
 			continue
 		}
-		c := *p.DeepCopy()
-		c.Namespace = ns
-		out = append(out, c)
+		out = append(out, nsCluster{p, ns})
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].Namespace != out[j].Namespace {
-			return out[i].Namespace < out[j].Namespace
+		if out[i].ns != out[j].ns {
+			return out[i].ns < out[j].ns
 		}
-		return out[i].Name < out[j].Name
+		return out[i].c.Name < out[j].c.Name
 	})
-	return out, nil
+	return out
 }
 
 // teamNamespaces maps each team's name to its namespace (the first Team of a name wins).
@@ -177,13 +196,16 @@ func (s *Store) teamNamespace(team string) string {
 	return team
 }
 
-// GetCluster implements store.Store.
-func (s *Store) GetCluster(ctx context.Context, namespace, name string) (*v1alpha1.TenantCluster, error) {
-	list, _ := s.ListClusters(ctx, namespace)
-	for i := range list {
-		if list[i].Name == name {
-			return &list[i], nil
-		}
+// GetCluster implements store.Store: the first cluster of that name in the order
+// ListClusters gives, copied alone.
+func (s *Store) GetCluster(_ context.Context, namespace, name string) (*v1alpha1.TenantCluster, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	named := func(c *v1alpha1.TenantCluster) bool { return c.Name == name }
+	if found := s.clusters(namespace, named); len(found) > 0 {
+		c := found[0].c.DeepCopy()
+		c.Namespace = found[0].ns
+		return c, nil
 	}
 	return nil, apierrors.NewNotFound(v1alpha1.Resource("tenantclusters"), name)
 }

