@@ -103,6 +103,8 @@ var declined = []struct{ name, text string }{
 	{"timestamp", "a: 2001-12-14\n"},
 	{"float", "a: 1.5\n"},
 	{"special float", "a: .inf\n"},
+	{"signed infinity", "a: -.inf\nb: +.Inf\n"},
+	{"signed infinity as a key", "-.INF: a\n"},
 	{"hexadecimal", "a: 0x1f\n"},
 	{"octal", "a: 0o17\n"},
 	{"old octal", "a: 017\n"},
