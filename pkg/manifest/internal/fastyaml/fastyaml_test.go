@@ -172,6 +172,9 @@ func FuzzParse(f *testing.F) {
 	for _, tc := range declined {
 		f.Add(tc.text)
 	}
+	for _, text := range tricky() {
+		f.Add(text)
+	}
 	f.Add(manifesttest.Cluster("team-01", "team-01-c00001", 1))
 	f.Fuzz(func(t *testing.T, text string) {
 		got, ok := fastyaml.Parse(text)
