@@ -36,6 +36,14 @@ func tricky() []string {
 		"a: \"x\"  # c\n", "a: \"\"\n", "a: \"x\" \n", "a: \"'\"\n", "a: '\"'\n", "a:\n- b: 1\n  - c\n", "- a\n-b\n", "-a: 1\n", "a-: 1\n", "a : b\n", "a :b\n", "a  : b\n",
 		"a: \u00e9: b\n", "a: b :c\n", "a: b: \n", "a: b:c\n", "a: b,c\n", "a: b]\n", "a: b}\n", "a: b[\n", "a: b{\n", "a: }b\n", "a: b\"c\n", "a: %b\n", "a: b%\n", "a: `b\n",
 	)
+	// Empty values (their positions), block scalars at each indentation, non-ASCII.
+	docs = append(docs, "a:   \nb: 1\n", "a:   # c\nb: 1\n", "-   \n- a\n", "a:", "a:  ", "a:\n  b:\nc:", "a:\n  b:  ", "-", "- ", "-\n", "a:\n- |\n x\n",
+		"a:\n  b:\n  # c\n", "a:\n\n\n", "a:\n  \n", "- a:\n  -\n", "a:\n-\n-\nb:\n", "a:\n  - b:\n    c:\n", "a: |\n  x\n\n\n  # c\n", "a: >\n  x\n\n\n", "a: >-\n  x\n  \n",
+		"a: >\n  x\n   \n  y\n", "a: >\n   x\n  y\n", "a: |\n  x\n  y", "a: |-\n  x", "a: >+\n  x", "a: |\n  x\n\n  ", "a: |\n  x\n  \n", "a: |\n  x\n \n  y\n", "a: |\n x\n",
+		"- a: |\n   x\n  b: 1\n", "- a: |\n    x\n  b: 1\n", "- - |\n    x\n", "- - |\n   x\n", "- - |\n  x\n", "a:\n  - |\n   x\n", "a:\n  - |\n    x\n", "a:\n- |\n  x\n- y\n",
+		"a: >\n  x\n  \n  y\n", "a: >\n\n  x\n", "a: >\n  \n  x\n", "a: >\n \n  x\n", "a: |\n \n  x\n", "a: |\n  \n  x\n", "a: >\n  x\n\n  \n  y\n", "a: >\n  x\n  y\n   z\n  w\n\n  v\n",
+		"é: |\n  ü\n", "ü: [] \n", "a: ä # c\n", "a: 'é''é'\n", "- é\n- ü: é\n  ö: 1\n", "a:\n  é:\n  - x\n", "x: é\u00a0# c\n",
+	)
 	return docs
 }
 
