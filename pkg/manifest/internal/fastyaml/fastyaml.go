@@ -122,6 +122,8 @@ func (p *parser) setLine(pos, line int) {
 	p.eof = false
 	if c := p.text[pos]; c == '%' || (c == '.' && strings.HasPrefix(p.text[pos:], "...")) {
 		p.refused = true // a directive or a document end marker
+	} else if c == '-' && pos > 0 && marker(p.text[pos:]) {
+		p.refused = true // a document start marker after the first line: a second document
 	}
 	e := len(p.text)
 	if i := strings.IndexByte(p.text[pos:], '\n'); i >= 0 {
@@ -133,6 +135,12 @@ func (p *parser) setLine(pos, line int) {
 		i++
 	}
 	p.ind = i - pos
+}
+
+// marker reports a line (and what follows it) starting with a document start marker:
+// "---" followed by a space, a line break or the end of the text.
+func marker(s string) bool {
+	return strings.HasPrefix(s, "---") && (len(s) == 3 || s[3] == ' ' || s[3] == '\n')
 }
 
 // next moves to the line after the current one.

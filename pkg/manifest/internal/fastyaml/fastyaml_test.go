@@ -80,6 +80,9 @@ var declined = []struct{ name, text string }{
 	{"invalid UTF-8", "a: \xff\n"},
 	{"document end", "a: 1\n...\n"},
 	{"text after the document marker", "--- a\n"},
+	{"document marker after a blank line", "\n--- key: 1\n"},
+	{"document marker after a comment", "# c\n--- key: b\n"},
+	{"document marker after content", "a: 1\n--- key: 2\n"},
 	{"multi-line plain", "a: b\n  c\n"},
 	{"multi-line plain in a sequence", "- b\n  c\n"},
 	{"multi-line double-quoted", "a: \"b\n  c\"\n"},
@@ -103,6 +106,8 @@ var declined = []struct{ name, text string }{
 	{"timestamp", "a: 2001-12-14\n"},
 	{"float", "a: 1.5\n"},
 	{"special float", "a: .inf\n"},
+	{"signed infinity", "a: -.inf\nb: +.Inf\n"},
+	{"signed infinity as a key", "-.INF: a\n"},
 	{"hexadecimal", "a: 0x1f\n"},
 	{"octal", "a: 0o17\n"},
 	{"old octal", "a: 017\n"},
@@ -169,6 +174,9 @@ func FuzzParse(f *testing.F) {
 	}
 	for _, tc := range declined {
 		f.Add(tc.text)
+	}
+	for _, text := range tricky() {
+		f.Add(text)
 	}
 	f.Add(manifesttest.Cluster("team-01", "team-01-c00001", 1))
 	f.Fuzz(func(t *testing.T, text string) {

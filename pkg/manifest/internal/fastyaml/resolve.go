@@ -43,6 +43,9 @@ func resolveNumeric(s string) (string, bool) {
 	digits := s
 	if s[0] == '+' || s[0] == '-' {
 		digits = s[1:]
+		if digits != "" && digits[0] == '.' {
+			return "", false // "-.inf" and "+.Inf" are floats in yaml.v3's table
+		}
 	}
 	if decimal(digits) {
 		if _, err := strconv.ParseInt(s, 10, 64); err == nil {
