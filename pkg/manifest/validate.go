@@ -221,6 +221,8 @@ func validateObjectBy(obj Object, typed bool) []*DecodeError {
 		_, ok := obj.lines.get(p.String())
 		return ok
 	})...)
+	// After the walks and the sizes: a field they report on is not reported again.
+	v.errs = append(v.errs, explicitFindings(&obj, s, v.errs)...)
 	derrs := make([]*DecodeError, 0, len(v.errs))
 	for _, e := range v.errs {
 		derrs = append(derrs, obj.errorAt(e.Field, 0, "%s", e.ErrorBody()))
