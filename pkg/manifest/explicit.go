@@ -104,8 +104,19 @@ func explicitFindings(obj *Object, s *jsonSchema, found field.ErrorList) field.E
 		if reported {
 			continue
 		}
+		val := e.val
+		if m, ok := val.(map[string]any); ok {
+			// Written as {}: the server fills the defaults of its properties first.
+			m = map[string]any{}
+			for k, ps := range fs.Properties {
+				if ps != nil && ps.Default != nil {
+					m[k] = ps.Default
+				}
+			}
+			val = m
+		}
 		v.at = at
-		v.validate(fs, e.val)
+		v.validate(fs, val)
 	}
 	return v.errs
 }

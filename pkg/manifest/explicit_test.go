@@ -30,6 +30,8 @@ func TestValidateExplicitEmpty(t *testing.T) {
 			[]string{`f.yaml:11: TenantCluster "payments/c" (document 1): spec.workers.machineTemplate.os.type: Unsupported value: "": supported values: "rocky", "flatcar", "talos", "kairos", "bottlerocket"`}},
 		{"minimum on 0", clusterHeader + "spec:\n  kubernetesVersion: v1.31.0\n  workers:\n    replicas: 1\n    machineTemplate:\n      cpu: 0\n",
 			[]string{`f.yaml:11: TenantCluster "payments/c" (document 1): spec.workers.machineTemplate.cpu: Invalid value: 0: should be greater than or equal to 1`}},
+		{"required in an object written as {}", "apiVersion: butler.butlerlabs.dev/v1alpha1\nkind: User\nmetadata:\n  name: dan\nspec: {}\n",
+			[]string{`f.yaml:5: User "dan" (document 1): spec.email: Required value`}},
 		{"explicit null accepted", userHeader + "  authType:\n", nil},
 		{"explicit ~ accepted", userHeader + "  authType: ~\n", nil},
 		{"absent accepted", userHeader, nil},
@@ -108,5 +110,24 @@ func TestExplicitEmptyRecord(t *testing.T) {
 	objs[0].Obj.(*v1alpha1.User).Spec.AuthType = "sso"
 	if err := Validate(objs[0]); err != nil {
 		t.Errorf("after the field was set: %v", err)
+	}
+}
+
+// An object written as {} has its defaults filled before it is validated, as the server
+// fills them: a required property with a default is not missing.
+func TestExplicitEmptyObjectDefaults(t *testing.T) {
+	objs, err := Decode("f.yaml", []byte("apiVersion: butler.butlerlabs.dev/v1alpha1\nkind: User\nmetadata:\n  name: dan\nspec: {}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := func(def any) *jsonSchema {
+		return &jsonSchema{Properties: map[string]*jsonSchema{"spec": {Type: "object", Required: []string{"email"},
+			Properties: map[string]*jsonSchema{"email": {Type: "string", Default: def}}}}}
+	}
+	if got := explicitFindings(&objs[0], spec(nil), nil); len(got) != 1 || got[0].Type != field.ErrorTypeRequired || got[0].Field != "spec.email" {
+		t.Errorf("without a default: got %v", got)
+	}
+	if got := explicitFindings(&objs[0], spec("a@example.com"), nil); len(got) != 0 {
+		t.Errorf("with a default: got %v", got)
 	}
 }

@@ -51,6 +51,9 @@ type jsonSchema struct {
 	XIntOrString         bool                   `json:"x-kubernetes-int-or-string,omitempty"`
 	XListType            string                 `json:"x-kubernetes-list-type,omitempty"`
 	XListMapKeys         []string               `json:"x-kubernetes-list-map-keys,omitempty"`
+	// Default is read for the explicit values (explicitFindings): the server fills the
+	// defaults of an object written as {} before it validates it.
+	Default any `json:"default,omitempty"`
 
 	re *regexp.Regexp // Pattern compiled (nil: none, or one Go cannot compile)
 	// matching remembers strings that match re: the same versions, sizes and names come
