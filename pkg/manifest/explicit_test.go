@@ -58,6 +58,14 @@ func TestValidateExplicitEmpty(t *testing.T) {
 			if got := err.Error(); got != strings.Join(tc.want, "\n") {
 				t.Errorf("got:\n%s\nwant:\n%s", got, strings.Join(tc.want, "\n"))
 			}
+			// The walk over the JSON value finds the same.
+			var json []string
+			for _, e := range validateObjectBy(objs[0], false) {
+				json = append(json, e.Error())
+			}
+			if got := strings.Join(json, "\n"); got != strings.Join(tc.want, "\n") {
+				t.Errorf("JSON walk: got:\n%s\nwant:\n%s", got, strings.Join(tc.want, "\n"))
+			}
 		})
 	}
 }
