@@ -18,6 +18,9 @@ type explicitValue struct {
 	val  any // as the JSON walk has it: "", int64(0), false, []any{} or map[string]any{}
 }
 
+// explicitValues are the explicit values of one object (Object.explicit).
+type explicitValues struct{ vals []explicitValue }
+
 // noteEmpty records the field at p, of an omitempty struct field fv just filled from the
 // node vn (not null), when fv holds a value the typed object leaves out. Cheap for the
 // common case: a field that holds something returns at its first test.
@@ -76,7 +79,7 @@ func (c *converter) noteEmpty(vn *yaml.Node, fv reflect.Value, p *field.Path) {
 // the walks would check them had the typed object kept them; found are the walks'
 // findings: a field (or what holds it) they already report on is not reported again.
 func explicitFindings(obj *Object, s *jsonSchema, found field.ErrorList) field.ErrorList {
-	if len(obj.explicit) == 0 {
+	if obj.explicit == nil {
 		return nil
 	}
 	rv := reflect.ValueOf(obj.Obj)
@@ -84,7 +87,7 @@ func explicitFindings(obj *Object, s *jsonSchema, found field.ErrorList) field.E
 		return nil
 	}
 	v := &validator{lines: obj.lines}
-	for _, e := range obj.explicit {
+	for _, e := range obj.explicit.vals {
 		ps := e.path.String()
 		steps := fieldSteps(ps)
 		if len(steps) == 0 || steps[0] == "metadata" || steps[0] == "apiVersion" || steps[0] == "kind" {

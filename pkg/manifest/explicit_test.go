@@ -112,7 +112,7 @@ func TestExplicitEmptyRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(objs[0].explicit) != 1 {
+	if objs[0].explicit == nil || len(objs[0].explicit.vals) != 1 {
 		t.Fatalf("recorded %v", objs[0].explicit)
 	}
 	objs[0].Obj.(*v1alpha1.User).Spec.AuthType = "sso"

@@ -390,7 +390,10 @@ func (d *decoder) typedObject(o Object, n *yaml.Node, h header, ki *kindInfo, c 
 	obj := ki.newTyped()
 	ok := c.fill(n, reflect.ValueOf(obj).Elem(), nil, 0)
 	c.lines.done()
-	o.lines, o.NotJudged, o.explicit = c.lines, c.notJudged(o.Source.File), c.explicit
+	o.lines, o.NotJudged = c.lines, c.notJudged(o.Source.File)
+	if len(c.explicit) > 0 {
+		o.explicit = &explicitValues{vals: c.explicit}
+	}
 	ki.setType(obj, h.apiVersion, h.kind)
 	if ok && len(c.errs) == 0 {
 		o.Obj = obj
