@@ -18,6 +18,13 @@ type explicitValue struct {
 	val  any // as the JSON walk has it: "", int64(0), false, []any{} or map[string]any{}
 }
 
+// emptyList and emptyObject stand for [] and {}: shared, never changed (an object is
+// validated as a fresh map of its defaults).
+var (
+	emptyList   = []any{}
+	emptyObject = map[string]any{}
+)
+
 // explicitValues are the explicit values of one object (Object.explicit).
 type explicitValues struct{ vals []explicitValue }
 
@@ -52,18 +59,18 @@ func (c *converter) noteEmpty(vn *yaml.Node, fv reflect.Value, p *field.Path) {
 			if fv.Type().Elem().Kind() == reflect.Uint8 {
 				val = "" // base64 text
 			} else {
-				val = []any{}
+				val = emptyList
 			}
 		}
 	case reflect.Map:
 		if fv.Len() == 0 {
-			val = map[string]any{}
+			val = emptyObject
 		}
 	case reflect.Struct:
 		// A zero struct is left out too; only {} itself is recorded here (its fields, when
 		// written, are recorded on their own).
 		if n := resolve(vn); n != nil && n.Kind == yaml.MappingNode && len(n.Content) == 0 && fv.IsZero() {
-			val = map[string]any{}
+			val = emptyObject
 		}
 	}
 	if val == nil {
