@@ -65,6 +65,9 @@ type converter struct {
 	intern *interner
 	// slot is a string the values of string maps are filled into (fillStringMap).
 	slot reflect.Value
+	// explicit are the omitempty fields fill set to a value the typed object leaves out
+	// (noteEmpty); nil for nearly every document.
+	explicit []explicitValue
 }
 
 func newConverter(strict bool) *converter {

@@ -70,6 +70,10 @@ type Object struct {
 	NotJudged []FieldOrigin
 	// origins point fields of a rendered object at the patch that set them (Position).
 	origins []FieldOrigin
+	// explicit are the fields the document sets to a value Obj cannot show (an omitempty
+	// field written as "", 0, false, [] or {}), for validation; nil for nearly every
+	// object, and a pointer so that the others carry one word for it.
+	explicit *explicitValues
 }
 
 // Line returns the line of a field path such as "spec.workers.replicas", or of its nearest

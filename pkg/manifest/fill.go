@@ -277,6 +277,8 @@ func (c *converter) fillStruct(n *yaml.Node, dst reflect.Value, p *field.Path, d
 		}
 		if !c.fillAs(vn, fv, f.fill, kp, depth+1) {
 			good = false
+		} else if f.omitEmpty {
+			c.noteEmpty(vn, fv, kp)
 		}
 	})
 	return good
@@ -389,6 +391,9 @@ func (d *decoder) typedObject(o Object, n *yaml.Node, h header, ki *kindInfo, c 
 	ok := c.fill(n, reflect.ValueOf(obj).Elem(), nil, 0)
 	c.lines.done()
 	o.lines, o.NotJudged = c.lines, c.notJudged(o.Source.File)
+	if len(c.explicit) > 0 {
+		o.explicit = &explicitValues{vals: c.explicit}
+	}
 	ki.setType(obj, h.apiVersion, h.kind)
 	if ok && len(c.errs) == 0 {
 		o.Obj = obj

@@ -65,11 +65,9 @@ func semantic(obj runtime.Object, written func(*field.Path) bool) field.ErrorLis
 	}
 	switch o := obj.(type) {
 	case *v1alpha1.TenantCluster:
+		// A zero cpu written in the file is left out of the rendered object: the CRD's
+		// minimum sees it through the explicit values (explicitFindings).
 		mt := machineTemplatePath
-		if o.Spec.Workers.MachineTemplate.CPU == 0 && written(mt.Child("cpu")) {
-			// Rendered, a zero cpu is left out and the CRD's minimum never sees it.
-			errs = append(errs, field.Invalid(mt.Child("cpu"), 0, "should be greater than or equal to 1"))
-		}
 		check(&o.Spec.Workers.MachineTemplate.Memory, mt, positive, "memory")
 		check(&o.Spec.Workers.MachineTemplate.DiskSize, mt, positive, "diskSize")
 		if o.Spec.ControlPlane != nil && o.Spec.ControlPlane.Resources != nil {

@@ -51,6 +51,9 @@ type jsonSchema struct {
 	XIntOrString         bool                   `json:"x-kubernetes-int-or-string,omitempty"`
 	XListType            string                 `json:"x-kubernetes-list-type,omitempty"`
 	XListMapKeys         []string               `json:"x-kubernetes-list-map-keys,omitempty"`
+	// Default is read for the explicit values (explicitFindings): the server fills the
+	// defaults of an object written as {} before it validates it.
+	Default any `json:"default,omitempty"`
 
 	re *regexp.Regexp // Pattern compiled (nil: none, or one Go cannot compile)
 	// matching remembers strings that match re: the same versions, sizes and names come
@@ -221,6 +224,8 @@ func validateObjectBy(obj Object, typed bool) []*DecodeError {
 		_, ok := obj.lines.get(p.String())
 		return ok
 	})...)
+	// After the walks and the sizes: a field they report on is not reported again.
+	v.errs = append(v.errs, explicitFindings(&obj, s, v.errs)...)
 	derrs := make([]*DecodeError, 0, len(v.errs))
 	for _, e := range v.errs {
 		derrs = append(derrs, obj.errorAt(e.Field, 0, "%s", e.ErrorBody()))
