@@ -147,13 +147,13 @@ func run(ctx context.Context, o *Options) error {
 			if restart {
 				out = nil
 			}
-			out = append(out, o.keepPage(page)...)
+			out = append(out, o.kept(page)...)
 			return nil
 		})
 	} else {
 		var all []v1alpha1.TenantCluster
 		all, err = s.ListClusters(ctx, ns)
-		out = o.keepInPlace(all)
+		out = o.kept(all)
 	}
 	if err != nil {
 		return err
@@ -171,31 +171,21 @@ func run(ctx context.Context, o *Options) error {
 	return o.Printer.Print(clusterview.Doc(out, ns == "", writes, false, o.Now()))
 }
 
-// keepPage is the clusters of page that pass the filters. Live, the server has applied the
-// selector (and the environment label) already; checking again costs little and keeps one
-// code path for both stores.
-func (o *Options) keepPage(page []v1alpha1.TenantCluster) []v1alpha1.TenantCluster {
-	var out []v1alpha1.TenantCluster
-	for i := range page {
-		if o.keep(&page[i]) {
-			out = append(out, page[i])
+// kept is the clusters of list that pass the filters, filtered in list's own array: the
+// list is the command's (a page of the server's, or the offline store's copy), and a second
+// copy of every cluster listed was a third of what the command held. Live, the server has
+// applied the selector (and the environment label) already; checking again costs little
+// and keeps one code path for both stores.
+func (o *Options) kept(list []v1alpha1.TenantCluster) []v1alpha1.TenantCluster {
+	out := list[:0]
+	for i := range list {
+		if o.keep(&list[i]) {
+			out = append(out, list[i])
 		}
 	}
-	return out
-}
-
-// keepInPlace is keepPage over a list the command owns, filtered in its own array: a
-// second copy of every cluster listed was a third of what the command held.
-func (o *Options) keepInPlace(all []v1alpha1.TenantCluster) []v1alpha1.TenantCluster {
-	out := all[:0]
-	for i := range all {
-		if o.keep(&all[i]) {
-			out = append(out, all[i])
-		}
-	}
-	clear(all[len(out):]) // what was filtered out goes with the next collection
+	clear(list[len(out):]) // what was filtered out goes with the next collection
 	if len(out) == 0 {
-		return nil // as keepPage
+		return nil
 	}
 	return out
 }
@@ -228,7 +218,7 @@ func (o *Options) stream(ctx context.Context, pager store.ClusterPager, ns strin
 	defer func() { o.Print.NoHeaders = noHeaders }()
 	err := pager.PageClusters(ctx, ns, o.serverSelector(), func(page []v1alpha1.TenantCluster, _ bool) error {
 		var rows []v1alpha1.TenantCluster
-		for _, c := range o.keepPage(page) {
+		for _, c := range o.kept(page) {
 			if k := c.Namespace + "/" + c.Name; !printed[k] {
 				printed[k] = true
 				rows = append(rows, c)
