@@ -52,13 +52,14 @@ func semantic(obj runtime.Object, written func(*field.Path) bool) field.ErrorLis
 		if q == nil {
 			return
 		}
+		at := func() *field.Path { return parent.Child(steps[0], steps[1:]...) }
 		switch s := q.Sign(); {
 		case tooLarge(q):
-			errs = append(errs, field.Invalid(parent.Child(steps[0], steps[1:]...), q.String(), "too large (more than 4Ei)"))
+			errs = append(errs, field.Invalid(at(), q.String(), "too large (more than 4Ei)"))
 		case s < 0:
-			errs = append(errs, field.Invalid(parent.Child(steps[0], steps[1:]...), q.String(), "must not be negative"))
+			errs = append(errs, field.Invalid(at(), q.String(), "must not be negative"))
 		case s == 0 && rule == positive:
-			if p := parent.Child(steps[0], steps[1:]...); written(p) {
+			if p := at(); written(p) {
 				errs = append(errs, field.Invalid(p, q.String(), "must be greater than zero"))
 			}
 		}
