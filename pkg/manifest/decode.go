@@ -119,9 +119,17 @@ func decode(file string, data []byte, opts Options, b *budget, tab *pathTable) (
 
 // decodeDocuments is decode once the file has passed checkJSON.
 func decodeDocuments(file string, text string, opts Options, b *budget, tab *pathTable) ([]Object, error) {
+	objs, _, err := decodeSegments(file, splitDocuments(text), opts, b, tab)
+	return objs, err
+}
+
+// decodeSegments decodes the documents of a file; for a lean Load it also says where each
+// document holding a TenantCluster lies (lean.go), by document index.
+func decodeSegments(file string, segs []segment, opts Options, b *budget, tab *pathTable) ([]Object, map[int]*docSpan, error) {
 	var objs []Object
 	var errs []error
-	for _, seg := range splitDocuments(text) {
+	var spans map[int]*docSpan
+	for _, seg := range segs {
 		if seg.doc < 0 {
 			continue
 		}
@@ -144,10 +152,18 @@ func decodeDocuments(file string, text string, opts Options, b *budget, tab *pat
 		shiftLines(doc, seg.line-1)
 		d := &decoder{opts: opts, budget: b, tab: tab}
 		o, e := d.document(Source{File: file, Doc: seg.doc, Line: doc.Content[0].Line}, doc.Content[0])
+		if len(o) > 0 && o[0].Kind == "TenantCluster" && o[0].Source.Item == 0 {
+			if sp := leanSpan(opts, file, seg); sp != nil {
+				if spans == nil {
+					spans = map[int]*docSpan{}
+				}
+				spans[seg.doc] = sp
+			}
+		}
 		objs = append(objs, o...)
 		errs = append(errs, e...)
 	}
-	return objs, errors.Join(errs...)
+	return objs, spans, errors.Join(errs...)
 }
 
 // converter returns the converter of an object of kind ki (nil: a kind kept loosely).

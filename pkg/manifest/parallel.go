@@ -58,6 +58,11 @@ type pipeline struct {
 
 func newPipeline(opts Options, tab *pathTable) *pipeline {
 	n := runtime.GOMAXPROCS(0)
+	if opts.Lean {
+		ro := opts
+		ro.Lean, ro.Reuse, ro.Skip, ro.validate = false, nil, nil, true
+		opts.from = &rereader{opts: ro, tab: tab}
+	}
 	p := &pipeline{opts: opts, tab: tab, jobs: make(chan loadJob, 2*n)}
 	for range n {
 		p.wg.Add(1)
@@ -138,7 +143,8 @@ func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *p
 	// The bytes are a Load's own (read for it, never changed after) and nothing decoded
 	// keeps a piece of the text (the parser copies what it keeps), so the text is the bytes,
 	// not a copy of every file.
-	objs, err := decodeDocuments(name, unsafe.String(unsafe.SliceData(data), len(data)), opts, b, tab)
+	text := unsafe.String(unsafe.SliceData(data), len(data))
+	objs, spans, err := decodeSegments(name, splitDocuments(text), opts, b, tab)
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -146,6 +152,9 @@ func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *p
 		if err := Validate(o); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if spans != nil && len(errs) == 0 && opts.from != nil {
+		thin(objs, spans, opts.from)
 	}
 	return objs, errs
 }

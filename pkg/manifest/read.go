@@ -51,12 +51,18 @@ type Options struct {
 	// AllowDuplicates keeps two objects of one identity (a GitOps tree holds one per
 	// cluster it targets); the caller checks each target with Duplicates.
 	AllowDuplicates bool
+	// Lean keeps each TenantCluster read from a file (a document of its own, not standard
+	// input) as its Record, without its object (Obj is nil): Set.Full reads the object
+	// again when it is needed. For a caller that judges a large tree one cluster at a time.
+	Lean bool
 
 	// validate: the objects are validated after decoding (a Load), so an object with
 	// wrong fields is validated too, for every problem at once.
 	validate bool
 	// intern: the worker's interner (parallel.go); nil outside a Load's workers.
 	intern *interner
+	// from: a lean Load's, how its records are read again (lean.go).
+	from *rereader
 }
 
 func (o Options) fileLimit() int64 {

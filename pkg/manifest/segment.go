@@ -17,6 +17,7 @@ import (
 type segment struct {
 	text string
 	line int  // 1-based line of the segment's first line in the file
+	off  int  // byte offset of the segment in the file
 	doc  int  // document index, or -1 for a leading part that holds no document
 	sep  bool // the first line is a "---" marker
 }
@@ -70,7 +71,7 @@ func splitDocuments(data string) []segment {
 				segs = append(segs, cur)
 				start = pos
 			}
-			cur = segment{line: line + 1, sep: true}
+			cur = segment{line: line + 1, off: pos, sep: true}
 		}
 		pos = end
 	}

@@ -12,6 +12,7 @@ func splitDocumentsByLines(data string) []segment {
 	var segs []segment
 	cur := segment{line: 1}
 	var b strings.Builder
+	off := 0
 	flush := func() {
 		cur.text = b.String()
 		segs = append(segs, cur)
@@ -26,9 +27,10 @@ func splitDocumentsByLines(data string) []segment {
 			if i > 0 {
 				flush()
 			}
-			cur = segment{line: i + 1, sep: true}
+			cur = segment{line: i + 1, off: off, sep: true}
 		}
 		b.WriteString(l)
+		off += len(l)
 	}
 	flush()
 	doc := 0
@@ -47,8 +49,14 @@ func TestSplitDocumentsAsByLines(t *testing.T) {
 	for _, in := range []string{"", "\n", "a: 1", "a: 1\n", "---", "---\n", "--- \na: 1\n---\nb: 2",
 		"\ufeff---\na: 1\n", "# c\n---\na: 1\n---\n", "a: 1\r\n---\r\nb: 2\r\n", "---x\n--- # c\n---\t\n",
 		"a: |\n  ---\n---\n...\n---\n", "\n\n---\n\n", "x\n----\n---"} {
-		if got, want := splitDocuments(in), splitDocumentsByLines(in); !reflect.DeepEqual(got, want) {
+		got := splitDocuments(in)
+		if want := splitDocumentsByLines(in); !reflect.DeepEqual(got, want) {
 			t.Errorf("%q:\n got %+v\nwant %+v", in, got, want)
+		}
+		for _, seg := range got {
+			if in[seg.off:seg.off+len(seg.text)] != seg.text {
+				t.Errorf("%q: segment at %d is not its text %q", in, seg.off, seg.text)
+			}
 		}
 	}
 }
