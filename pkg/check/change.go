@@ -53,6 +53,8 @@ func (o Options) gitOps() bool {
 func Change(base, head *manifest.Set, o Options) *Report {
 	h := newTree(head, o.Complete)
 	b := newTree(base, o.Complete)
+	h.mustBeWhole()
+	b.mustBeWhole()
 	r := &Report{Mode: "change", Objects: h.objects()}
 	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier(), refused: map[string]*v1alpha1.TenantCluster{}}
 	c.admin, _ = policy.OfflinePlatformAdmin(o.Author, derefs(base.Users()))
@@ -75,7 +77,7 @@ func Change(base, head *manifest.Set, o Options) *Report {
 		order = append(order, list...)
 	}
 	fs := c.demoteUnchanged(h.objectRules())
-	for _, f := range h.replay(order, false) {
+	for _, f := range h.replay(order, false, nil) {
 		if f.Severity == SeverityError {
 			f.Severity = SeverityWarning
 			if f.Kind == "TenantCluster" && !contains(c.unchanged, c.head.clusterAt(f.Namespace, f.Name)) {
@@ -323,8 +325,8 @@ func capped(team *v1alpha1.Team, pc *v1alpha1.ProviderConfig, list []v1alpha1.Te
 func (t *tree) namespace(ns string) []v1alpha1.TenantCluster {
 	var out []v1alpha1.TenantCluster
 	for _, c := range t.clusters {
-		if c.c.Namespace == ns {
-			out = append(out, *c.c)
+		if c.ns == ns {
+			out = append(out, c.value())
 		}
 	}
 	return out

@@ -23,30 +23,43 @@ import (
 //
 // The siblings are copies of the clusters' structs (policy takes them as values), made
 // only for a namespace where a cap comes within reach, and then once each: a namespace far
-// from its caps holds pointers alone.
-func (t *tree) replay(order []*cluster, full bool) []Finding {
+// from its caps holds pointers alone. A record of a lean Load is read again for the time
+// its own request is judged (each, when set, sees it whole first) and counts as a sibling
+// by its record.
+func (t *tree) replay(order []*cluster, full bool, each func(*cluster)) []Finding {
 	var fs []Finding
-	byNS := map[string][]*v1alpha1.TenantCluster{}  // every earlier cluster, by namespace
+	byNS := map[string][]*cluster{}                 // every earlier cluster, by namespace
 	copied := map[string][]v1alpha1.TenantCluster{} // the first of them, as values
 	tallies := map[string]*tally{}
 	for _, c := range order {
-		tc := c.c
-		ta := tallies[tc.Namespace]
+		ta := tallies[c.ns]
 		if ta == nil {
 			ta = &tally{env: map[string]int64{}, owner: map[string]int64{}}
-			tallies[tc.Namespace] = ta
+			tallies[c.ns] = ta
 		}
+		wc, err := t.whole(c)
+		if err != nil {
+			fs = append(fs, unreadable(c.obj, err))
+			sib := c.value()
+			byNS[c.ns] = append(byNS[c.ns], c)
+			ta.add(&sib)
+			continue
+		}
+		if each != nil {
+			each(wc)
+		}
+		tc := wc.c
 		req := t.createRequest(tc, nil, tc.Annotations[v1alpha1.AnnotationCreatorEmail])
 		if full || ta.inReach(tc, req.Team, req.ProviderConfig) {
-			sib := copied[tc.Namespace]
-			for _, p := range byNS[tc.Namespace][len(sib):] {
-				sib = append(sib, *p)
+			sib := copied[c.ns]
+			for _, p := range byNS[c.ns][len(sib):] {
+				sib = append(sib, p.value())
 			}
-			copied[tc.Namespace] = sib
+			copied[c.ns] = sib
 			req.Siblings = sib
 		}
-		fs = append(fs, decisionFindings(c.obj, t.admit(req))...)
-		byNS[tc.Namespace] = append(byNS[tc.Namespace], tc)
+		fs = append(fs, decisionFindings(wc.obj, t.admit(req))...)
+		byNS[c.ns] = append(byNS[c.ns], c)
 		ta.add(tc)
 	}
 	return fs

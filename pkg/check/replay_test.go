@@ -20,7 +20,7 @@ func TestReplayTallyMatchesFull(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		set := randomTree(t, rng)
 		tr := newTree(set, false)
-		fast, full := tr.replay(tr.clusters, false), tr.replay(tr.clusters, true)
+		fast, full := tr.replay(tr.clusters, false, nil), tr.replay(tr.clusters, true, nil)
 		if !reflect.DeepEqual(fast, full) {
 			t.Fatalf("tree %d: the tally's findings differ from the full count's:\nfast %+v\nfull %+v", i, fast, full)
 		}

@@ -31,13 +31,25 @@ type tree struct {
 // cluster is a TenantCluster of the tree with its namespace filled in: a manifest that
 // leaves it out is taken to live in its team's namespace, as the other offline commands
 // take it. c is the set's own object when the manifest names its namespace, else a copy
-// of its struct with the namespace filled in; either way nothing writes to it.
+// of its struct with the namespace filled in; either way nothing writes to it. For a
+// record of a lean Load c is nil: whole reads the object when the cluster is judged, and
+// the record stands for it in the counts of its namespace.
 type cluster struct {
 	obj *manifest.Object
 	c   *v1alpha1.TenantCluster
+	ns  string
 }
 
-func (c *cluster) key() string { return c.c.Namespace + "/" + c.c.Name }
+func (c *cluster) key() string { return c.ns + "/" + c.obj.Name }
+
+// value is the cluster as a sibling in a count of its namespace: the whole struct, or
+// for a record the fields such a count reads.
+func (c *cluster) value() v1alpha1.TenantCluster {
+	if c.c != nil {
+		return *c.c
+	}
+	return c.obj.Record.Sibling(c.obj.Name, c.ns)
+}
 
 // newTree indexes a set. Its clusters are the set's objects, or for a manifest that leaves
 // the namespace out a copy of the struct (the namespace filled in must not change the
@@ -47,18 +59,34 @@ func newTree(set *manifest.Set, complete bool) *tree {
 	t := &tree{set: set, complete: complete, objOf: map[runtime.Object]*manifest.Object{},
 		teams: map[string]*v1alpha1.Team{}, providers: map[string]*v1alpha1.ProviderConfig{}}
 	for i := range set.Objects {
-		t.objOf[set.Objects[i].Obj] = &set.Objects[i]
+		if o := &set.Objects[i]; o.Obj != nil {
+			t.objOf[o.Obj] = o
+		}
 	}
-	for _, tc := range set.TenantClusters() {
-		ns := tc.Namespace
+	for i := range set.Objects {
+		o := &set.Objects[i]
+		tc, _ := o.Obj.(*v1alpha1.TenantCluster)
+		var teamName string
+		switch {
+		case tc != nil:
+			teamName = tc.TeamName()
+		case o.Record != nil:
+			teamName = o.Record.Team
+		default:
+			continue
+		}
+		ns := o.Namespace
+		if tc != nil {
+			ns = tc.Namespace
+		}
 		if ns == "" {
-			ns = tc.TeamName()
-			if team := t.team(tc.TeamName()); team != nil {
+			ns = teamName
+			if team := t.team(teamName); team != nil {
 				ns = team.TeamNamespace()
 			}
 		}
-		c := &cluster{obj: t.objOf[tc], c: tc}
-		if tc.Namespace != ns {
+		c := &cluster{obj: o, c: tc, ns: ns}
+		if tc != nil && tc.Namespace != ns {
 			cp := *tc
 			cp.Namespace = ns
 			c.c = &cp
@@ -70,6 +98,41 @@ func newTree(set *manifest.Set, complete bool) *tree {
 		t.policies = append(t.policies, *p)
 	}
 	return t
+}
+
+// mustBeWhole refuses a tree of a lean Load's records: the change check compares and
+// edits whole clusters.
+func (t *tree) mustBeWhole() {
+	for _, c := range t.clusters {
+		if c.c == nil {
+			panic("internal error: a change check needs whole clusters, not a lean Load's records")
+		}
+	}
+}
+
+// unreadable is the finding on a record that could not be read again.
+func unreadable(obj *manifest.Object, err error) Finding {
+	return Finding{File: obj.Source.File, Line: obj.Source.Line, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name,
+		Message: err.Error(), Rule: RuleDecode, Severity: SeverityError}
+}
+
+// whole is c with its object: c itself, or for a record the object read again (a cluster
+// of the tree for the time it is judged, not kept).
+func (t *tree) whole(c *cluster) (*cluster, error) {
+	if c.c != nil {
+		return c, nil
+	}
+	full, err := c.obj.Full()
+	if err != nil {
+		return nil, err
+	}
+	tc := full.Obj.(*v1alpha1.TenantCluster)
+	if tc.Namespace != c.ns {
+		cp := *tc
+		cp.Namespace = c.ns
+		tc = &cp
+	}
+	return &cluster{obj: &full, c: tc, ns: c.ns}, nil
 }
 
 // find is t.set.Find by an index: a tree with many findings asks for many objects.
@@ -135,7 +198,11 @@ func (t *tree) objects() []Object {
 func State(set *manifest.Set, o Options) *Report {
 	t := newTree(set, o.Complete)
 	r := &Report{Mode: "state", Objects: t.objects()}
-	r.Findings = append(t.objectRules(), t.replay(t.clusters, false)...)
+	// Each cluster is judged once, its references with its request, so that a lean
+	// Load's records are each read again once.
+	var refs []Finding
+	replayed := t.replay(t.clusters, false, func(c *cluster) { refs = append(refs, t.clusterRefs(c)...) })
+	r.Findings = append(append(t.kindRules(), refs...), replayed...)
 	r.Usage = usage(nil, t, nil)
 	r.finish()
 	return r
@@ -144,6 +211,15 @@ func State(set *manifest.Set, o Options) *Report {
 // objectRules are the state check's rules on each object alone (the aggregates are the
 // replay's).
 func (t *tree) objectRules() []Finding {
+	fs := t.kindRules()
+	for _, c := range t.clusters {
+		fs = append(fs, t.clusterRefs(c)...)
+	}
+	return fs
+}
+
+// kindRules are objectRules but the clusters'.
+func (t *tree) kindRules() []Finding {
 	var fs []Finding
 	for _, team := range t.set.Teams() {
 		obj := t.objOf[team]
@@ -166,9 +242,6 @@ func (t *tree) objectRules() []Finding {
 	for _, p := range t.set.ClusterCreationPolicies() {
 		d := policy.AdmitPolicy(policy.PolicyRequest{Policy: p, Team: t.team, Others: t.policies})
 		fs = append(fs, decisionFindings(t.objOf[p], d)...)
-	}
-	for _, c := range t.clusters {
-		fs = append(fs, t.clusterRefs(c)...)
 	}
 	return fs
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -130,6 +131,9 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		return false
 	}
 	mo.AllowDuplicates = true // one per target is fine; each target is checked below
+	// A lean Load's records suit a plain tree only: kustomize and the renderers read whole
+	// objects, and standard input cannot be read again for one.
+	mo.Lean = opts.Manifest.Lean && len(l.kusts) == 0 && !slices.Contains(paths, manifest.Stdin)
 	raw, err := manifest.LoadWith(paths, stdin, mo)
 	if err != nil && unknownFields(err) {
 		// Fields the tree's own CRDs declare are left unjudged, with a warning, rather
@@ -150,6 +154,16 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	l.raw = raw
 	l.root = rootOf(paths, opts.Root)
 	entries := l.entries()
+	if mo.Lean && len(entries) > 0 {
+		// Flux or Argo CD entry points after all: their renders need whole objects.
+		mo.Lean = false
+		l.templates = map[string]manifest.File{}
+		if raw, err = manifest.LoadWith(paths, stdin, mo); err != nil {
+			return nil, err
+		}
+		l.raw = raw
+		entries = l.entries()
+	}
 	if len(entries) == 0 {
 		// Without Flux there is no substitution: templates are manifests like the others.
 		if err := l.plainTemplates(); err != nil {

@@ -26,6 +26,10 @@ const (
 func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, error) {
 	paths := o.Manifests
 	headOpts := gitops.Options{Root: repoRoot(ctx)}
+	// A state check judges one cluster at a time: the loader keeps records of a plain
+	// tree's clusters and each is read again when judged, so that memory does not grow
+	// with whole objects. A change compares whole clusters of both trees.
+	headOpts.Manifest.Lean = o.Base == "" && len(o.BaseManifests) == 0
 	var sums *digests
 	if len(o.BaseManifests) > 0 && !o.noReuse {
 		sums = newDigests() // the base's files are compared with head's by these
