@@ -31,13 +31,15 @@ func (t *tree) replay(order []*cluster, full bool, each func(*cluster)) []Findin
 	byNS := map[string][]*cluster{}                 // every earlier cluster, by namespace
 	copied := map[string][]v1alpha1.TenantCluster{} // the first of them, as values
 	tallies := map[string]*tally{}
+	next := t.ahead(order)
 	for _, c := range order {
 		ta := tallies[c.ns]
 		if ta == nil {
 			ta = &tally{env: map[string]int64{}, owner: map[string]int64{}}
 			tallies[c.ns] = ta
 		}
-		wc, err := t.whole(c)
+		w := next()
+		wc, err := w.c, w.err
 		if err != nil {
 			fs = append(fs, unreadable(c.obj, err))
 			sib := c.value()

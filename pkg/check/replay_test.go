@@ -37,6 +37,17 @@ func TestReplayTallyMatchesFull(t *testing.T) {
 
 func randomTree(t *testing.T, rng *rand.Rand) *manifest.Set {
 	t.Helper()
+	text := randomTreeText(rng)
+	set, err := manifest.LoadFiles([]manifest.File{{Name: "tree.yaml", Data: []byte(text)}}, manifest.Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	return set
+}
+
+// randomTreeText is a ProviderConfig, a Team and 4 to 13 of its clusters, with limits near
+// what the clusters use.
+func randomTreeText(rng *rand.Rand) string {
 	lim := func(name string, max int) string {
 		if rng.Intn(2) == 0 {
 			return ""
@@ -84,11 +95,7 @@ spec:
     machineTemplate: {cpu: %d, memory: %dGi, diskSize: %dGi}
 `, i, envs[rng.Intn(len(envs))], owners[rng.Intn(len(owners))], 1+rng.Intn(4), 1+rng.Intn(4), 1+rng.Intn(8), 10+rng.Intn(100))
 	}
-	set, err := manifest.LoadFiles([]manifest.File{{Name: "tree.yaml", Data: []byte(b.String())}}, manifest.Options{})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, b.String())
-	}
-	return set
+	return b.String()
 }
 
 func quota(name string, rng *rand.Rand, unit string) string {

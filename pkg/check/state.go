@@ -203,6 +203,11 @@ func State(set *manifest.Set, o Options) *Report {
 	var refs []Finding
 	replayed := t.replay(t.clusters, false, func(c *cluster) { refs = append(refs, t.clusterRefs(c)...) })
 	r.Findings = append(append(t.kindRules(), refs...), replayed...)
+	for _, f := range replayed {
+		// A record that could not be read again (its file changed or went away during the
+		// check) leaves the tree unjudged, as a file that does not decode does.
+		r.Unreadable = r.Unreadable || f.Rule == RuleDecode
+	}
 	r.Usage = usage(nil, t, nil)
 	r.finish()
 	return r

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/memlimit"
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
 	"github.com/butlerdotdev/butler-toolkit/pkg/gitops"
@@ -30,6 +31,11 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 	// tree's clusters and each is read again when judged, so that memory does not grow
 	// with whole objects. A change compares whole clusters of both trees.
 	headOpts.Manifest.Lean = o.Base == "" && len(o.BaseManifests) == 0
+	if headOpts.Manifest.Lean {
+		// What it keeps is then small, and the collector's headroom and freed pages would
+		// be most of its memory (internal/memlimit).
+		memlimit.Follow(32<<20, 8<<20, 1.5)
+	}
 	var sums *digests
 	if len(o.BaseManifests) > 0 && !o.noReuse {
 		sums = newDigests() // the base's files are compared with head's by these

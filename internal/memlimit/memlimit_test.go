@@ -1,0 +1,46 @@
+package memlimit
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+func TestLimit(t *testing.T) {
+	for _, c := range []struct{ live, want int64 }{
+		{0, 32 << 20},          // nothing live: the floor
+		{10 << 20, 32 << 20},   // 15 MiB + 8 MiB is under the floor
+		{100 << 20, 158 << 20}, // 150 MiB + 8 MiB
+	} {
+		if got := Limit(c.live, 32<<20, 8<<20, 1.5); got != c.want {
+			t.Errorf("Limit(%d) = %d, want %d", c.live, got, c.want)
+		}
+	}
+}
+
+// Follow sets the limit at once, and again after collections, to follow the live heap.
+func TestFollow(t *testing.T) {
+	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		t.Skip("GOMEMLIMIT is set")
+	}
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	Follow(32<<20, 8<<20, 1.5)
+	if got := debug.SetMemoryLimit(-1); got < 32<<20 || got == math.MaxInt64 {
+		t.Fatalf("limit %d after Follow, want at least the floor", got)
+	}
+	keep := make([][]byte, 0, 64)
+	for range 64 {
+		keep = append(keep, make([]byte, 1<<20)) // 64 MiB live: past the floor
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for debug.SetMemoryLimit(-1) < 64<<20*3/2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("limit %d with 64 MiB live, want it past 96 MiB", debug.SetMemoryLimit(-1))
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond) // the finalizer runs on its own goroutine
+	}
+	runtime.KeepAlive(keep)
+}

@@ -1,0 +1,76 @@
+package check
+
+import (
+	"encoding/json"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+)
+
+// A state check of a lean Load (records, each cluster read again when judged, records as
+// its siblings) says what the check of the whole objects says, finding for finding, line
+// for line, usage row for usage row: on random trees with caps near their usage, some
+// clusters in files of their own and some in one file of many documents, some without a
+// namespace (placed by their team).
+func TestLeanStateAsWhole(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	findings := 0
+	for i := 0; i < 60; i++ {
+		docs := strings.Split(randomTreeText(rng), "---\n")
+		dir := t.TempDir()
+		var shared strings.Builder
+		for j, d := range docs {
+			if rng.Intn(3) == 0 {
+				d = strings.Replace(d, "  namespace: t\n", "", 1)
+			}
+			if rng.Intn(2) == 0 {
+				shared.WriteString("---\n# document " + string(rune('a'+j%26)) + "\n" + d)
+				continue
+			}
+			if err := os.WriteFile(filepath.Join(dir, "doc"+string(rune('a'+j%26))+string(rune('a'+j/26))+".yaml"), []byte(d), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, "shared.yaml"), []byte(shared.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		whole, err := manifest.Load([]string{dir}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lean, err := manifest.LoadWith([]string{dir}, nil, manifest.Options{Lean: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		records := 0
+		for _, o := range lean.Objects {
+			if o.Record != nil {
+				records++
+			}
+		}
+		if records == 0 {
+			t.Fatal("the lean Load kept no records")
+		}
+		w, l := reportJSON(t, State(whole, Options{})), reportJSON(t, State(lean, Options{}))
+		if w != l {
+			t.Fatalf("tree %d: the lean check differs:\nwhole %s\nlean  %s", i, w, l)
+		}
+		findings += strings.Count(w, `"rule"`)
+	}
+	if findings < 100 {
+		t.Errorf("only %d findings over the random trees: too few to compare the two checks", findings)
+	}
+}
+
+func reportJSON(t *testing.T, r *Report) string {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
