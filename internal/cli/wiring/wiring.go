@@ -14,6 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/memlimit"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/live"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/offline"
@@ -36,7 +37,12 @@ func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.S
 		o := f.Options
 		if len(o.Manifests) > 0 {
 			stdinHint(f)
-			return offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict})
+			if f.ReadOnly {
+				// It keeps records of the clusters: little, so the collector's headroom
+				// would be most of its memory (internal/memlimit).
+				memlimit.Follow(32<<20, 8<<20, 1.5)
+			}
+			return offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict, Lean: f.ReadOnly})
 		}
 		as, groups := impersonation(f)
 		s, err := live.New(live.Options{

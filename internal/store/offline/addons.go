@@ -37,11 +37,13 @@ func (s *Store) ListAddons(_ context.Context, namespace string) ([]v1alpha1.Tena
 // clusterNamespace is the namespace of the one cluster named name, else "".
 func (s *Store) clusterNamespace(name string) string {
 	ns, n := "", 0
-	for _, c := range s.set.TenantClusters() {
-		if c.Name == name {
-			ns = c.Namespace
+	for i := range s.set.Objects {
+		o := &s.set.Objects[i]
+		cns, team, ok := clusterOf(o)
+		if ok && o.Name == name {
+			ns = cns
 			if ns == "" {
-				ns = s.teamNamespace(c.TeamName())
+				ns = s.teamNamespace(team)
 			}
 			n++
 		}
@@ -73,7 +75,7 @@ func (s *Store) CreateAddon(ctx context.Context, a *v1alpha1.TenantAddon) (store
 			return store.Result{}, err
 		}
 	}
-	if err := manifest.Write([]manifest.Change{{File: file, Obj: a}}); err != nil {
+	if err := s.write([]manifest.Change{{File: file, Obj: a}}); err != nil {
 		return store.Result{}, err
 	}
 	s.reload(file)

@@ -47,6 +47,9 @@ func (s *Store) UpgradeCluster(_ context.Context, c *v1alpha1.TenantCluster, ver
 // editClusterSpec applies edit to the spec of c's document and writes it when that changed
 // anything; a Conflict when the document's spec is no longer c's.
 func (s *Store) editClusterSpec(c *v1alpha1.TenantCluster, edit func(*v1alpha1.TenantClusterSpec)) (*v1alpha1.TenantCluster, store.Result, error) {
+	if s.lean {
+		return nil, store.Result{}, errReadOnly
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o, cur := s.findCluster(c.Namespace, c.Name)
@@ -64,7 +67,7 @@ func (s *Store) editClusterSpec(c *v1alpha1.TenantCluster, edit func(*v1alpha1.T
 		if src.File == manifest.Stdin {
 			return nil, store.Result{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: tenantcluster %q came from stdin", c.Name)
 		}
-		if err := manifest.Write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
+		if err := s.write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
 			return nil, store.Result{}, err
 		}
 		o.Obj = updated
@@ -79,6 +82,9 @@ func (s *Store) editClusterSpec(c *v1alpha1.TenantCluster, edit func(*v1alpha1.T
 // DeleteCluster implements store.ClusterWriter: the cluster's document is removed from its
 // file, and the file once nothing but comments is left in it.
 func (s *Store) DeleteCluster(_ context.Context, c *v1alpha1.TenantCluster) (store.Result, error) {
+	if s.lean {
+		return store.Result{}, errReadOnly
+	}
 	s.mu.RLock()
 	o, _ := s.findCluster(c.Namespace, c.Name)
 	var doc manifest.Object

@@ -98,7 +98,7 @@ func (s *Store) SetWritePermissions(_ context.Context, namespace, name string, p
 	}
 	updated := cur.DeepCopy()
 	updated.Spec.WritePermissions = p
-	if err := manifest.Write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
+	if err := s.write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
 		return nil, store.Result{}, err
 	}
 	o.Obj = updated

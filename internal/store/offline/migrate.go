@@ -26,6 +26,9 @@ import (
 // what the caller read (another migration of this process wrote it meanwhile), the answer
 // is a Conflict and nothing is written.
 func (s *Store) MigrateCluster(_ context.Context, c *v1alpha1.TenantCluster, env string) (store.MigrateResult, error) {
+	if s.lean {
+		return store.MigrateResult{}, errReadOnly
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	obj := s.set.Find(v1alpha1.KindTenantCluster, c.Namespace, c.Name)
@@ -67,7 +70,7 @@ func (s *Store) MigrateCluster(_ context.Context, c *v1alpha1.TenantCluster, env
 			updated.Annotations = nil
 		}
 	}
-	if err := manifest.Write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
+	if err := s.write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
 		return store.MigrateResult{}, err
 	}
 	obj.Obj = updated

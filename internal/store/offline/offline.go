@@ -17,10 +17,13 @@ package offline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -38,6 +41,8 @@ type Store struct {
 	paths    []string
 	set      *manifest.Set
 	identity policy.Identity
+	// lean: loaded with manifest.Options.Lean, to read only (write refuses).
+	lean bool
 
 	// mu guards the TenantClusters of set, which MigrateCluster replaces as it writes them
 	// (migrations run several clusters at once).
@@ -82,7 +87,19 @@ func LoadWith(paths []string, stdin io.Reader, as string, asGroups []string, opt
 	if err != nil {
 		return nil, storeerr.BadInput(err)
 	}
-	return &Store{paths: paths, set: set, identity: policy.Identity{Username: as, Groups: asGroups}}, nil
+	return &Store{paths: paths, set: set, identity: policy.Identity{Username: as, Groups: asGroups}, lean: opts.Lean}, nil
+}
+
+// errReadOnly is a write asked of a store loaded lean.
+var errReadOnly = errors.New("internal error: a store opened to read manifests cannot write them")
+
+// write writes changes to the manifests. A store loaded lean (manifest.Options.Lean, for a
+// command that only reads) holds records, not clusters, and never writes.
+func (s *Store) write(changes []manifest.Change) error {
+	if s.lean {
+		return errReadOnly
+	}
+	return manifest.Write(changes)
 }
 
 // Kind implements store.Store.
@@ -129,50 +146,99 @@ func (s *Store) ListClusters(_ context.Context, namespace string) ([]v1alpha1.Te
 	defer s.mu.RUnlock()
 	// Filtered and sorted before the copy, which is made once into a slice of the right
 	// size: team list asks once per team, and a tree holds thousands of clusters.
-	found := s.clusters(namespace, func(*v1alpha1.TenantCluster) bool { return true })
+	found := s.clusters(namespace, "")
 	out := make([]v1alpha1.TenantCluster, len(found))
-	for i, f := range found {
-		f.c.DeepCopyInto(&out[i])
-		out[i].Namespace = f.ns
+	return out, copyAll(found, out)
+}
+
+// copyAll copies found into out, on every core when there are records to read again.
+func copyAll(found []nsCluster, out []v1alpha1.TenantCluster) error {
+	workers := 1
+	if len(found) >= 64 && slices.ContainsFunc(found, func(f nsCluster) bool { return f.o.Record != nil }) {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	return out, nil
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(found); i += workers {
+				if err := found[i].copyInto(&out[i]); err != nil && errs[w] == nil {
+					errs[w] = err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // nsCluster is a cluster of the set and the namespace it is taken to live in.
 type nsCluster struct {
-	c  *v1alpha1.TenantCluster
+	o  *manifest.Object
 	ns string
 }
 
-// clusters are the set's clusters in namespace (all when empty) that keep accepts, sorted
-// by namespace and name. The caller holds s.mu.
-func (s *Store) clusters(namespace string, keep func(*v1alpha1.TenantCluster) bool) []nsCluster {
+// copyInto fills c with a copy of the cluster, its namespace filled in: a deep copy of the
+// set's object, or for a record of a lean load (manifest.Options.Lean) the object read
+// again, which is the caller's already.
+func (f nsCluster) copyInto(c *v1alpha1.TenantCluster) error {
+	if tc, ok := f.o.Obj.(*v1alpha1.TenantCluster); ok {
+		tc.DeepCopyInto(c)
+	} else {
+		full, err := f.o.Full()
+		if err != nil {
+			return storeerr.BadInput(err)
+		}
+		*c = *full.Obj.(*v1alpha1.TenantCluster)
+	}
+	c.Namespace = f.ns
+	return nil
+}
+
+// clusterOf is the namespace and team an object of the set gives a cluster, false for an
+// object that is not one.
+func clusterOf(o *manifest.Object) (namespace, team string, ok bool) {
+	if tc, is := o.Obj.(*v1alpha1.TenantCluster); is {
+		return tc.Namespace, tc.TeamName(), true
+	}
+	if o.Record != nil {
+		return o.Namespace, o.Record.Team, true
+	}
+	return "", "", false
+}
+
+// clusters are the set's clusters in namespace (all when empty), of that name when name is
+// not empty, sorted by namespace and name. The caller holds s.mu.
+func (s *Store) clusters(namespace, name string) []nsCluster {
 	var out []nsCluster
 	var nsOf map[string]string
-	for _, p := range s.set.TenantClusters() {
-		if !keep(p) {
+	for i := range s.set.Objects {
+		o := &s.set.Objects[i]
+		ns, team, ok := clusterOf(o)
+		if !ok || (name != "" && o.Name != name) {
 			continue
 		}
-		ns := p.Namespace
 		if ns == "" {
 			if nsOf == nil {
 				nsOf = s.teamNamespaces()
 			}
-			var ok bool
-			if ns, ok = nsOf[p.TeamName()]; !ok {
-				ns = p.TeamName()
+			var found bool
+			if ns, found = nsOf[team]; !found {
+				ns = team
 			}
 		}
 		if namespace != "" && ns != namespace {
 			continue
 		}
-		out = append(out, nsCluster{p, ns})
+		out = append(out, nsCluster{o, ns})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].ns != out[j].ns {
 			return out[i].ns < out[j].ns
 		}
-		return out[i].c.Name < out[j].c.Name
+		return out[i].o.Name < out[j].o.Name
 	})
 	return out
 }
@@ -201,10 +267,11 @@ func (s *Store) teamNamespace(team string) string {
 func (s *Store) GetCluster(_ context.Context, namespace, name string) (*v1alpha1.TenantCluster, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	named := func(c *v1alpha1.TenantCluster) bool { return c.Name == name }
-	if found := s.clusters(namespace, named); len(found) > 0 {
-		c := found[0].c.DeepCopy()
-		c.Namespace = found[0].ns
+	if found := s.clusters(namespace, name); len(found) > 0 {
+		c := &v1alpha1.TenantCluster{}
+		if err := found[0].copyInto(c); err != nil {
+			return nil, err
+		}
 		return c, nil
 	}
 	return nil, apierrors.NewNotFound(v1alpha1.Resource("tenantclusters"), name)
@@ -285,7 +352,7 @@ func (s *Store) CreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, ad
 	for i := range addons {
 		changes = append(changes, manifest.Change{File: file, Obj: &addons[i]})
 	}
-	if err := manifest.Write(changes); err != nil {
+	if err := s.write(changes); err != nil {
 		return store.Result{}, err
 	}
 	return store.Result{Location: file}, nil
@@ -300,7 +367,7 @@ func (s *Store) CreateTeam(ctx context.Context, t *v1alpha1.Team) (store.Result,
 	if err != nil {
 		return store.Result{}, err
 	}
-	if err := manifest.Write([]manifest.Change{{File: file, Obj: t}}); err != nil {
+	if err := s.write([]manifest.Change{{File: file, Obj: t}}); err != nil {
 		return store.Result{}, err
 	}
 	return store.Result{Location: file}, nil
@@ -316,7 +383,7 @@ func (s *Store) UpdateTeam(_ context.Context, old, updated *v1alpha1.Team) (stor
 	if src.File == "-" {
 		return store.Result{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: team %q came from stdin", old.Name)
 	}
-	if err := manifest.Write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
+	if err := s.write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
 		return store.Result{}, err
 	}
 	return store.Result{Location: src.File}, nil

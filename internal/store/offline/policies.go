@@ -44,7 +44,7 @@ func (s *Store) CreateClusterCreationPolicy(ctx context.Context, p *v1alpha1.Clu
 	if err != nil {
 		return store.Result{}, err
 	}
-	if err := manifest.Write([]manifest.Change{{File: file, Obj: p}}); err != nil {
+	if err := s.write([]manifest.Change{{File: file, Obj: p}}); err != nil {
 		return store.Result{}, err
 	}
 	s.reload(file)
@@ -67,7 +67,7 @@ func (s *Store) UpdateClusterCreationPolicy(_ context.Context, p *v1alpha1.Clust
 	if src.File == manifest.Stdin {
 		return store.Result{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: ClusterCreationPolicy %q came from stdin", p.Name)
 	}
-	if err := manifest.Write([]manifest.Change{{Source: &src, Obj: p}}); err != nil {
+	if err := s.write([]manifest.Change{{Source: &src, Obj: p}}); err != nil {
 		return store.Result{}, err
 	}
 	s.reload(src.File)

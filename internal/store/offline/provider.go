@@ -62,7 +62,7 @@ func (s *Store) CreateSecret(_ context.Context, secret *corev1.Secret) (store.Re
 	// The file appears whole or not at all, mode 0600 from its first byte (manifest.Write
 	// writes a temporary file and links it into place); on failure nothing is left, the
 	// secrets/ directory included if this made it.
-	if err := manifest.Write([]manifest.Change{{File: file, Obj: secretObject(secret), Mode: secretFileMode}}); err != nil {
+	if err := s.write([]manifest.Change{{File: file, Obj: secretObject(secret), Mode: secretFileMode}}); err != nil {
 		return store.Result{}, err
 	}
 	s.reload(file)
@@ -176,7 +176,7 @@ func (s *Store) ReplaceSecretData(_ context.Context, namespace, name string, dat
 	updated := u.DeepCopy()
 	delete(updated.Object, "stringData")
 	updated.Object["data"] = encodeData(data)
-	if err := manifest.Write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
+	if err := s.write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
 		return store.Result{}, err
 	}
 	s.reload(src.File)
@@ -193,7 +193,7 @@ func (s *Store) CreateProviderConfig(ctx context.Context, pc *v1alpha1.ProviderC
 	if err != nil {
 		return store.Result{}, err
 	}
-	if err := manifest.Write([]manifest.Change{{File: file, Obj: pc}}); err != nil {
+	if err := s.write([]manifest.Change{{File: file, Obj: pc}}); err != nil {
 		return store.Result{}, err
 	}
 	s.reload(file)
@@ -222,7 +222,7 @@ func (s *Store) deleteDocument(o *manifest.Object, what string) (store.Result, e
 	if src.File == manifest.Stdin {
 		return store.Result{}, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: %s %q came from stdin", what, o.Name)
 	}
-	if err := manifest.Write([]manifest.Change{{Source: &src, Delete: true}}); err != nil {
+	if err := s.write([]manifest.Change{{Source: &src, Delete: true}}); err != nil {
 		return store.Result{}, err
 	}
 	if b, err := os.ReadFile(src.File); err == nil && !hasObjects(string(b)) {

@@ -80,6 +80,7 @@ server's own message and exits 4; --explain shows every value's source and every
 				o.Name = args[0]
 			}
 			o.cmdLine = commandLine(cmd, args)
+			f.ReadOnly = o.DryRun == "client" // a preflight writes nothing
 			return factory.Run(cmd, f, o, runF, run)
 		},
 	}

@@ -65,6 +65,7 @@ interrupted (as cluster list --watch; rows leave out WRITES).`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
+			f.ReadOnly = true
 			return factory.Run(cmd, f, o, runF, run)
 		},
 	}

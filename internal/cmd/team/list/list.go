@@ -52,6 +52,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butlerctl team list -o json --view`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.ReadOnly = true
 			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
