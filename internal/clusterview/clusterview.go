@@ -151,3 +151,44 @@ func HumanDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
+
+// Table is Doc for the table alone, built a page of clusters at a time: it keeps each
+// cluster's row and not the cluster, so a list of many clusters printed as a table holds
+// their rows only. Not for the formats that print objects, nor wide (its WRITES column
+// reads the whole list).
+type Table struct {
+	withNamespace bool
+	now           time.Time
+	items         []output.Item
+	ttl           bool
+}
+
+// NewTable starts a Table; withNamespace adds the NAMESPACE column.
+func NewTable(withNamespace bool, now time.Time) *Table {
+	return &Table{withNamespace: withNamespace, now: now}
+}
+
+// Add adds a row for each of clusters.
+func (t *Table) Add(clusters []v1alpha1.TenantCluster) {
+	d := doc(clusters, t.withNamespace, nil, false, t.now, true) // TTL cells kept until Doc
+	for i := range d.Items {
+		d.Items[i].Object = nil
+	}
+	t.items = append(t.items, d.Items...)
+	t.ttl = t.ttl || clusterttl.Any(clusters)
+}
+
+// Doc is the rows added, with a TTL column when one of the clusters has an expiry, as
+// Doc gives them.
+func (t *Table) Doc() output.Doc {
+	d := doc(nil, t.withNamespace, nil, false, t.now, t.ttl)
+	if !t.ttl {
+		at := len(d.Header) // the TTL cell came right after AGE, the header's last column
+		for i := range t.items {
+			cells := t.items[i].Cells
+			t.items[i].Cells = append(cells[:at:at], cells[at+1:]...)
+		}
+	}
+	d.Items = t.items
+	return d
+}

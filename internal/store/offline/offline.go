@@ -151,6 +151,28 @@ func (s *Store) ListClusters(_ context.Context, namespace string) ([]v1alpha1.Te
 	return out, copyAll(found, out)
 }
 
+// ListClusterPages gives the clusters ListClusters lists, in its order, a page at a time:
+// a command that keeps less than each cluster whole (a table's rows) then never holds
+// them all.
+func (s *Store) ListClusterPages(_ context.Context, namespace string, fn func([]v1alpha1.TenantCluster) error) error {
+	const pageSize = 256
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	found := s.clusters(namespace, "")
+	for len(found) > 0 {
+		n := min(pageSize, len(found))
+		page := make([]v1alpha1.TenantCluster, n)
+		if err := copyAll(found[:n], page); err != nil {
+			return err
+		}
+		if err := fn(page); err != nil {
+			return err
+		}
+		found = found[n:]
+	}
+	return nil
+}
+
 // copyAll copies found into out, on every core when there are records to read again.
 func copyAll(found []nsCluster, out []v1alpha1.TenantCluster) error {
 	workers := 1

@@ -59,6 +59,7 @@ default when neither is given).`,
   butlerctl cluster list --team payments --watch`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.ReadOnly = true
 			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
@@ -150,6 +151,8 @@ func run(ctx context.Context, o *Options) error {
 			out = append(out, o.kept(page)...)
 			return nil
 		})
+	} else if pl, ok := s.(clusterPages); ok && o.rowsOnly() {
+		return o.rows(ctx, pl, ns)
 	} else {
 		var all []v1alpha1.TenantCluster
 		all, err = s.ListClusters(ctx, ns)
@@ -169,6 +172,32 @@ func run(ctx context.Context, o *Options) error {
 		writes = shared.WriteStates(ctx, o.IO.ErrOut, s, out)
 	}
 	return o.Printer.Print(clusterview.Doc(out, ns == "", writes, false, o.Now()))
+}
+
+// clusterPages is a store that lists its clusters a page at a time, sorted as the list
+// prints them (manifests).
+type clusterPages interface {
+	ListClusterPages(ctx context.Context, namespace string, fn func([]v1alpha1.TenantCluster) error) error
+}
+
+// rowsOnly says whether the list prints rows alone: a table, not wide (its WRITES column
+// reads the whole list), not sorted by a field of the objects.
+func (o *Options) rowsOnly() bool {
+	return o.Print.Is(output.Table) && o.Print.SortBy == ""
+}
+
+// rows prints the table of a store that pages, keeping each cluster's row, not the
+// cluster: a tree of many clusters costs its rows.
+func (o *Options) rows(ctx context.Context, pl clusterPages, ns string) error {
+	t := clusterview.NewTable(ns == "", o.Now())
+	err := pl.ListClusterPages(ctx, ns, func(page []v1alpha1.TenantCluster) error {
+		t.Add(o.kept(page))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return o.Printer.Print(t.Doc())
 }
 
 // kept is the clusters of list that pass the filters, filtered in list's own array: the
