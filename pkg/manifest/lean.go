@@ -3,6 +3,7 @@ package manifest
 import (
 	"crypto/sha256"
 	"fmt"
+	"sync"
 	"unsafe"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -27,20 +28,31 @@ type ClusterRecord struct {
 	// creator-email annotations ("" when not set).
 	Environment, Owner, Creator string
 	// Replicas, CPU, Memory and DiskSize are spec.workers' replicas and machine template.
+	// Memory and DiskSize are shared by the records of a Load that give the same figure:
+	// never change them.
 	Replicas         int32
 	CPU              int32
-	Memory, DiskSize resource.Quantity
+	Memory, DiskSize *resource.Quantity
 
 	span docSpan
 	from *rereader
 }
 
-// docSpan is where a document lies in its file and a digest of its bytes.
+// docSpan is where a document lies in its file and a digest of its bytes (the first half
+// of a SHA-256: a record is a few hundred bytes, and 128 bits tell a changed document).
 type docSpan struct {
-	off, n int64
-	line   int // of the document's first line
-	doc    int
-	sum    [sha256.Size]byte
+	off  int64
+	n    uint32 // at most MaxDocumentBytes
+	line int32  // of the document's first line
+	doc  int32
+	sum  [16]byte
+}
+
+// digest is a document's docSpan.sum.
+func digest(b []byte) (d [16]byte) {
+	sum := sha256.Sum256(b)
+	copy(d[:], sum[:])
+	return d
 }
 
 // Sibling is a TenantCluster holding only the record's fields, with the name and
@@ -70,13 +82,41 @@ func (r *ClusterRecord) Sibling(name, namespace string) v1alpha1.TenantCluster {
 }
 
 // recordOf is the record of a decoded cluster.
-func recordOf(tc *v1alpha1.TenantCluster, span docSpan) *ClusterRecord {
+func recordOf(tc *v1alpha1.TenantCluster, span docSpan, from *rereader) *ClusterRecord {
 	r := &ClusterRecord{Team: tc.TeamName(), Environment: tc.Labels[v1alpha1.LabelEnvironment],
-		Owner: tc.Annotations[v1alpha1.AnnotationOwner], Creator: tc.Annotations[v1alpha1.AnnotationCreatorEmail], span: span}
+		Owner: tc.Annotations[v1alpha1.AnnotationOwner], Creator: tc.Annotations[v1alpha1.AnnotationCreatorEmail],
+		span: span, from: from}
 	w := &tc.Spec.Workers
 	r.Replicas, r.CPU = w.Replicas, w.MachineTemplate.CPU
-	r.Memory, r.DiskSize = w.MachineTemplate.Memory, w.MachineTemplate.DiskSize
+	r.Memory, r.DiskSize = from.quantity(w.MachineTemplate.Memory), from.quantity(w.MachineTemplate.DiskSize)
 	return r
+}
+
+// quantity is the Load's shared copy of q. Two quantities of one canonical text and one
+// format hold the same value and sum and print alike, so either stands for the other.
+func (rr *rereader) quantity(q resource.Quantity) *resource.Quantity {
+	key := quantityKey{q.String(), q.Format}
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	if p, ok := rr.quantities[key]; ok {
+		return p
+	}
+	p := q.DeepCopy()
+	if rr.quantities == nil {
+		rr.quantities = map[quantityKey]*resource.Quantity{}
+	}
+	if len(rr.quantities) < maxQuantities {
+		rr.quantities[key] = &p
+	}
+	return &p
+}
+
+// maxQuantities bounds the shared quantities: a tree of distinct sizes keeps a copy each.
+const maxQuantities = 4096
+
+type quantityKey struct {
+	text   string
+	format resource.Format
 }
 
 // leanSpan is where the document of seg lies in the file text, for an object a lean Load
@@ -85,7 +125,8 @@ func leanSpan(opts Options, file string, seg segment) *docSpan {
 	if !opts.Lean || file == Stdin {
 		return nil
 	}
-	return &docSpan{off: int64(seg.off), n: int64(len(seg.text)), line: seg.line, doc: seg.doc, sum: sha256.Sum256(unsafe.Slice(unsafe.StringData(seg.text), len(seg.text)))}
+	return &docSpan{off: int64(seg.off), n: uint32(len(seg.text)), line: int32(seg.line), doc: int32(seg.doc),
+		sum: digest(unsafe.Slice(unsafe.StringData(seg.text), len(seg.text)))}
 }
 
 // thin makes the TenantClusters of a lean Load's file records, once validated: the
@@ -99,8 +140,7 @@ func thin(objs []Object, spans map[int]*docSpan, from *rereader) {
 		if !ok || sp == nil || o.Source.Item != 0 || len(o.NotJudged) > 0 {
 			continue
 		}
-		o.Record = recordOf(tc, *sp)
-		o.Record.from = from
+		o.Record = recordOf(tc, *sp, from)
 		o.Obj, o.lines, o.explicit = nil, nil, nil
 	}
 }
@@ -109,6 +149,9 @@ func thin(objs []Object, spans map[int]*docSpan, from *rereader) {
 type rereader struct {
 	opts Options
 	tab  *pathTable
+
+	mu         sync.Mutex
+	quantities map[quantityKey]*resource.Quantity
 }
 
 // Full is o with its object: o itself, or for a record of a lean Load the object decoded
@@ -120,14 +163,14 @@ func (o *Object) Full() (Object, error) {
 		return *o, nil
 	}
 	name := displayFile(o.Source.File)
-	data, err := fileio.ReadSpan(o.Source.File, r.span.off, r.span.n)
-	if err == nil && sha256.Sum256(data) != r.span.sum {
+	data, err := fileio.ReadSpan(o.Source.File, r.span.off, int64(r.span.n))
+	if err == nil && digest(data) != r.span.sum {
 		err = fmt.Errorf("it changed while it was being read")
 	}
 	if err != nil {
 		return Object{}, fmt.Errorf("%s: reading %s %q again: %w", name, o.Kind, qualified(o.Namespace, o.Name), err)
 	}
-	seg := segment{text: string(data), line: r.span.line, doc: r.span.doc}
+	seg := segment{text: string(data), line: int(r.span.line), doc: int(r.span.doc)}
 	objs, _, err := decodeSegments(o.Source.File, []segment{seg}, r.from.opts, newBudget(), r.from.tab)
 	if err != nil || len(objs) != 1 || objs[0].Obj == nil {
 		return Object{}, fmt.Errorf("internal error: %s: %s %q does not decode again as it did (%v)", name, o.Kind, qualified(o.Namespace, o.Name), err)

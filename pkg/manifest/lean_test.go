@@ -82,9 +82,8 @@ func TestLeanRecordsReadAgain(t *testing.T) {
 		if l.Obj != nil || l.lines != nil {
 			t.Errorf("%s: a record keeps its object or lines", l.Source)
 		}
-		got := recordOf(tc, l.Record.span)
-		got.from = l.Record.from
-		if !reflect.DeepEqual(got, l.Record) {
+		got := recordOf(tc, l.Record.span, l.Record.from)
+		if !reflect.DeepEqual(got, l.Record) || got.Memory != l.Record.Memory {
 			t.Errorf("%s: record %+v, want %+v", l.Source, l.Record, got)
 		}
 		full, err := l.Full()
