@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
@@ -28,6 +29,13 @@ type repo struct {
 	// tree's repository root.
 	basePaths []string
 	baseRoot  string
+	// changed are the paths (relative to top) git finds different between the revision
+	// and the working tree.
+	changed map[string]bool
+	// realDirs are directories of the working tree with symlinks resolved (realPath),
+	// asked for on the loader's workers.
+	mu       sync.Mutex
+	realDirs map[string]string
 }
 
 // openRepo extracts the tree of rev (its files, and its submodules' at the commits it
@@ -46,13 +54,16 @@ func openRepo(ctx context.Context, rev string, paths []string) (*repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &repo{top: strings.TrimSpace(string(top)), prefix: strings.TrimSpace(string(prefix))}
+	r := &repo{top: strings.TrimSpace(string(top)), prefix: strings.TrimSpace(string(prefix)), realDirs: map[string]string{}}
 	if _, err := git(ctx, "", nil, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
 		shallow, _ := git(ctx, "", nil, "rev-parse", "--is-shallow-repository")
 		if strings.TrimSpace(string(shallow)) == "true" {
 			return nil, fmt.Errorf("this clone is shallow and does not hold that revision: fetch the history (actions/checkout with fetch-depth: 0, or git fetch --deepen=N) and try again")
 		}
 		return nil, fmt.Errorf("no such revision in this repository")
+	}
+	if r.changed, err = changedFiles(ctx, r.top, rev); err != nil {
+		return nil, err
 	}
 	if r.tmp, err = os.MkdirTemp("", "butler-base-"); err != nil {
 		return nil, err
@@ -86,14 +97,17 @@ func openRepo(ctx context.Context, rev string, paths []string) (*repo, error) {
 }
 
 // extract writes the tree of rev of the repository at dir (relative to the top; "" for
-// the repository itself) below r.tmp, then its submodules'.
+// the repository itself) below r.tmp, then its submodules'. git archive's stream is read
+// as it comes; a file git finds unchanged in the working tree is linked from there
+// (link), not written again.
 func (r *repo) extract(ctx context.Context, dir, rev string) error {
 	gitDir := filepath.Join(r.top, dir)
-	out, err := git(ctx, gitDir, nil, "archive", "--format=tar", rev)
+	err := gitStream(ctx, gitDir, func(out io.Reader) error {
+		return untar(out, filepath.Join(r.tmp, dir), func(name string, size int64, p string) bool {
+			return r.link(filepath.Join(dir, name), size, p)
+		})
+	}, "archive", "--format=tar", rev)
 	if err != nil {
-		return err
-	}
-	if err := untar(bytes.NewReader(out), filepath.Join(r.tmp, dir)); err != nil {
 		return err
 	}
 	list, err := git(ctx, gitDir, nil, "ls-tree", "-r", "-z", rev)
@@ -118,12 +132,9 @@ func (r *repo) extract(ctx context.Context, dir, rev string) error {
 	return nil
 }
 
-// reuse is the base loader's Options.Reuse: a file of the base that git finds unchanged
-// in the working tree (nor the file a symlink leads to, nor a submodule it is in) and that
-// head read already is head's objects, not decoded again, so a pull request's base costs
-// the files it changes.
-func (r *repo) reuse(ctx context.Context, rev string, head *manifest.Set) (func(string, []byte) ([]manifest.Object, bool), error) {
-	out, err := git(ctx, r.top, nil, "diff", "--name-only", "--no-renames", "-z", rev, "--")
+// changedFiles are the paths git finds different between rev and the working tree.
+func changedFiles(ctx context.Context, top, rev string) (map[string]bool, error) {
+	out, err := git(ctx, top, nil, "diff", "--name-only", "--no-renames", "-z", rev, "--")
 	if err != nil {
 		return nil, err
 	}
@@ -133,14 +144,42 @@ func (r *repo) reuse(ctx context.Context, rev string, head *manifest.Set) (func(
 			changed[filepath.FromSlash(name)] = true
 		}
 	}
-	dirty := func(rel string) bool {
-		for p := rel; p != "." && p != string(filepath.Separator) && p != ""; p = filepath.Dir(p) {
-			if changed[p] {
-				return true
-			}
+	return changed, nil
+}
+
+// dirty reports whether git finds rel (relative to the top), or a directory it is in (a
+// submodule), changed.
+func (r *repo) dirty(rel string) bool {
+	for p := rel; p != "." && p != string(filepath.Separator) && p != ""; p = filepath.Dir(p) {
+		if r.changed[p] {
+			return true
 		}
+	}
+	return false
+}
+
+// link puts at p, in place of the archive's file rel (relative to the top) of size
+// bytes, the working tree's file when git finds it unchanged: a regular file of that size,
+// its bytes the revision's. Creating a file costs the system more than linking one, and
+// a pull request leaves most files as they are. False (the archive's bytes are written)
+// when the file changed or the file system does not link (another device, another
+// owner's file).
+func (r *repo) link(rel string, size int64, p string) bool {
+	if r.dirty(rel) {
 		return false
 	}
+	src := filepath.Join(r.top, rel)
+	if fi, err := os.Lstat(src); err != nil || !fi.Mode().IsRegular() || fi.Size() != size {
+		return false
+	}
+	return os.Link(src, p) == nil
+}
+
+// reuse is the base loader's Options.Reuse: a file of the base that git finds unchanged
+// in the working tree (nor the file a symlink leads to, nor a submodule it is in) and that
+// head read already is head's objects, not decoded again, so a pull request's base costs
+// the files it changes.
+func (r *repo) reuse(head *manifest.Set) (func(string, []byte) ([]manifest.Object, bool), error) {
 	byFile := map[string][]manifest.Object{}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -155,7 +194,7 @@ func (r *repo) reuse(ctx context.Context, rev string, head *manifest.Set) (func(
 	}
 	return func(name string, _ []byte) ([]manifest.Object, bool) {
 		rel, err := filepath.Rel(r.tmp, name)
-		if err != nil || strings.HasPrefix(rel, "..") || dirty(rel) {
+		if err != nil || strings.HasPrefix(rel, "..") || r.dirty(rel) {
 			return nil, false
 		}
 		headFile := filepath.Join(r.top, rel)
@@ -163,19 +202,57 @@ func (r *repo) reuse(ctx context.Context, rev string, head *manifest.Set) (func(
 		if !ok {
 			return nil, false
 		}
-		if real, err := filepath.EvalSymlinks(headFile); err != nil {
+		if real, err := r.realPath(headFile); err != nil {
 			return nil, false
-		} else if realRel, err := filepath.Rel(r.top, real); err != nil || strings.HasPrefix(realRel, "..") || dirty(realRel) {
+		} else if realRel, err := filepath.Rel(r.top, real); err != nil || strings.HasPrefix(realRel, "..") || r.dirty(realRel) {
 			return nil, false
 		}
 		return objs, true
 	}, nil
 }
 
+// realPath is filepath.EvalSymlinks(p) with the directories' resolved once: a base of
+// thousands of files in a few directories asks for every one.
+func (r *repo) realPath(p string) (string, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return "", err
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return filepath.EvalSymlinks(p)
+	}
+	dir := filepath.Dir(p)
+	r.mu.Lock()
+	real, ok := r.realDirs[dir]
+	r.mu.Unlock()
+	if !ok {
+		if real, err = filepath.EvalSymlinks(dir); err != nil {
+			return "", err
+		}
+		r.mu.Lock()
+		r.realDirs[dir] = real
+		r.mu.Unlock()
+	}
+	return filepath.Join(real, filepath.Base(p)), nil
+}
+
 // untar extracts a tar stream of git archive: regular files, directories and symlinks.
-func untar(in io.Reader, dest string) error {
+// link, when it returns true, has put a regular file (name as archived, size bytes) at p
+// itself; the archive's bytes are then not written.
+func untar(in io.Reader, dest string, link func(name string, size int64, p string) bool) error {
 	tr := tar.NewReader(in)
 	var total int64
+	made := map[string]bool{} // directories made, so that each file does not stat its own
+	mkdir := func(d string) error {
+		if made[d] {
+			return nil
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		made[d] = true
+		return nil
+	}
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -191,11 +268,11 @@ func untar(in io.Reader, dest string) error {
 		p := filepath.Join(dest, name)
 		switch h.Typeflag {
 		case tar.TypeDir:
-			if err := os.MkdirAll(p, 0o755); err != nil {
+			if err := mkdir(p); err != nil {
 				return err
 			}
 		case tar.TypeSymlink:
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			if err := mkdir(filepath.Dir(p)); err != nil {
 				return err
 			}
 			if err := os.Symlink(h.Linkname, p); err != nil {
@@ -205,8 +282,11 @@ func untar(in io.Reader, dest string) error {
 			if total += h.Size; total > maxArchiveBytes {
 				return fmt.Errorf("the repository at that revision is larger than %s", fileio.Size(maxArchiveBytes))
 			}
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			if err := mkdir(filepath.Dir(p)); err != nil {
 				return err
+			}
+			if link != nil && link(name, h.Size, p) {
+				continue
 			}
 			f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 			if err != nil {
@@ -244,6 +324,43 @@ func (r *repo) close() {
 	if r.tmp != "" {
 		_ = os.RemoveAll(r.tmp)
 	}
+}
+
+// gitStream runs a git command in dir and hands its output to read as it comes, rather
+// than holding all of it; git's stderr becomes the error when git fails, and a read that
+// stops early stops git.
+func gitStream(ctx context.Context, dir string, read func(io.Reader) error, args ...string) error {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git %s: %v", args[0], err)
+	}
+	rerr := read(out)
+	if rerr != nil {
+		_ = cmd.Process.Kill()
+	} else {
+		_, _ = io.Copy(io.Discard, out) // the archive's padding: git exits once it is written
+	}
+	werr := cmd.Wait()
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("git %s: %w", args[0], ctx.Err())
+	case rerr != nil:
+		return rerr
+	case werr != nil:
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = werr.Error()
+		}
+		return fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return nil
 }
 
 // git runs a git command in dir ("" for the working directory); its stderr becomes the

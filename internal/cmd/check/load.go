@@ -181,7 +181,7 @@ func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tr
 		if err != nil {
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
 		}
-		reuse, err := repo.reuse(ctx, o.Base, head.Raw)
+		reuse, err := repo.reuse(head.Raw)
 		if err != nil {
 			repo.close()
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
