@@ -2,6 +2,7 @@ package check
 
 import (
 	"archive/tar"
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -134,7 +135,9 @@ func (r *repo) extract(ctx context.Context, dir, rev string) error {
 
 // changedFiles are the paths git finds different between rev and the working tree.
 func changedFiles(ctx context.Context, top, rev string) (map[string]bool, error) {
-	out, err := git(ctx, top, nil, "diff", "--name-only", "--no-renames", "-z", rev, "--")
+	// Not by ctime: linking a file into the base tree (link) changes its ctime, which would
+	// make git read every linked file again on the next run to see that it is unchanged.
+	out, err := git(ctx, top, nil, "-c", "core.trustctime=false", "diff", "--name-only", "--no-renames", "-z", rev, "--")
 	if err != nil {
 		return nil, err
 	}
@@ -339,9 +342,9 @@ func gitStream(ctx context.Context, dir string, read func(io.Reader) error, args
 		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("git %s: %v", args[0], err)
+		return fmt.Errorf("git %s: %v", command(args), err)
 	}
-	rerr := read(out)
+	rerr := read(bufio.NewReaderSize(out, 1<<20)) // a tar header is 512 bytes: not a read each
 	if rerr != nil {
 		_ = cmd.Process.Kill()
 	} else {
@@ -350,7 +353,7 @@ func gitStream(ctx context.Context, dir string, read func(io.Reader) error, args
 	werr := cmd.Wait()
 	switch {
 	case ctx.Err() != nil:
-		return fmt.Errorf("git %s: %w", args[0], ctx.Err())
+		return fmt.Errorf("git %s: %w", command(args), ctx.Err())
 	case rerr != nil:
 		return rerr
 	case werr != nil:
@@ -358,9 +361,22 @@ func gitStream(ctx context.Context, dir string, read func(io.Reader) error, args
 		if msg == "" {
 			msg = werr.Error()
 		}
-		return fmt.Errorf("git %s: %s", args[0], msg)
+		return fmt.Errorf("git %s: %s", command(args), msg)
 	}
 	return nil
+}
+
+// command is the git command args run, for messages: the first argument after the
+// options (-c NAME=VALUE) given to git itself.
+func command(args []string) string {
+	for i := 0; i < len(args); i++ {
+		if args[i] == "-c" {
+			i++
+			continue
+		}
+		return args[i]
+	}
+	return ""
 }
 
 // git runs a git command in dir ("" for the working directory); its stderr becomes the
@@ -373,13 +389,13 @@ func git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]by
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
+			return nil, fmt.Errorf("git %s: %w", command(args), ctx.Err())
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
 		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+		return nil, fmt.Errorf("git %s: %s", command(args), msg)
 	}
 	return stdout.Bytes(), nil
 }

@@ -45,7 +45,14 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 	if err != nil {
 		return nil, err
 	}
-	defer closeBase()
+	// What reading the base left behind (git's base tree) goes while the change is judged:
+	// nothing reads it once the base is loaded.
+	removed := make(chan struct{})
+	go func() {
+		defer close(removed)
+		closeBase()
+	}()
+	defer func() { <-removed }()
 	var live []manifest.Object
 	if o.Live != nil {
 		if live, err = o.Live(ctx); err != nil {
