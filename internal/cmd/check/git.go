@@ -183,18 +183,16 @@ func (r *repo) link(rel string, size int64, p string) bool {
 // head read already is head's objects, not decoded again, so a pull request's base costs
 // the files it changes.
 func (r *repo) reuse(head *manifest.Set) (func(string, []byte) ([]manifest.Object, bool), error) {
-	byFile := map[string][]manifest.Object{}
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range head.Objects {
-		f := o.Source.File
+	byFile := objectsByFile(head.Objects, func(f string) string {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(wd, f)
 		}
-		byFile[f] = append(byFile[f], o)
-	}
+		return f
+	})
 	return func(name string, _ []byte) ([]manifest.Object, bool) {
 		rel, err := filepath.Rel(r.tmp, name)
 		if err != nil || strings.HasPrefix(rel, "..") || r.dirty(rel) {
