@@ -66,7 +66,9 @@ func openRepo(ctx context.Context, rev string, paths []string) (*repo, error) {
 	if r.changed, err = changedFiles(ctx, r.top, rev); err != nil {
 		return nil, err
 	}
-	if r.tmp, err = os.MkdirTemp("", "butler-base-"); err != nil {
+	// Hidden, as the loader's walk skips it: it is made while head loads, and the
+	// temporary directory may be below the manifests.
+	if r.tmp, err = os.MkdirTemp("", ".butler-base-"); err != nil {
 		return nil, err
 	}
 	if err := r.extract(ctx, "", rev); err != nil {
