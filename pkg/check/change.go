@@ -117,34 +117,12 @@ type change struct {
 	refused map[string]*v1alpha1.TenantCluster
 }
 
-func contains(list []*cluster, c *cluster) bool {
-	for _, x := range list {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
 func derefs[T any](ps []*T) []T {
 	out := make([]T, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, *p)
 	}
 	return out
-}
-
-func (t *tree) clusterAt(namespace, name string) *cluster {
-	c, _ := t.clusterByKey(namespace + "/" + name)
-	return c
-}
-
-func (t *tree) clusterByKey(key string) (*cluster, bool) {
-	i := sort.Search(len(t.clusters), func(i int) bool { return t.clusters[i].key() >= key })
-	if i < len(t.clusters) && t.clusters[i].key() == key {
-		return t.clusters[i], true
-	}
-	return nil, false
 }
 
 // diffClusters splits head's clusters into added, changed (what the rules read: spec,
@@ -178,15 +156,6 @@ func (c *change) diffClusters() (added, changed, deleted []*cluster) {
 		}
 	}
 	return added, changed, deleted
-}
-
-// keys are the clusters' keys, in their order.
-func keys(clusters []*cluster) []string {
-	out := make([]string, len(clusters))
-	for i, c := range clusters {
-		out[i] = c.key()
-	}
-	return out
 }
 
 // baselines are, per namespace the change creates or updates clusters in, the clusters
@@ -348,43 +317,6 @@ func capped(team *v1alpha1.Team, pc *v1alpha1.ProviderConfig, list []v1alpha1.Te
 		}
 	}
 	return false
-}
-
-// namespace is a copy of the tree's clusters in ns, in order.
-func (t *tree) namespace(ns string) []v1alpha1.TenantCluster {
-	in := t.inNamespace(ns)
-	if len(in) == 0 {
-		return nil
-	}
-	out := make([]v1alpha1.TenantCluster, len(in))
-	for i, c := range in {
-		out[i] = *c.c
-	}
-	return out
-}
-
-// inNamespace is the tree's clusters in ns, in order: they are among the keys that start
-// with "ns/", one run of the sorted clusters, found without a pass over every cluster.
-func (t *tree) inNamespace(ns string) []*cluster {
-	prefix := ns + "/"
-	i := sort.Search(len(t.clusters), func(i int) bool { return t.clusters[i].key() >= prefix })
-	j := i
-	for j < len(t.clusters) && strings.HasPrefix(t.clusters[j].key(), prefix) {
-		j++
-	}
-	run := t.clusters[i:j]
-	for _, c := range run {
-		if c.c.Namespace != ns { // a namespace "ns/x", which no valid manifest has
-			var out []*cluster
-			for _, c := range run {
-				if c.c.Namespace == ns {
-					out = append(out, c)
-				}
-			}
-			return out
-		}
-	}
-	return run
 }
 
 func positive(p *int32) bool { return p != nil && *p > 0 }
