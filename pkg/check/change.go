@@ -67,7 +67,7 @@ func Change(base, head *manifest.Set, o Options) *Report {
 	c.known = c.admin || c.authorKnown()
 
 	added, changed, deleted := c.diffClusters()
-	c.baselines(added, deleted)
+	c.baselines(added, changed, deleted)
 	// The tree's own rules on head, and its aggregates replayed for the clusters head
 	// keeps, unchanged ones first: what the change breaks cannot be blamed on them. The
 	// server judges updates by the update rules and nothing else, so the replay's findings
@@ -119,15 +119,6 @@ type change struct {
 	refused map[string]*v1alpha1.TenantCluster
 }
 
-func contains(list []*cluster, c *cluster) bool {
-	for _, x := range list {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
 func derefs[T any](ps []*T) []T {
 	out := make([]T, 0, len(ps))
 	for _, p := range ps {
@@ -136,54 +127,62 @@ func derefs[T any](ps []*T) []T {
 	return out
 }
 
-func (t *tree) clusterAt(namespace, name string) *cluster {
-	c, _ := t.clusterByKey(namespace + "/" + name)
-	return c
-}
-
-func (t *tree) clusterByKey(key string) (*cluster, bool) {
-	i := sort.Search(len(t.clusters), func(i int) bool { return t.clusters[i].key() >= key })
-	if i < len(t.clusters) && t.clusters[i].key() == key {
-		return t.clusters[i], true
-	}
-	return nil, false
-}
-
 // diffClusters splits head's clusters into added, changed (what the rules read: spec,
 // labels, annotations, as the webhook compares) and unchanged, and lists base's deleted
-// ones; each list sorted by namespace and name.
+// ones; each list sorted by namespace and name. Both trees' clusters are sorted by key, so
+// one pass over the two pairs them (each with the first of its key on the other side, as
+// clusterByKey finds it).
 func (c *change) diffClusters() (added, changed, deleted []*cluster) {
-	for _, hc := range c.head.clusters {
-		bc, ok := c.base.clusterByKey(hc.key())
+	hk, bk := keys(c.head.clusters), keys(c.base.clusters)
+	j := 0
+	for i, hc := range c.head.clusters {
+		for j < len(bk) && bk[j] < hk[i] {
+			j++
+		}
 		switch {
-		case !ok:
+		case j == len(bk) || bk[j] != hk[i]:
 			added = append(added, hc)
-		case bc.obj.Obj == hc.obj.Obj || sameCluster(bc.c, hc.c): // one decoding shared, or equal
+		case c.base.clusters[j].obj.Obj == hc.obj.Obj || sameCluster(c.base.clusters[j].c, hc.c): // one decoding shared, or equal
 			c.unchanged = append(c.unchanged, hc)
 		default:
 			changed = append(changed, hc)
 		}
 	}
-	for _, bc := range c.base.clusters {
-		if _, ok := c.head.clusterByKey(bc.key()); !ok {
+	i := 0
+	for j, bc := range c.base.clusters {
+		for i < len(hk) && hk[i] < bk[j] {
+			i++
+		}
+		if i == len(hk) || hk[i] != bk[j] {
 			deleted = append(deleted, bc)
 		}
 	}
 	return added, changed, deleted
 }
 
-// baselines are, per namespace, the clusters the change's creates meet: head's clusters
-// other than the creates (changed ones as changed), and the ones the change deletes, which
-// Flux and Argo CD prune after they apply.
-func (c *change) baselines(added, deleted []*cluster) {
+// baselines are, per namespace the change creates or updates clusters in, the clusters
+// those requests meet: head's clusters other than the creates (changed ones as changed),
+// and the ones the change deletes, which Flux and Argo CD prune after they apply. Other
+// namespaces are not asked for.
+func (c *change) baselines(added, changed, deleted []*cluster) {
 	c.baseline = map[string][]v1alpha1.TenantCluster{}
-	for _, hc := range c.head.clusters {
-		if !contains(added, hc) {
-			c.baseline[hc.c.Namespace] = append(c.baseline[hc.c.Namespace], *hc.c)
+	need := map[string]bool{}
+	for _, list := range [][]*cluster{added, changed} {
+		for _, hc := range list {
+			need[hc.c.Namespace] = true
+		}
+	}
+	for ns := range need {
+		for _, hc := range c.head.inNamespace(ns) {
+			if !contains(added, hc) {
+				c.baseline[ns] = append(c.baseline[ns], *hc.c)
+			}
 		}
 	}
 	for _, bc := range deleted {
-		c.baseline[bc.c.Namespace] = append(c.baseline[bc.c.Namespace], *bc.c)
+		if ns := bc.c.Namespace; need[ns] {
+			c.baseline[ns] = append(c.baseline[ns], *bc.c)
+		}
 	}
 }
 
@@ -320,16 +319,6 @@ func capped(team *v1alpha1.Team, pc *v1alpha1.ProviderConfig, list []v1alpha1.Te
 		}
 	}
 	return false
-}
-
-func (t *tree) namespace(ns string) []v1alpha1.TenantCluster {
-	var out []v1alpha1.TenantCluster
-	for _, c := range t.clusters {
-		if c.ns == ns {
-			out = append(out, c.value())
-		}
-	}
-	return out
 }
 
 func positive(p *int32) bool { return p != nil && *p > 0 }

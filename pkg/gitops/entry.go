@@ -198,7 +198,7 @@ func (l *loader) plainKustomize() (*manifest.Set, error) {
 		objs = append(objs, o...)
 	}
 	for _, o := range l.raw.Objects {
-		if !l.inKustomization(absPath(o.Source.File)) {
+		if !l.inKustomization(l.abs(o.Source.File)) {
 			objs = append(objs, o)
 		}
 	}

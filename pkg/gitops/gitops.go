@@ -115,11 +115,12 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	files, _ := manifest.Walk(paths) // what it cannot walk, LoadWith reports below
 	l := &loader{opts: opts, kusts: map[string]*kustomization{}, manyKusts: map[string]bool{}, display: map[string]string{},
 		templates: map[string]manifest.File{}, substituted: map[templateKey]*manifest.Set{}}
+	l.wd, _ = os.Getwd()
 	t := &Tree{Recognised: map[string]int{}, NotRendered: map[string]int{}}
 	skip, errs := l.scan(files, t, opts.Manifest)
 	mo := opts.Manifest
 	mo.Skip = func(p string, data []byte) bool {
-		abs := absPath(p)
+		abs := l.abs(p)
 		if skip[abs] {
 			return true
 		}
@@ -201,7 +202,7 @@ func (l *loader) scan(files []string, t *Tree, opts manifest.Options) (map[strin
 	var errs []error
 	skip := map[string]bool{}
 	for _, f := range files {
-		abs := absPath(f)
+		abs := l.abs(f)
 		l.display[abs] = f
 		switch {
 		case isKustomizationFile(f):
@@ -258,6 +259,15 @@ func rootOf(paths []string, root string) []string {
 		roots = append(roots, absPath(root))
 	}
 	return append(roots, absPath("."))
+}
+
+// abs is absPath with the working directory the load started in: filepath.Abs asks the
+// system for it (two stats) on every call, and a load asks for every file several times.
+func (l *loader) abs(p string) string {
+	if l.wd == "" || filepath.IsAbs(p) {
+		return absPath(p)
+	}
+	return filepath.Join(l.wd, p)
 }
 
 func absPath(p string) string {

@@ -60,7 +60,7 @@ func (l *loader) patchOrigins(o *manifest.Object, trans resource.Transformations
 				continue
 			}
 			for _, f := range p.fields {
-				f.File = l.rel(absPath(f.File))
+				f.File = l.rel(l.abs(f.File))
 				o.AddOrigin(f)
 			}
 		}

@@ -37,6 +37,7 @@ type loader struct {
 	substituted map[templateKey]*manifest.Set
 	files       map[string][]*manifest.Object // byFile
 	tolerate    func(apiVersion, kind, field string) bool
+	wd          string // the working directory, for abs
 }
 
 // byFile indexes the tree's objects by the absolute path of their file.
@@ -45,7 +46,7 @@ func (l *loader) byFile() map[string][]*manifest.Object {
 		l.files = map[string][]*manifest.Object{}
 		for i := range l.raw.Objects {
 			o := &l.raw.Objects[i]
-			abs := absPath(o.Source.File)
+			abs := l.abs(o.Source.File)
 			l.files[abs] = append(l.files[abs], o)
 		}
 	}
@@ -168,7 +169,7 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 	byTarget := map[string][]*manifest.Object{}
 	var names []string
 	for _, e := range entries {
-		if by, ok := reachedBy[absPath(e.Source.File)]; ok && by != e {
+		if by, ok := reachedBy[l.abs(e.Source.File)]; ok && by != e {
 			continue
 		}
 		name := targetName(l, e)
@@ -192,7 +193,7 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 		return err
 	}
 	for _, o := range l.raw.Objects {
-		if judged(&o) && !applied[absPath(o.Source.File)] {
+		if judged(&o) && !applied[l.abs(o.Source.File)] {
 			t.Unreached = append(t.Unreached, o)
 		}
 	}
@@ -249,7 +250,7 @@ func targetName(l *loader, e *manifest.Object) string {
 			return "argocd:" + dest
 		}
 	}
-	file := filepath.ToSlash(l.relToRoot(absPath(e.Source.File)))
+	file := filepath.ToSlash(l.relToRoot(l.abs(e.Source.File)))
 	parts := strings.Split(file, "/")
 	for i := 0; i+1 < len(parts)-1; i++ {
 		if parts[i] == "clusters" {

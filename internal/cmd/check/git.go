@@ -1,18 +1,17 @@
 package check
 
 import (
-	"archive/tar"
+	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
-	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
@@ -28,6 +27,13 @@ type repo struct {
 	// tree's repository root.
 	basePaths []string
 	baseRoot  string
+	// changed are the paths (relative to top) git finds different between the revision
+	// and the working tree.
+	changed map[string]bool
+	// realDirs are directories of the working tree with symlinks resolved (realPath),
+	// asked for on the loader's workers.
+	mu       sync.Mutex
+	realDirs map[string]string
 }
 
 // openRepo extracts the tree of rev (its files, and its submodules' at the commits it
@@ -46,7 +52,7 @@ func openRepo(ctx context.Context, rev string, paths []string) (*repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &repo{top: strings.TrimSpace(string(top)), prefix: strings.TrimSpace(string(prefix))}
+	r := &repo{top: strings.TrimSpace(string(top)), prefix: strings.TrimSpace(string(prefix)), realDirs: map[string]string{}}
 	if _, err := git(ctx, "", nil, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
 		shallow, _ := git(ctx, "", nil, "rev-parse", "--is-shallow-repository")
 		if strings.TrimSpace(string(shallow)) == "true" {
@@ -54,7 +60,12 @@ func openRepo(ctx context.Context, rev string, paths []string) (*repo, error) {
 		}
 		return nil, fmt.Errorf("no such revision in this repository")
 	}
-	if r.tmp, err = os.MkdirTemp("", "butler-base-"); err != nil {
+	if r.changed, err = changedFiles(ctx, r.top, rev); err != nil {
+		return nil, err
+	}
+	// Hidden, as the loader's walk skips it: it is made while head loads, and the
+	// temporary directory may be below the manifests.
+	if r.tmp, err = os.MkdirTemp("", ".butler-base-"); err != nil {
 		return nil, err
 	}
 	if err := r.extract(ctx, "", rev); err != nil {
@@ -86,14 +97,17 @@ func openRepo(ctx context.Context, rev string, paths []string) (*repo, error) {
 }
 
 // extract writes the tree of rev of the repository at dir (relative to the top; "" for
-// the repository itself) below r.tmp, then its submodules'.
+// the repository itself) below r.tmp, then its submodules'. git archive's stream is read
+// as it comes; a file git finds unchanged in the working tree is linked from there
+// (link), not written again.
 func (r *repo) extract(ctx context.Context, dir, rev string) error {
 	gitDir := filepath.Join(r.top, dir)
-	out, err := git(ctx, gitDir, nil, "archive", "--format=tar", rev)
+	err := gitStream(ctx, gitDir, func(out io.Reader) error {
+		return untar(out, filepath.Join(r.tmp, dir), func(name string, size int64, p string) bool {
+			return r.link(filepath.Join(dir, name), size, p)
+		})
+	}, "archive", "--format=tar", rev)
 	if err != nil {
-		return err
-	}
-	if err := untar(bytes.NewReader(out), filepath.Join(r.tmp, dir)); err != nil {
 		return err
 	}
 	list, err := git(ctx, gitDir, nil, "ls-tree", "-r", "-z", rev)
@@ -118,12 +132,11 @@ func (r *repo) extract(ctx context.Context, dir, rev string) error {
 	return nil
 }
 
-// reuse is the base loader's Options.Reuse: a file of the base that git finds unchanged
-// in the working tree (nor the file a symlink leads to, nor a submodule it is in) and that
-// head read already is head's objects, not decoded again, so a pull request's base costs
-// the files it changes.
-func (r *repo) reuse(ctx context.Context, rev string, head *manifest.Set) (func(string, []byte) ([]manifest.Object, bool), error) {
-	out, err := git(ctx, r.top, nil, "diff", "--name-only", "--no-renames", "-z", rev, "--")
+// changedFiles are the paths git finds different between rev and the working tree.
+func changedFiles(ctx context.Context, top, rev string) (map[string]bool, error) {
+	// Not by ctime: linking a file into the base tree (link) changes its ctime, which would
+	// make git read every linked file again on the next run to see that it is unchanged.
+	out, err := git(ctx, top, nil, "-c", "core.trustctime=false", "diff", "--name-only", "--no-renames", "-z", rev, "--")
 	if err != nil {
 		return nil, err
 	}
@@ -133,29 +146,55 @@ func (r *repo) reuse(ctx context.Context, rev string, head *manifest.Set) (func(
 			changed[filepath.FromSlash(name)] = true
 		}
 	}
-	dirty := func(rel string) bool {
-		for p := rel; p != "." && p != string(filepath.Separator) && p != ""; p = filepath.Dir(p) {
-			if changed[p] {
-				return true
-			}
+	return changed, nil
+}
+
+// dirty reports whether git finds rel (relative to the top), or a directory it is in (a
+// submodule), changed.
+func (r *repo) dirty(rel string) bool {
+	for p := rel; p != "." && p != string(filepath.Separator) && p != ""; p = filepath.Dir(p) {
+		if r.changed[p] {
+			return true
 		}
+	}
+	return false
+}
+
+// link puts at p, in place of the archive's file rel (relative to the top) of size
+// bytes, the working tree's file when git finds it unchanged: a regular file of that size,
+// its bytes the revision's. Creating a file costs the system more than linking one, and
+// a pull request leaves most files as they are. False (the archive's bytes are written)
+// when the file changed or the file system does not link (another device, another
+// owner's file).
+func (r *repo) link(rel string, size int64, p string) bool {
+	if r.dirty(rel) {
 		return false
 	}
-	byFile := map[string][]manifest.Object{}
+	src := filepath.Join(r.top, rel)
+	if fi, err := os.Lstat(src); err != nil || !fi.Mode().IsRegular() || fi.Size() != size {
+		return false
+	}
+	return os.Link(src, p) == nil
+}
+
+// reuse is the base loader's Options.Reuse: a file of the base that git finds unchanged
+// in the working tree (nor the file a symlink leads to, nor a submodule it is in) and that
+// head read already is head's objects, not decoded again, so a pull request's base costs
+// the files it changes.
+func (r *repo) reuse(head *manifest.Set) (func(string, []byte) ([]manifest.Object, bool), error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range head.Objects {
-		f := o.Source.File
+	byFile := objectsByFile(head.Objects, func(f string) string {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(wd, f)
 		}
-		byFile[f] = append(byFile[f], o)
-	}
+		return f
+	})
 	return func(name string, _ []byte) ([]manifest.Object, bool) {
 		rel, err := filepath.Rel(r.tmp, name)
-		if err != nil || strings.HasPrefix(rel, "..") || dirty(rel) {
+		if err != nil || strings.HasPrefix(rel, "..") || r.dirty(rel) {
 			return nil, false
 		}
 		headFile := filepath.Join(r.top, rel)
@@ -163,64 +202,38 @@ func (r *repo) reuse(ctx context.Context, rev string, head *manifest.Set) (func(
 		if !ok {
 			return nil, false
 		}
-		if real, err := filepath.EvalSymlinks(headFile); err != nil {
+		if real, err := r.realPath(headFile); err != nil {
 			return nil, false
-		} else if realRel, err := filepath.Rel(r.top, real); err != nil || strings.HasPrefix(realRel, "..") || dirty(realRel) {
+		} else if realRel, err := filepath.Rel(r.top, real); err != nil || strings.HasPrefix(realRel, "..") || r.dirty(realRel) {
 			return nil, false
 		}
 		return objs, true
 	}, nil
 }
 
-// untar extracts a tar stream of git archive: regular files, directories and symlinks.
-func untar(in io.Reader, dest string) error {
-	tr := tar.NewReader(in)
-	var total int64
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("git archive: %v", err)
-		}
-		name := filepath.Clean(h.Name)
-		if name == "." || strings.HasPrefix(name, "..") || filepath.IsAbs(name) {
-			continue
-		}
-		p := filepath.Join(dest, name)
-		switch h.Typeflag {
-		case tar.TypeDir:
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				return err
-			}
-		case tar.TypeSymlink:
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
-			}
-			if err := os.Symlink(h.Linkname, p); err != nil {
-				return err
-			}
-		case tar.TypeReg:
-			if total += h.Size; total > maxArchiveBytes {
-				return fmt.Errorf("the repository at that revision is larger than %s", fileio.Size(maxArchiveBytes))
-			}
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
-			}
-			f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-			if err != nil {
-				return err
-			}
-			_, err = io.Copy(f, io.LimitReader(tr, h.Size))
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
-		}
+// realPath is filepath.EvalSymlinks(p) with the directories' resolved once: a base of
+// thousands of files in a few directories asks for every one.
+func (r *repo) realPath(p string) (string, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return "", err
 	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return filepath.EvalSymlinks(p)
+	}
+	dir := filepath.Dir(p)
+	r.mu.Lock()
+	real, ok := r.realDirs[dir]
+	r.mu.Unlock()
+	if !ok {
+		if real, err = filepath.EvalSymlinks(dir); err != nil {
+			return "", err
+		}
+		r.mu.Lock()
+		r.realDirs[dir] = real
+		r.mu.Unlock()
+	}
+	return filepath.Join(real, filepath.Base(p)), nil
 }
 
 // name is a file of a finding relative to the repository root, from head (named relative
@@ -246,6 +259,56 @@ func (r *repo) close() {
 	}
 }
 
+// gitStream runs a git command in dir and hands its output to read as it comes, rather
+// than holding all of it; git's stderr becomes the error when git fails, and a read that
+// stops early stops git.
+func gitStream(ctx context.Context, dir string, read func(io.Reader) error, args ...string) error {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git %s: %v", command(args), err)
+	}
+	rerr := read(bufio.NewReaderSize(out, 1<<20)) // a tar header is 512 bytes: not a read each
+	if rerr != nil {
+		_ = cmd.Process.Kill()
+	} else {
+		_, _ = io.Copy(io.Discard, out) // the archive's padding: git exits once it is written
+	}
+	werr := cmd.Wait()
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("git %s: %w", command(args), ctx.Err())
+	case rerr != nil:
+		return rerr
+	case werr != nil:
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = werr.Error()
+		}
+		return fmt.Errorf("git %s: %s", command(args), msg)
+	}
+	return nil
+}
+
+// command is the git command args run, for messages: the first argument after the
+// options (-c NAME=VALUE) given to git itself.
+func command(args []string) string {
+	for i := 0; i < len(args); i++ {
+		if args[i] == "-c" {
+			i++
+			continue
+		}
+		return args[i]
+	}
+	return ""
+}
+
 // git runs a git command in dir ("" for the working directory); its stderr becomes the
 // error.
 func git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
@@ -256,13 +319,13 @@ func git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]by
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
+			return nil, fmt.Errorf("git %s: %w", command(args), ctx.Err())
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
 		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+		return nil, fmt.Errorf("git %s: %s", command(args), msg)
 	}
 	return stdout.Bytes(), nil
 }

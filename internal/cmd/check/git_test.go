@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
+	"github.com/butlerdotdev/butler-toolkit/pkg/gitops"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -264,5 +265,103 @@ func TestBaseShallowClone(t *testing.T) {
 	_, err := judge(context.Background(), nil, o)
 	if err == nil || !strings.Contains(err.Error(), "fetch-depth: 0") || !strings.Contains(err.Error(), "git fetch --deepen") {
 		t.Fatalf("error %v, want one naming fetch-depth: 0 and git fetch --deepen", err)
+	}
+}
+
+// TestBaseLinksUnchangedFiles: --base puts in its base tree the working tree's own file
+// where git finds it unchanged (linked, not written again), and the revision's bytes where
+// the working tree differs, an edit of the same size included.
+func TestBaseLinksUnchangedFiles(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	gitRun := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitRun("init", "-q")
+	write(t, filepath.Join(repo, "m", "same.yaml"), "kind: same\n")
+	write(t, filepath.Join(repo, "m", "edited.yaml"), "kind: old1\n")
+	write(t, filepath.Join(repo, "m", "grown.yaml"), "kind: old\n")
+	gitRun("add", "-A")
+	gitRun("commit", "-qm", "base")
+	write(t, filepath.Join(repo, "m", "edited.yaml"), "kind: new1\n") // the same size
+	write(t, filepath.Join(repo, "m", "grown.yaml"), "kind: longer\n")
+	t.Chdir(repo)
+
+	r, err := openRepo(context.Background(), "HEAD", []string{"m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	for name, want := range map[string]string{"same.yaml": "kind: same\n", "edited.yaml": "kind: old1\n", "grown.yaml": "kind: old\n"} {
+		p := filepath.Join(r.tmp, "m", name)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(data) != want {
+			t.Errorf("%s in the base tree holds %q, want the revision's %q", name, data, want)
+		}
+		base, err1 := os.Stat(p)
+		work, err2 := os.Stat(filepath.Join(repo, "m", name))
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if linked := os.SameFile(base, work); linked != (name == "same.yaml") {
+			t.Errorf("%s: linked from the working tree: %v", name, linked)
+		}
+	}
+}
+
+// TestBaseTreeUnseenByHead: the base tree is extracted while head loads; with the
+// temporary directory below the manifests, head's load does not read it.
+func TestBaseTreeUnseenByHead(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	gitRun := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitRun("init", "-q")
+	copyTree(t, "../../../examples/payments", filepath.Join(repo, "payments"))
+	gitRun("add", "-A")
+	gitRun("commit", "-qm", "base")
+	// Edited: the base tree holds the revision's copy, a file of its own.
+	edit(t, filepath.Join(repo, "payments", "clusters", "bob-checkout.yaml"), "replicas: 3", "replicas: 4")
+	t.Chdir(repo)
+	objects := func() int {
+		t.Helper()
+		head, err := gitops.Load([]string{"payments"}, nil, gitops.Options{Root: repo})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(head.Raw.Objects)
+	}
+	want := objects()
+	tmp := filepath.Join(repo, "payments", "tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	r, err := openRepo(context.Background(), "HEAD", []string{"payments"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	if !strings.HasPrefix(r.tmp, tmp) {
+		t.Fatalf("the base tree is at %s, not below %s", r.tmp, tmp)
+	}
+	if got := objects(); got != want {
+		t.Errorf("head with the base tree below it: %d objects, want %d", got, want)
 	}
 }

@@ -80,6 +80,9 @@ func forbidden(err error) bool {
 // name): the tree wins where it has the object, since it is what will be applied. The same
 // object goes into base and head, so the change leaves it as it is.
 func addLive(objs []manifest.Object, sets ...*manifest.Set) {
+	if len(objs) == 0 {
+		return // without --context: no index of every set's objects for nothing
+	}
 	for _, s := range sets {
 		if s == nil {
 			continue

@@ -26,6 +26,12 @@ const (
 // (exit 2).
 func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, error) {
 	paths := o.Manifests
+	var pending *pendingRepo
+	if o.Base != "" {
+		// git's base tree is extracted while head loads: it needs nothing from head.
+		pending = startRepo(ctx, o.Base, paths)
+		defer pending.discard() // unless loadBase took it
+	}
 	headOpts := gitops.Options{Root: repoRoot(ctx)}
 	// A state check judges one cluster at a time: the loader keeps records of a plain
 	// tree's clusters and each is read again when judged, so that memory does not grow
@@ -51,11 +57,18 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 	if r := o.unknown(head); r != nil {
 		return r, nil
 	}
-	base, names, closeBase, err := o.loadBase(ctx, stdin, head, sums)
+	base, names, closeBase, err := o.loadBase(ctx, stdin, head, sums, pending)
 	if err != nil {
 		return nil, err
 	}
-	defer closeBase()
+	// What reading the base left behind (git's base tree) goes while the change is judged:
+	// nothing reads it once the base is loaded.
+	removed := make(chan struct{})
+	go func() {
+		defer close(removed)
+		closeBase()
+	}()
+	defer func() { <-removed }()
 	var live []manifest.Object
 	if o.Live != nil {
 		if live, err = o.Live(ctx); err != nil {
@@ -180,18 +193,15 @@ func repoRoot(ctx context.Context) string {
 // head's objects for the files the change leaves as they are; nil without a base. names
 // renames the base's files for findings (git's temporary tree to the repository's paths),
 // nil when they need none; closeBase removes what reading it left behind.
-func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tree, sums *digests) (base *gitops.Tree, names func(string) string, closeBase func(), err error) {
-	paths := o.Manifests
+func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tree, sums *digests, pending *pendingRepo) (base *gitops.Tree, names func(string) string, closeBase func(), err error) {
 	closeBase = func() {}
 	switch {
 	case o.Base != "":
-		ctx, cancel := context.WithTimeout(ctx, gitTimeout)
-		defer cancel()
-		repo, err := openRepo(ctx, o.Base, paths)
+		repo, err := pending.take()
 		if err != nil {
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
 		}
-		reuse, err := repo.reuse(ctx, o.Base, head.Raw)
+		reuse, err := repo.reuse(head.Raw)
 		if err != nil {
 			repo.close()
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
@@ -205,11 +215,50 @@ func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tr
 	case len(o.BaseManifests) > 0:
 		var reuse func(string, []byte) ([]manifest.Object, bool)
 		if !o.noReuse {
-			reuse = dirReuse(paths, o.BaseManifests, head.Raw, sums, manifest.DefaultMaxFileBytes)
+			reuse = dirReuse(o.Manifests, o.BaseManifests, head.Raw, sums, manifest.DefaultMaxFileBytes)
 		}
 		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{Manifest: manifest.Options{Reuse: reuse}}); err != nil {
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
 		}
 	}
 	return base, nil, closeBase, nil
+}
+
+// pendingRepo is --base's tree being extracted (openRepo) on its own goroutine.
+type pendingRepo struct {
+	done   chan struct{}
+	cancel context.CancelFunc
+	repo   *repo
+	err    error
+	taken  bool
+}
+
+func startRepo(ctx context.Context, rev string, paths []string) *pendingRepo {
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	p := &pendingRepo{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(p.done)
+		p.repo, p.err = openRepo(ctx, rev, paths)
+	}()
+	return p
+}
+
+// take waits for the extraction; the caller closes the repo.
+func (p *pendingRepo) take() (*repo, error) {
+	<-p.done
+	p.cancel()
+	p.taken = true
+	return p.repo, p.err
+}
+
+// discard stops and removes an extraction nobody took (head did not read).
+func (p *pendingRepo) discard() {
+	if p.taken {
+		return
+	}
+	p.cancel()
+	<-p.done
+	if p.repo != nil {
+		p.repo.close()
+	}
 }

@@ -57,10 +57,7 @@ func dirReuse(headPaths, basePaths []string, head *manifest.Set, sums *digests, 
 			return nil
 		}
 	}
-	byFile := map[string][]manifest.Object{}
-	for _, o := range head.Objects {
-		byFile[o.Source.File] = append(byFile[o.Source.File], o)
-	}
+	byFile := objectsByFile(head.Objects, func(f string) string { return f })
 	return func(name string, data []byte) ([]manifest.Object, bool) {
 		rel, err := filepath.Rel(baseDir, name)
 		if err != nil || strings.HasPrefix(rel, "..") {
@@ -80,4 +77,25 @@ func dirReuse(headPaths, basePaths []string, head *manifest.Set, sums *digests, 
 		}
 		return objs, true
 	}
+}
+
+// objectsByFile groups objects by file (as key names it): a file's objects, which a load
+// gives one after another, are a piece of objs, not a copy; the loader copies what it
+// reuses.
+func objectsByFile(objs []manifest.Object, key func(file string) string) map[string][]manifest.Object {
+	by := map[string][]manifest.Object{}
+	for i := 0; i < len(objs); {
+		j := i + 1
+		for j < len(objs) && objs[j].Source.File == objs[i].Source.File {
+			j++
+		}
+		k := key(objs[i].Source.File)
+		if prev, ok := by[k]; ok {
+			by[k] = append(prev[:len(prev):len(prev)], objs[i:j]...) // not objs' own
+		} else {
+			by[k] = objs[i:j:j]
+		}
+		i = j
+	}
+	return by
 }
