@@ -154,17 +154,11 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	}
 	l.raw = raw
 	l.root = rootOf(paths, opts.Root)
-	entries := l.entries()
-	if mo.Lean && len(entries) > 0 {
-		// Flux or Argo CD entry points after all: their renders need whole objects.
-		mo.Lean = false
-		l.templates = map[string]manifest.File{}
-		if raw, err = manifest.LoadWith(paths, stdin, mo); err != nil {
-			return nil, err
-		}
-		l.raw = raw
-		entries = l.entries()
+	entries, err := l.entriesWhole(paths, stdin, mo)
+	if err != nil {
+		return nil, err
 	}
+	raw = l.raw
 	if len(entries) == 0 {
 		// Without Flux there is no substitution: templates are manifests like the others.
 		if err := l.plainTemplates(); err != nil {
@@ -193,6 +187,23 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// entriesWhole is l.entries. A lean load that finds Flux or Argo CD entry points after all
+// is read again whole: their renders need whole objects.
+func (l *loader) entriesWhole(paths []string, stdin io.Reader, mo manifest.Options) ([]*manifest.Object, error) {
+	entries := l.entries()
+	if !mo.Lean || len(entries) == 0 {
+		return entries, nil
+	}
+	mo.Lean = false
+	l.templates = map[string]manifest.File{}
+	raw, err := manifest.LoadWith(paths, stdin, mo)
+	if err != nil {
+		return nil, err
+	}
+	l.raw = raw
+	return l.entries(), nil
 }
 
 // scan reads the kustomization files and coverage.yaml among the files walked: they, and

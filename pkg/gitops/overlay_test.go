@@ -2,9 +2,11 @@ package gitops
 
 import (
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
 const overlayCluster = `apiVersion: butler.butlerlabs.dev/v1alpha1
@@ -76,15 +78,29 @@ spec:
 			dir := t.TempDir()
 			writeFile(t, filepath.Join(dir, "clusters/mgmt/entry.yaml"), []byte(entry))
 			writeFile(t, filepath.Join(dir, "apps/web.yaml"), []byte(overlayCluster))
+			// Asked for lean, a tree that turns out to have entry points is read whole
+			// again: the renders need whole objects (TenantClusters panics on records).
+			lean, err := Load([]string{dir}, nil, Options{Manifest: manifest.Options{Lean: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
 			tree, err := Load([]string{dir}, nil, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var found *v1alpha1.TenantCluster
+			var found, leanFound *v1alpha1.TenantCluster
 			for _, tg := range tree.Targets {
 				for _, c := range tg.Set.TenantClusters() {
 					found = c
 				}
+			}
+			for _, tg := range lean.Targets {
+				for _, c := range tg.Set.TenantClusters() {
+					leanFound = c
+				}
+			}
+			if !reflect.DeepEqual(found, leanFound) {
+				t.Errorf("asked for lean: %+v, want %+v", leanFound, found)
 			}
 			if found == nil {
 				t.Fatalf("no TenantCluster rendered: %+v", tree)
