@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -76,14 +77,20 @@ func (v View) write(w io.Writer) error {
 	return err
 }
 
+var addTemplateFunc sync.Once
+
 // Enable gives root the --version flag gh and kubectl users reach for, printing what the
 // version command prints. The build information is read only when the flag is used.
 func Enable(root *cobra.Command) {
 	root.Version = buildinfo.Version
-	cobra.AddTemplateFunc("butlerVersionText", func(binary string) string {
-		var b strings.Builder
-		_ = View{Binary: binary, Info: buildinfo.Get()}.write(&b)
-		return b.String()
+	// cobra's template functions are one map for the process: added once, since commands
+	// are built on several goroutines in tests.
+	addTemplateFunc.Do(func() {
+		cobra.AddTemplateFunc("butlerVersionText", func(binary string) string {
+			var b strings.Builder
+			_ = View{Binary: binary, Info: buildinfo.Get()}.write(&b)
+			return b.String()
+		})
 	})
 	root.SetVersionTemplate(`{{butlerVersionText .DisplayName}}`)
 	// Defined here so that cobra adds no -v: kubectl users read -v as log verbosity.
