@@ -10,6 +10,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
+	"sigs.k8s.io/yaml"
 )
 
 // A state check of a lean Load (records, each cluster read again when judged, records as
@@ -78,7 +79,7 @@ func reportJSON(t *testing.T, r *Report) string {
 
 // The shapes of file a lean Load reads again a document of: CRLF lines, a byte order mark,
 // "---" markers with comments, "..." ends, a cluster without a namespace, the migration
-// annotation; the state check of the lean Load is the whole one's.
+// annotation, a JSON file; the state check of the lean Load is the whole one's.
 func TestLeanStateAsWholeShapes(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := manifesttest.Generate(dir, 2, 8); err != nil {
@@ -93,6 +94,11 @@ func TestLeanStateAsWholeShapes(t *testing.T) {
 		"migr.yaml":  strings.Replace(c("migr", 208), "  annotations:\n", "  annotations:\n    butler.butlerlabs.dev/migration-operation: \"true\"\n", 1),
 		"empty.yaml": "---\n# nothing\n---\n" + c("after-empty", 209) + "---\n",
 	}
+	js, err := yaml.YAMLToJSON([]byte(c("json-a", 210)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["json.json"] = string(js) + "\n"
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -112,8 +118,8 @@ func TestLeanStateAsWholeShapes(t *testing.T) {
 			records++
 		}
 	}
-	if records != 8+9 {
-		t.Errorf("%d records, want the 8 generated clusters and the 9 above", records)
+	if records != 8+9+1 {
+		t.Errorf("%d records, want the 8 generated clusters and the 10 above", records)
 	}
 	w, l := reportJSON(t, State(whole, Options{})), reportJSON(t, State(lean, Options{}))
 	if w != l {
