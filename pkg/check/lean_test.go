@@ -131,3 +131,46 @@ func TestLeanStateAsWholeShapes(t *testing.T) {
 		}
 	}
 }
+
+// A cluster whose file changed between the lean Load and its judging leaves the tree
+// unjudged, as a file that does not decode does: the report is that file's error alone,
+// not findings and usage counted with a record that no longer stands for the file.
+func TestLeanRecordUnreadableLeavesTreeUnjudged(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := manifesttest.Generate(dir, 2, 8); err != nil {
+		t.Fatal(err)
+	}
+	lean, err := manifest.LoadWith([]string{dir}, nil, manifest.Options{Lean: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changed string
+	for _, o := range lean.Objects {
+		if o.Record != nil {
+			changed = o.Source.File
+			break
+		}
+	}
+	data, err := os.ReadFile(changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(changed, []byte(strings.Replace(string(data), "replicas: ", "replicas: 9", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := State(lean, Options{})
+	if !r.Unreadable {
+		t.Fatal("a record that cannot be read again: the report is not unreadable")
+	}
+	if len(r.Usage) != 0 {
+		t.Errorf("usage counted over an unread tree: %+v", r.Usage)
+	}
+	for _, f := range r.Findings {
+		if f.Rule != RuleDecode || f.File != changed {
+			t.Errorf("finding %+v beside the unreadable file's: nothing else was judged", f)
+		}
+	}
+	if len(r.Findings) != 1 {
+		t.Errorf("%d findings, want the changed file's", len(r.Findings))
+	}
+}
