@@ -13,6 +13,7 @@ package memlimit
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -28,8 +29,8 @@ var once sync.Once
 // first call has an effect; GOMEMLIMIT in the environment, when set, wins.
 func Follow(floor, slack int64, ratio float64) {
 	once.Do(func() {
-		if debug.SetMemoryLimit(-1) != math.MaxInt64 {
-			return // GOMEMLIMIT is set: the user's limit stands
+		if _, set := os.LookupEnv("GOMEMLIMIT"); set || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+			return // GOMEMLIMIT is set (off included, which reads as no limit): the user's stands
 		}
 		f := &follower{floor: floor, slack: slack, ratio: ratio, sample: []metrics.Sample{{Name: liveMetric}}}
 		f.adjust()

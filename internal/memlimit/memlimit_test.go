@@ -2,8 +2,12 @@ package memlimit
 
 import (
 	"math"
+	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -22,7 +26,7 @@ func TestLimit(t *testing.T) {
 
 // Follow sets the limit at once, and again after collections, to follow the live heap.
 func TestFollow(t *testing.T) {
-	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		t.Skip("GOMEMLIMIT is set")
 	}
 	defer debug.SetMemoryLimit(math.MaxInt64)
@@ -43,4 +47,24 @@ func TestFollow(t *testing.T) {
 		time.Sleep(time.Millisecond) // the finalizer runs on its own goroutine
 	}
 	runtime.KeepAlive(keep)
+}
+
+// GOMEMLIMIT=off is the user's choice too, though the runtime reads it as no limit at all:
+// Follow leaves it. Run in a process of its own, as the runtime reads GOMEMLIMIT at start.
+func TestFollowLeavesGOMEMLIMITOff(t *testing.T) {
+	if os.Getenv("MEMLIMIT_CHILD") == "1" {
+		Follow(32<<20, 8<<20, 1.5)
+		os.Stdout.WriteString(strconv.FormatInt(debug.SetMemoryLimit(-1), 10) + "\n")
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFollowLeavesGOMEMLIMITOff$")
+	cmd.Env = append(os.Environ(), "MEMLIMIT_CHILD=1", "GOMEMLIMIT=off")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	if got, err := strconv.ParseInt(first, 10, 64); err != nil || got != math.MaxInt64 {
+		t.Errorf("limit with GOMEMLIMIT=off after Follow: %q, want none (%d)", first, int64(math.MaxInt64))
+	}
 }

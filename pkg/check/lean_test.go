@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
+	"sigs.k8s.io/yaml"
 )
 
 // A state check of a lean Load (records, each cluster read again when judged, records as
@@ -73,4 +75,102 @@ func reportJSON(t *testing.T, r *Report) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// The shapes of file a lean Load reads again a document of: CRLF lines, a byte order mark,
+// "---" markers with comments, "..." ends, a cluster without a namespace, the migration
+// annotation, a JSON file; the state check of the lean Load is the whole one's.
+func TestLeanStateAsWholeShapes(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := manifesttest.Generate(dir, 2, 8); err != nil {
+		t.Fatal(err)
+	}
+	c := func(name string, i int) string { return manifesttest.Cluster("team-00", name, i) }
+	files := map[string]string{
+		"crlf.yaml":  strings.ReplaceAll(c("crlf-a", 201)+"---\n"+c("crlf-b", 202), "\n", "\r\n"),
+		"bom.yaml":   "\ufeff" + c("bom-a", 203) + "--- # next\n" + c("bom-b", 204),
+		"ends.yaml":  c("end-a", 205) + "...\n---\n" + c("end-b", 206) + "...\n",
+		"nons.yaml":  strings.Replace(c("nons", 207), "  namespace: team-00\n", "", 1),
+		"migr.yaml":  strings.Replace(c("migr", 208), "  annotations:\n", "  annotations:\n    butler.butlerlabs.dev/migration-operation: \"true\"\n", 1),
+		"empty.yaml": "---\n# nothing\n---\n" + c("after-empty", 209) + "---\n",
+	}
+	js, err := yaml.YAMLToJSON([]byte(c("json-a", 210)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["json.json"] = string(js) + "\n"
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole, err := manifest.Load([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean, err := manifest.LoadWith([]string{dir}, nil, manifest.Options{Lean: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	records := 0
+	for _, o := range lean.Objects {
+		if o.Record != nil {
+			records++
+		}
+	}
+	if records != 8+9+1 {
+		t.Errorf("%d records, want the 8 generated clusters and the 10 above", records)
+	}
+	w, l := reportJSON(t, State(whole, Options{})), reportJSON(t, State(lean, Options{}))
+	if w != l {
+		t.Fatalf("the lean check differs:\nwhole %s\nlean  %s", w, l)
+	}
+	for _, want := range []string{`"migration-annotation"`, `"line":`} {
+		if !strings.Contains(w, want) {
+			t.Errorf("no %s in the report: the shapes are not judged", want)
+		}
+	}
+}
+
+// A cluster whose file changed between the lean Load and its judging leaves the tree
+// unjudged, as a file that does not decode does: the report is that file's error alone,
+// not findings and usage counted with a record that no longer stands for the file.
+func TestLeanRecordUnreadableLeavesTreeUnjudged(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := manifesttest.Generate(dir, 2, 8); err != nil {
+		t.Fatal(err)
+	}
+	lean, err := manifest.LoadWith([]string{dir}, nil, manifest.Options{Lean: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changed string
+	for _, o := range lean.Objects {
+		if o.Record != nil {
+			changed = o.Source.File
+			break
+		}
+	}
+	data, err := os.ReadFile(changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(changed, []byte(strings.Replace(string(data), "replicas: ", "replicas: 9", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := State(lean, Options{})
+	if !r.Unreadable {
+		t.Fatal("a record that cannot be read again: the report is not unreadable")
+	}
+	if len(r.Usage) != 0 {
+		t.Errorf("usage counted over an unread tree: %+v", r.Usage)
+	}
+	for _, f := range r.Findings {
+		if f.Rule != RuleDecode || f.File != changed {
+			t.Errorf("finding %+v beside the unreadable file's: nothing else was judged", f)
+		}
+	}
+	if len(r.Findings) != 1 {
+		t.Errorf("%d findings, want the changed file's", len(r.Findings))
+	}
 }

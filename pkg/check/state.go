@@ -202,12 +202,19 @@ func State(set *manifest.Set, o Options) *Report {
 	// Load's records are each read again once.
 	var refs []Finding
 	replayed := t.replay(t.clusters, false, func(c *cluster) { refs = append(refs, t.clusterRefs(c)...) })
-	r.Findings = append(append(t.kindRules(), refs...), replayed...)
+	var unread []Finding
 	for _, f := range replayed {
-		// A record that could not be read again (its file changed or went away during the
-		// check) leaves the tree unjudged, as a file that does not decode does.
-		r.Unreadable = r.Unreadable || f.Rule == RuleDecode
+		if f.Rule == RuleDecode {
+			unread = append(unread, f)
+		}
 	}
+	if len(unread) > 0 {
+		// A record that could not be read again (its file changed or went away during the
+		// check) leaves the tree unjudged, as a file that does not decode does: its error
+		// alone, not findings and usage counted with a record that no longer stands for it.
+		return Unreadable(unread)
+	}
+	r.Findings = append(append(t.kindRules(), refs...), replayed...)
 	r.Usage = usage(nil, t, nil)
 	r.finish()
 	return r

@@ -62,7 +62,7 @@ type Object struct {
 	// *stewardv1alpha1.TenantControlPlane) and *unstructured.Unstructured otherwise.
 	Obj runtime.Object
 	// Record, for a TenantCluster a lean Load kept as a record (Options.Lean), is what it
-	// kept; Obj is nil then, and Set.Full gives the object.
+	// kept; Obj is nil then, and Object.Full gives the object.
 	Record *ClusterRecord
 
 	// lines gives the line of the key of each field path (as field.Path renders it);

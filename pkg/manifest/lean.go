@@ -15,7 +15,7 @@ import (
 // A lean Load (Options.Lean) keeps, of each TenantCluster read from a file, only what a
 // count over the whole tree reads (a ClusterRecord), not the decoded object, its line
 // index or its node tree: a tree of 100,000 clusters then costs a few hundred bytes a
-// cluster instead of several KiB. Whoever judges a cluster reads it again (Set.Full), from
+// cluster instead of several KiB. Whoever judges a cluster reads it again (Object.Full), from
 // the bytes of its document only, which must be the bytes first read and validated.
 
 // ClusterRecord is what a lean Load keeps of a TenantCluster: the fields a count of a

@@ -52,7 +52,7 @@ type Options struct {
 	// cluster it targets); the caller checks each target with Duplicates.
 	AllowDuplicates bool
 	// Lean keeps each TenantCluster read from a file (a document of its own, not standard
-	// input) as its Record, without its object (Obj is nil): Set.Full reads the object
+	// input) as its Record, without its object (Obj is nil): Object.Full reads the object
 	// again when it is needed. For a caller that judges a large tree one cluster at a time.
 	Lean bool
 

@@ -80,7 +80,9 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 		var r *check.Report
 		if base == nil {
 			addLive(live, t.Set)
-			r = check.State(t.Set, o.judgeOptions())
+			if r = check.State(t.Set, o.judgeOptions()); r.Unreadable {
+				return r, nil // a lean Load's record read again differs: as head's decode errors
+			}
 		} else {
 			bt := baseTarget(base, t.Name)
 			addLive(live, bt, t.Set)
