@@ -15,6 +15,11 @@
 # plane's, which the harness builds, not one that happens to be on PATH), and under 30 MiB
 # peak memory (GNU time's max RSS: most of it is the binary's own pages, read from the page
 # cache, not memory the process allocated). The exit status is 1 when a target is missed.
+#
+# Measured here (2 cores, shared; one run, medians): `butlerctl version` 9.3 ms, kubectl 66 ms,
+# 0.14x; peak 21 MiB; package init 5.4 ms over 242 packages. Before -o's printers stopped
+# linking cli-runtime's print flags (and with them client-go's discovery and the registry of
+# every core Kubernetes type), the same run gave 16 ms, 0.24x, 32 MiB and 10 ms over 310.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
