@@ -194,3 +194,46 @@ func TestDone(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// The template families behave as kubectl's: missing keys print nothing, the -file forms
+// read the template from a file, and a template that does not parse or a file that cannot
+// be read is a usage error saying which.
+func TestTemplateFamilies(t *testing.T) {
+	dir := t.TempDir()
+	jp, gt := filepath.Join(dir, "jp"), filepath.Join(dir, "gt")
+	if err := os.WriteFile(jp, []byte(`{range .items[*]}{.metadata.name}:{.spec.missing}{"\n"}{end}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gt, []byte(`{{range .items}}{{.metadata.name}} {{end}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ args []string }{
+		{[]string{"-o", `jsonpath={range .items[*]}{.metadata.name}:{.spec.missing}{"\n"}{end}`}},
+		{[]string{"-o", "jsonpath-file=" + jp}},
+	} {
+		out, _, err := run(t, listSpec, doc(), c.args...)
+		if err != nil || out != "web:\napi:\nbatch:\n" {
+			t.Errorf("%v: %q %v", c.args, out, err)
+		}
+	}
+	for _, args := range [][]string{{"-o", "go-template={{range .items}}{{.metadata.name}} {{end}}"}, {"-o", "go-template-file=" + gt}} {
+		out, _, err := run(t, listSpec, doc(), args...)
+		if err != nil || out != "web api batch " {
+			t.Errorf("%v: %q %v", args, out, err)
+		}
+	}
+	out, _, err := run(t, listSpec, doc(), "--view", "-o", "jsonpath={[1].name}={[1].clusters}")
+	if err != nil || out != "api=2" {
+		t.Errorf("jsonpath over the view: %q %v", out, err)
+	}
+	for _, c := range []struct{ arg, want string }{
+		{"jsonpath={.items[", "-o jsonpath: error parsing jsonpath {.items[, "},
+		{"go-template={{.x", "-o go-template: error parsing template {{.x, "},
+		{"jsonpath-file=" + filepath.Join(dir, "none"), "-o jsonpath-file: error reading --template " + filepath.Join(dir, "none") + ", "},
+	} {
+		_, _, err := run(t, listSpec, doc(), "-o", c.arg)
+		if cmdutil.CodeOf(err) != cmdutil.ExitUsage || err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("-o %s: want a usage error starting %q, got %v", c.arg, c.want, err)
+		}
+	}
+}

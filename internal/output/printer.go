@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/printers"
 	"sigs.k8s.io/yaml"
 
@@ -186,21 +187,47 @@ func objectOf(obj runtime.Object) (*unstructured.Unstructured, error) {
 	return &unstructured.Unstructured{Object: m}, nil
 }
 
+// resourcePrinter builds the -o printer from cli-runtime's printers package as kubectl's
+// print flags do (missing keys allowed, managed fields omitted, the same error texts), but
+// without those flags: their package links client-go's discovery and its registry of every
+// core Kubernetes type, whose initialisation every run paid for, `butlerctl version` too.
 func resourcePrinter(family, value string) (printers.ResourcePrinter, error) {
-	format := family
-	if value != "" {
-		format = family + "=" + value
-	}
-	pf := genericclioptions.NewPrintFlags("")
-	pf.OutputFormat = &format
-	rp, err := pf.ToPrinter()
-	if err != nil {
-		if genericclioptions.IsNoCompatiblePrinterError(err) {
-			return nil, cmdutil.UsageError("unknown output format %q", format)
+	switch family {
+	case JSON:
+		return &printers.OmitManagedFieldsPrinter{Delegate: &printers.JSONPrinter{}}, nil
+	case YAML:
+		return &printers.OmitManagedFieldsPrinter{Delegate: &printers.YAMLPrinter{}}, nil
+	case JSONPath, JSONPath + "-file", GoTemplate, GoTemplate + "-file":
+	default:
+		if value != "" {
+			return nil, cmdutil.UsageError("unknown output format %q", family+"="+value)
 		}
-		return nil, cmdutil.UsageError("-o %s: %v", family, err)
+		return nil, cmdutil.UsageError("unknown output format %q", family)
 	}
-	return rp, nil
+	if value == "" {
+		return nil, cmdutil.UsageError("-o %s: template format specified but no template given", family)
+	}
+	if strings.HasSuffix(family, "-file") {
+		data, err := os.ReadFile(value)
+		if err != nil {
+			return nil, cmdutil.UsageError("-o %s: error reading --template %s, %v", family, value, err)
+		}
+		value = string(data)
+	}
+	if strings.HasPrefix(family, JSONPath) {
+		p, err := printers.NewJSONPathPrinter(value)
+		if err != nil {
+			return nil, cmdutil.UsageError("-o %s: error parsing jsonpath %s, %v", family, value, err)
+		}
+		p.AllowMissingKeys(true)
+		return p, nil
+	}
+	p, err := printers.NewGoTemplatePrinter([]byte(value))
+	if err != nil {
+		return nil, cmdutil.UsageError("-o %s: error parsing template %s, %v", family, value, err)
+	}
+	p.AllowMissingKeys(true)
+	return p, nil
 }
 
 // printView prints a computed view, which has no apiVersion or kind: JSON and YAML are
