@@ -126,7 +126,10 @@ func (t *tree) whole(c *cluster) (*cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	tc := full.Obj.(*v1alpha1.TenantCluster)
+	tc, ok := full.Obj.(*v1alpha1.TenantCluster)
+	if !ok {
+		return nil, fmt.Errorf("internal error: %s: %q read again is not a TenantCluster", full.Source, c.obj.Name)
+	}
 	if tc.Namespace != c.ns {
 		cp := *tc
 		cp.Namespace = c.ns

@@ -180,9 +180,9 @@ func (o *Object) Full() (Object, error) {
 	return full, nil
 }
 
-// whole panics on a set that holds records: its TenantClusters are read with Full, one
+// noRecords panics on a set that holds records: its TenantClusters are read with Full, one
 // at a time, and a caller that lists them whole would miss them.
-func (s *Set) whole() {
+func (s *Set) noRecords() {
 	for i := range s.Objects {
 		if s.Objects[i].Record != nil {
 			panic("internal error: the TenantClusters of a lean Load are read with Object.Full")

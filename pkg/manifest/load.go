@@ -175,7 +175,7 @@ func (s *Set) Teams() []*v1alpha1.Team { return typed[*v1alpha1.Team](s) }
 
 // TenantClusters returns every TenantCluster.
 func (s *Set) TenantClusters() []*v1alpha1.TenantCluster {
-	s.whole()
+	s.noRecords()
 	return typed[*v1alpha1.TenantCluster](s)
 }
 
@@ -213,7 +213,7 @@ func (s *Set) Team(name string) *v1alpha1.Team {
 
 // TenantCluster returns the TenantCluster with that namespace and name, or nil.
 func (s *Set) TenantCluster(namespace, name string) *v1alpha1.TenantCluster {
-	s.whole()
+	s.noRecords()
 	return find[*v1alpha1.TenantCluster](s, v1alpha1.KindTenantCluster, namespace, name)
 }
 

@@ -32,21 +32,7 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 		pending = startRepo(ctx, o.Base, paths)
 		defer pending.discard() // unless loadBase took it
 	}
-	headOpts := gitops.Options{Root: repoRoot(ctx)}
-	// A state check judges one cluster at a time: the loader keeps records of a plain
-	// tree's clusters and each is read again when judged, so that memory does not grow
-	// with whole objects. A change compares whole clusters of both trees.
-	headOpts.Manifest.Lean = o.Base == "" && len(o.BaseManifests) == 0
-	if headOpts.Manifest.Lean {
-		// What it keeps is then small, and the collector's headroom and freed pages would
-		// be most of its memory (internal/memlimit).
-		memlimit.Follow(32<<20, 8<<20, 1.5)
-	}
-	var sums *digests
-	if len(o.BaseManifests) > 0 && !o.noReuse {
-		sums = newDigests() // the base's files are compared with head's by these
-		headOpts.Manifest.Reuse = sums.record
-	}
+	headOpts, sums := o.headOptions(ctx)
 	head, err := gitops.Load(paths, stdin, headOpts)
 	if err != nil {
 		if fs, ok := check.DecodeFindings(err); ok {
@@ -104,6 +90,27 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 		r.Add() // sorted again by the new names
 	}
 	return r, nil
+}
+
+// headOptions are how head is read, and for a change from --base-manifests the digests
+// head's files record for the base to compare with.
+func (o *Options) headOptions(ctx context.Context) (gitops.Options, *digests) {
+	opts := gitops.Options{Root: repoRoot(ctx)}
+	// A state check judges one cluster at a time: the loader keeps records of a plain
+	// tree's clusters and each is read again when judged, so that memory does not grow
+	// with whole objects. A change compares whole clusters of both trees.
+	opts.Manifest.Lean = o.Base == "" && len(o.BaseManifests) == 0
+	if opts.Manifest.Lean {
+		// What it keeps is then small, and the collector's headroom and freed pages would
+		// be most of its memory (internal/memlimit).
+		memlimit.Follow(32<<20, 8<<20, 1.5)
+	}
+	var sums *digests
+	if len(o.BaseManifests) > 0 && !o.noReuse {
+		sums = newDigests() // the base's files are compared with head's by these
+		opts.Manifest.Reuse = sums.record
+	}
+	return opts, sums
 }
 
 // loaderFindings are what the loader saw and did not judge: documents of unknown groups,
