@@ -32,7 +32,8 @@ func Follow(floor, slack int64, ratio float64) {
 		if _, set := os.LookupEnv("GOMEMLIMIT"); set || debug.SetMemoryLimit(-1) != math.MaxInt64 {
 			return // GOMEMLIMIT is set (off included, which reads as no limit): the user's stands
 		}
-		f := &follower{floor: floor, slack: slack, ratio: ratio, sample: []metrics.Sample{{Name: liveMetric}}}
+		f := &follower{floor: floor, slack: slack, ratio: ratio, sample: []metrics.Sample{
+			{Name: liveMetric}, {Name: totalMetric}, {Name: objectsMetric}, {Name: freeMetric}, {Name: releasedMetric}}}
 		f.adjust()
 		f.arm()
 	})
@@ -56,16 +57,32 @@ func (f *follower) arm() {
 	})
 }
 
-// Limit is the limit Follow sets for a live heap of live bytes.
-func Limit(live, floor, slack int64, ratio float64) int64 {
-	return max(floor, int64(float64(live)*ratio)+slack)
+// Limit is the limit Follow sets for a live heap of live bytes, besides overhead bytes of
+// what the limit counts that are not heap objects and not free pages (the runtime's own
+// structures, goroutine stacks, the unused ends of spans).
+func Limit(live, overhead, floor, slack int64, ratio float64) int64 {
+	return max(floor, overhead+int64(float64(live)*ratio)+slack)
 }
+
+// The runtime's figures Follow reads: the limit counts all it maps (total) but what it
+// gave back (released); of that, heap objects and free pages are the collector's to
+// shrink, the rest is overhead. Leaving the overhead out of the room given to the heap
+// made a tree of 30,000 clusters collect back to back, its live heap at the limit.
+const (
+	totalMetric    = "/memory/classes/total:bytes"
+	objectsMetric  = "/memory/classes/heap/objects:bytes"
+	freeMetric     = "/memory/classes/heap/free:bytes"
+	releasedMetric = "/memory/classes/heap/released:bytes"
+)
 
 func (f *follower) adjust() {
 	metrics.Read(f.sample)
-	var live int64
-	if v := f.sample[0].Value; v.Kind() == metrics.KindUint64 {
-		live = int64(v.Uint64())
+	v := make([]int64, len(f.sample))
+	for i, s := range f.sample {
+		if s.Value.Kind() == metrics.KindUint64 {
+			v[i] = int64(s.Value.Uint64())
+		}
 	}
-	debug.SetMemoryLimit(Limit(live, f.floor, f.slack, f.ratio))
+	live, total, objects, free, released := v[0], v[1], v[2], v[3], v[4]
+	debug.SetMemoryLimit(Limit(live, max(0, total-released-objects-free), f.floor, f.slack, f.ratio))
 }

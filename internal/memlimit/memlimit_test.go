@@ -13,13 +13,14 @@ import (
 )
 
 func TestLimit(t *testing.T) {
-	for _, c := range []struct{ live, want int64 }{
-		{0, 32 << 20},          // nothing live: the floor
-		{10 << 20, 32 << 20},   // 15 MiB + 8 MiB is under the floor
-		{100 << 20, 158 << 20}, // 150 MiB + 8 MiB
+	for _, c := range []struct{ live, overhead, want int64 }{
+		{0, 0, 32 << 20},               // nothing live: the floor
+		{10 << 20, 0, 32 << 20},        // 15 MiB + 8 MiB is under the floor
+		{100 << 20, 0, 158 << 20},      // 150 MiB + 8 MiB
+		{20 << 20, 16 << 20, 54 << 20}, // the overhead on top: room for the heap still
 	} {
-		if got := Limit(c.live, 32<<20, 8<<20, 1.5); got != c.want {
-			t.Errorf("Limit(%d) = %d, want %d", c.live, got, c.want)
+		if got := Limit(c.live, c.overhead, 32<<20, 8<<20, 1.5); got != c.want {
+			t.Errorf("Limit(%d, %d) = %d, want %d", c.live, c.overhead, got, c.want)
 		}
 	}
 }
