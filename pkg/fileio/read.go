@@ -41,18 +41,11 @@ func KindOf(m fs.FileMode) string {
 // and the size is counted while reading, so /dev/zero or a growing file cannot exhaust
 // memory.
 func ReadFile(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, st, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: it is %s", ErrNotRegular, KindOf(st.Mode()))}
-	}
 	b, err := readAll(f, limit, st.Size())
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
@@ -112,21 +105,33 @@ func Size(n int64) string {
 // ReadSpan reads n bytes at off of path, following symlinks, if it is a regular file: the
 // part of a file read whole before, read again.
 func ReadSpan(path string, off, n int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, _, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: it is %s", ErrNotRegular, KindOf(st.Mode()))}
-	}
 	b := make([]byte, n)
 	if _, err := f.ReadAt(b, off); err != nil {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
 	return b, nil
+}
+
+// openRegular opens path, following symlinks, if it is a regular file. It opens without
+// blocking, so a FIFO is refused instead of waited on.
+func openRegular(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: it is %s", ErrNotRegular, KindOf(st.Mode()))}
+	}
+	return f, st, nil
 }
