@@ -40,20 +40,7 @@ func TestLeanStateAsWhole(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "shared.yaml"), []byte(shared.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		whole, err := manifest.Load([]string{dir}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lean, err := manifest.LoadWith([]string{dir}, nil, manifest.Options{Lean: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		records := 0
-		for _, o := range lean.Objects {
-			if o.Record != nil {
-				records++
-			}
-		}
+		whole, lean, records := loadBoth(t, dir)
 		if records == 0 {
 			t.Fatal("the lean Load kept no records")
 		}
@@ -104,20 +91,7 @@ func TestLeanStateAsWholeShapes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	whole, err := manifest.Load([]string{dir}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lean, err := manifest.LoadWith([]string{dir}, nil, manifest.Options{Lean: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	records := 0
-	for _, o := range lean.Objects {
-		if o.Record != nil {
-			records++
-		}
-	}
+	whole, lean, records := loadBoth(t, dir)
 	if records != 8+9+1 {
 		t.Errorf("%d records, want the 8 generated clusters and the 10 above", records)
 	}
@@ -173,4 +147,23 @@ func TestLeanRecordUnreadableLeavesTreeUnjudged(t *testing.T) {
 	if len(r.Findings) != 1 {
 		t.Errorf("%d findings, want the changed file's", len(r.Findings))
 	}
+}
+
+// loadBoth loads dir whole and lean, and counts the lean load's records.
+func loadBoth(t *testing.T, dir string) (whole, lean *manifest.Set, records int) {
+	t.Helper()
+	whole, err := manifest.Load([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean, err = manifest.LoadWith([]string{dir}, nil, manifest.Options{Lean: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range lean.Objects {
+		if o.Record != nil {
+			records++
+		}
+	}
+	return whole, lean, records
 }

@@ -65,20 +65,11 @@ func newTree(set *manifest.Set, complete bool) *tree {
 	}
 	for i := range set.Objects {
 		o := &set.Objects[i]
-		tc, _ := o.Obj.(*v1alpha1.TenantCluster)
-		var teamName string
-		switch {
-		case tc != nil:
-			teamName = tc.TeamName()
-		case o.Record != nil:
-			teamName = o.Record.Team
-		default:
+		ns, teamName, ok := o.ClusterPlace()
+		if !ok {
 			continue
 		}
-		ns := o.Namespace
-		if tc != nil {
-			ns = tc.Namespace
-		}
+		tc, _ := o.Obj.(*v1alpha1.TenantCluster)
 		if ns == "" {
 			ns = teamName
 			if team := t.team(teamName); team != nil {

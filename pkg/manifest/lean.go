@@ -81,6 +81,19 @@ func (r *ClusterRecord) Sibling(name, namespace string) v1alpha1.TenantCluster {
 	return c
 }
 
+// ClusterPlace is the namespace a TenantCluster's manifest names ("" when it leaves it
+// out) and its team (spec.teamRef.name), from its object or its record; false for an
+// object that is not a TenantCluster.
+func (o *Object) ClusterPlace() (namespace, team string, ok bool) {
+	if tc, is := o.Obj.(*v1alpha1.TenantCluster); is {
+		return tc.Namespace, tc.TeamName(), true
+	}
+	if o.Record != nil {
+		return o.Namespace, o.Record.Team, true
+	}
+	return "", "", false
+}
+
 // recordOf is the record of a decoded cluster.
 func recordOf(tc *v1alpha1.TenantCluster, span docSpan, from *rereader) *ClusterRecord {
 	r := &ClusterRecord{Team: tc.TeamName(), Environment: tc.Labels[v1alpha1.LabelEnvironment],

@@ -28,10 +28,14 @@ type Deps[S any] struct {
 	Print *output.Flags
 	// Printer prints by -o; Complete resolves it.
 	Printer *output.Printer
+	// OnlyReads, set by a command that never writes before Complete, lets a store of
+	// manifests keep a large tree's clusters as records (Factory.ReadOnly).
+	OnlyReads bool
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (d *Deps[S]) Complete(f *Factory) {
+	f.ReadOnly = f.ReadOnly || d.OnlyReads
 	d.IO, d.Store, d.Now = f.IOStreams, StoreAs[S](f), f.Now
 	if d.Now == nil {
 		d.Now = time.Now

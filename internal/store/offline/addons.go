@@ -39,7 +39,7 @@ func (s *Store) clusterNamespace(name string) string {
 	ns, n := "", 0
 	for i := range s.set.Objects {
 		o := &s.set.Objects[i]
-		cns, team, ok := clusterOf(o)
+		cns, team, ok := o.ClusterPlace()
 		if ok && o.Name == name {
 			ns = cns
 			if ns == "" {

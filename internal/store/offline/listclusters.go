@@ -98,18 +98,6 @@ func (f nsCluster) copyInto(c *v1alpha1.TenantCluster) error {
 	return nil
 }
 
-// clusterOf is the namespace and team an object of the set gives a cluster, false for an
-// object that is not one.
-func clusterOf(o *manifest.Object) (namespace, team string, ok bool) {
-	if tc, is := o.Obj.(*v1alpha1.TenantCluster); is {
-		return tc.Namespace, tc.TeamName(), true
-	}
-	if o.Record != nil {
-		return o.Namespace, o.Record.Team, true
-	}
-	return "", "", false
-}
-
 // clusters are the set's clusters in namespace (all when empty), of that name when name is
 // not empty, sorted by namespace and name. The caller holds s.mu.
 func (s *Store) clusters(namespace, name string) []nsCluster {
@@ -117,7 +105,7 @@ func (s *Store) clusters(namespace, name string) []nsCluster {
 	var nsOf map[string]string
 	for i := range s.set.Objects {
 		o := &s.set.Objects[i]
-		ns, team, ok := clusterOf(o)
+		ns, team, ok := o.ClusterPlace()
 		if !ok || (name != "" && o.Name != name) {
 			continue
 		}

@@ -80,7 +80,6 @@ server's own message and exits 4; --explain shows every value's source and every
 				o.Name = args[0]
 			}
 			o.cmdLine = commandLine(cmd, args)
-			f.ReadOnly = o.DryRun == "client" // a preflight writes nothing
 			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
@@ -123,6 +122,7 @@ func maxOneArg(cmd *cobra.Command, args []string) error {
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
+	o.OnlyReads = o.DryRun == "client" // a preflight writes nothing
 	o.Deps.Complete(f)
 	o.Offline = f.Offline()
 	o.FromStdin = o.Offline && len(f.Options.Manifests) > 0 && f.Options.Manifests[0] == "-"

@@ -45,6 +45,7 @@ type Options struct {
 // NewCmd returns the command; runF, when not nil, runs instead of run.
 func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
+	o.OnlyReads = true // it never writes: manifests may load lean
 	cmd := &cobra.Command{
 		Use:   "get NAME",
 		Short: "Show one tenant cluster",
@@ -65,7 +66,6 @@ interrupted (as cluster list --watch; rows leave out WRITES).`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			f.ReadOnly = true
 			return factory.Run(cmd, f, o, runF, run)
 		},
 	}

@@ -47,6 +47,7 @@ type Options struct {
 // NewCmd returns the command; runF, when not nil, runs instead of run.
 func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
+	o.OnlyReads = true // it never writes: manifests may load lean
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -59,7 +60,6 @@ default when neither is given).`,
   butlerctl cluster list --team payments --watch`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f.ReadOnly = true
 			return factory.Run(cmd, f, o, runF, run)
 		},
 	}

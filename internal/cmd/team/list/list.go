@@ -43,6 +43,7 @@ type Options struct {
 // NewCmd returns the command; runF, when not nil, runs instead of run.
 func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
+	o.OnlyReads = true // it never writes: manifests may load lean
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -52,7 +53,6 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butlerctl team list -o json --view`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f.ReadOnly = true
 			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
