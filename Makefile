@@ -71,7 +71,8 @@ FUZZ_TARGETS := \
 	./pkg/manifest:FuzzDecode \
 	./pkg/manifest:FuzzLoad \
 	./pkg/manifest:FuzzEditRoundTrip \
-	./pkg/manifest:FuzzWrite
+	./pkg/manifest:FuzzWrite \
+	./pkg/manifest:FuzzNodeBound
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

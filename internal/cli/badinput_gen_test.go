@@ -94,10 +94,17 @@ func generatedCases() []badCase {
 		}, want: []string{"larger than 8 MiB"}},
 		{name: "big-document.yaml", data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata:\n  x: " + strings.Repeat("y", 2<<20) + "\n"),
 			want: []string{`big-document.yaml:1: document 1: document larger than 1 MiB`}},
-		// Just under the document limit, as dense as YAML gets: the memory probe.
-		{name: "dense-flow.yaml", data: []byte("[" + strings.Repeat("a,", (1<<20-16)/2) + "a]\n"), want: []string{"must be a mapping"}},
+		// Just under the document limit, as dense as YAML gets: the memory probes. Refused
+		// before any tree is built, by the bound read off the text (yaml.v3's documents) or
+		// by the fast parser's count (block YAML).
+		{name: "dense-flow.yaml", data: []byte("[" + strings.Repeat("a,", (1<<20-16)/2) + "a]\n"),
+			want: []string{`:1: document 1: document too large \(its 1048564 bytes could hold 1048566 nodes, and a document may hold 131072\)`}},
 		{name: "dense-block.yaml", data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: d}\nx:\n" + strings.Repeat("- \n", (1<<20-64)/3)),
-			want: []string{"more than 131072 nodes"}},
+			want: []string{`:1: document 1: document too large \(its 1048566 bytes could hold 699033 nodes, and a document may hold 131072\)`}},
+		{name: "dense-plain.yaml", data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\nx:\n" + strings.Repeat("- \n", (1<<20-64)/3)),
+			want: []string{`:131067: document 1: document too large \(more than 131072 nodes\)`}},
+		{name: "dense-under-bound.yaml", data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: d}\nx:\n" + strings.Repeat("-\n", (4<<17-40)/2)),
+			want: []string{`:131066: document 1: document too large \(more than 131072 nodes\)`}},
 		{name: "many-documents.yaml", setup: func(t *testing.T, bad string) bool {
 			// 8 MiB of small foreign documents: only the run's node bound stops them.
 			doc := "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: [" + strings.Repeat("a,", 200) + "a]\n"

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"golang.org/x/sync/semaphore"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -55,17 +57,11 @@ func decodeSegments(file string, segs []segment, opts Options, b *budget, tab *p
 				Msg: fmt.Sprintf("document larger than %s (the limit per YAML document)", fileio.Size(MaxDocumentBytes))})
 			continue
 		}
-		doc, line, msg, err := loadSegment(seg)
-		if err != nil {
-			errs = append(errs, &DecodeError{File: file, Doc: seg.doc, Line: line, Msg: msg})
+		o, e, derr := decodeSegment(file, seg, opts, b, tab)
+		if derr != nil {
+			errs = append(errs, derr)
 			continue
 		}
-		if doc == nil {
-			continue
-		}
-		shiftLines(doc, seg.line-1)
-		d := &decoder{opts: opts, budget: b, tab: tab}
-		o, e := d.document(Source{File: file, Doc: seg.doc, Line: doc.Content[0].Line}, doc.Content[0])
 		if len(o) > 0 && o[0].Kind == "TenantCluster" && o[0].Source.Item == 0 {
 			if sp := leanSpan(opts, file, seg); sp != nil {
 				if spans == nil {
@@ -78,6 +74,30 @@ func decodeSegments(file string, segs []segment, opts Options, b *budget, tab *p
 		errs = append(errs, e...)
 	}
 	return objs, spans, errors.Join(errs...)
+}
+
+// trees bounds the parse trees alive at once in the process, on any number of cores: a
+// document holds its nodeBound (at most maxParseNodes) from before it is parsed until it
+// is converted, when its tree becomes garbage.
+var trees = semaphore.NewWeighted(maxParseNodes)
+
+// decodeSegment parses and converts one document: its objects and their errors, or the
+// error that kept it from being read.
+func decodeSegment(file string, seg segment, opts Options, b *budget, tab *pathTable) ([]Object, []error, error) {
+	hold := int64(min(nodeBound(seg.text), maxParseNodes))
+	_ = trees.Acquire(context.Background(), hold) // never fails: no deadline, hold <= the size
+	defer trees.Release(hold)
+	doc, line, msg, err := loadSegment(seg)
+	if err != nil {
+		return nil, nil, &DecodeError{File: file, Doc: seg.doc, Line: line, Msg: msg}
+	}
+	if doc == nil {
+		return nil, nil, nil
+	}
+	shiftLines(doc, seg.line-1)
+	d := &decoder{opts: opts, budget: b, tab: tab}
+	o, e := d.document(Source{File: file, Doc: seg.doc, Line: doc.Content[0].Line}, doc.Content[0])
+	return o, e, nil
 }
 
 // converter returns the converter of an object of kind ki (nil: a kind kept loosely).

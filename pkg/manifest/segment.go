@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/internal/fastyaml"
 )
 
@@ -110,7 +112,13 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
 
 // parseSegment parses the document of a segment. It returns nil for an empty document.
 // Lines in the returned nodes are relative to the segment; the error carries absolute ones.
+// A document that may hold more than maxParseNodes nodes is refused unparsed, and one that
+// holds more than maxNodes after parsing (nodebound.go).
 func parseSegment(s segment) (*yaml.Node, int, string, error) {
+	if bound := nodeBound(s.text); bound > maxParseNodes {
+		return nil, s.line, fmt.Sprintf("document too large (its %s could hold %d nodes, and a document may hold %d)",
+			fileio.Size(int64(len(s.text))), bound, maxNodes), errTooDense
+	}
 	dec := yaml.NewDecoder(strings.NewReader(s.text))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -135,16 +143,27 @@ func parseSegment(s segment) (*yaml.Node, int, string, error) {
 	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
 		return nil, 0, "", nil
 	}
+	if line, over := tooManyNodes(root); over {
+		return nil, line + s.line - 1, tooManyNodesMsg(), errTooDense
+	}
 	return &doc, 0, "", nil
 }
+
+// errTooDense is the error of a document refused for its nodes (its message says which).
+var errTooDense = errors.New("document too large")
 
 // loadSegment is parseSegment for reading: the documents of the subset fastyaml reads it
 // parses several times faster, into the same tree without comments (nothing that reads
 // reads them); it leaves every other document, and every error, to yaml.v3. Edits parse
 // with parseSegment, which keeps comments.
 func loadSegment(s segment) (*yaml.Node, int, string, error) {
-	if doc, ok := fastParse(s.text); ok {
+	doc, err := fastParse(s.text, maxNodes)
+	var limit *fastyaml.LimitError
+	switch {
+	case err == nil:
 		return doc, 0, "", nil
+	case errors.As(err, &limit):
+		return nil, limit.Line + s.line - 1, tooManyNodesMsg(), errTooDense
 	}
 	return parseSegment(s)
 }

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/internal/fastyaml"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 )
 
@@ -35,7 +36,7 @@ func TestLoadFastPathUnchanged(t *testing.T) {
 	if len(files) < 50 {
 		t.Fatalf("only %d files found", len(files))
 	}
-	decodeWith := func(parse func(string) (*yaml.Node, bool), file string, data []byte) ([]Object, string) {
+	decodeWith := func(parse func(string, int) (*yaml.Node, error), file string, data []byte) ([]Object, string) {
 		saved := fastParse
 		fastParse = parse
 		defer func() { fastParse = saved }()
@@ -45,7 +46,7 @@ func TestLoadFastPathUnchanged(t *testing.T) {
 		}
 		return objs, ""
 	}
-	none := func(string) (*yaml.Node, bool) { return nil, false }
+	none := func(string, int) (*yaml.Node, error) { return nil, fastyaml.ErrDeclined }
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {

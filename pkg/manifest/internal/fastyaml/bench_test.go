@@ -6,7 +6,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/internal/fastyaml"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 )
 
@@ -17,7 +16,7 @@ func BenchmarkParse(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, ok := fastyaml.Parse(text); !ok {
+		if _, ok := parse(text); !ok {
 			b.Fatal("declined")
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/internal/fastyaml"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 )
 
@@ -127,7 +126,7 @@ func TestCorpus(t *testing.T) {
 		}
 		for i, doc := range documents(text) {
 			want, wantOK := reference(doc)
-			got, ok := fastyaml.Parse(doc)
+			got, ok := parse(doc)
 			if ok && !wantOK {
 				t.Errorf("%s, document %d: accepted, yaml.v3 refuses it:\n%s", name, i, doc)
 				continue

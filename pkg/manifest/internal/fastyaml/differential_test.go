@@ -2,8 +2,6 @@ package fastyaml_test
 
 import (
 	"testing"
-
-	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/internal/fastyaml"
 )
 
 // tricky are documents near the subset's edges (tag resolution, indentation, block
@@ -49,7 +47,7 @@ func tricky() []string {
 
 func TestTricky(t *testing.T) {
 	for _, d := range tricky() {
-		got, ok := fastyaml.Parse(d)
+		got, ok := parse(d)
 		if !ok {
 			continue
 		}

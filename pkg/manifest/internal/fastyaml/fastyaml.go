@@ -9,6 +9,8 @@
 package fastyaml
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -22,20 +24,56 @@ const maxDepth = 48
 // maxKeyLen: yaml.v3 refuses a simple key longer than 1024 bytes.
 const maxKeyLen = 1000
 
+// ErrDeclined: the text is outside the subset this package reads (including text that is
+// not valid YAML, and text holding no document); parse it with yaml.v3 instead.
+var ErrDeclined = errors.New("fastyaml: outside the subset")
+
+// LimitError: the document holds more nodes than Parse's limit (the document node aside). Parse stops building nodes
+// there, so that a document's memory is bounded by the limit, not by its bytes: three
+// bytes ("- \n") make a node.
+type LimitError struct {
+	Line  int // where the node past the limit starts
+	Limit int
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("more than %d nodes", e.Limit)
+}
+
 // Parse returns the document node of text, one YAML document, exactly as yaml.v3's
-// Decoder gives it but without comments, or false when text is outside the subset this
-// package reads (including text that is not valid YAML, and text holding no document).
-func Parse(text string) (*yaml.Node, bool) {
+// Decoder gives it but without comments; ErrDeclined when text is outside the subset; a
+// *LimitError as soon as it would make more than limit nodes under the document node,
+// having read the document only so far.
+//
+// The nodes of what it read so far are nodes of yaml.v3's tree: the subset's lines mean
+// what they mean to yaml.v3, whatever follows them.
+func Parse(text string, limit int) (doc *yaml.Node, err error) {
 	if !plainText(text) {
-		return nil, false
+		return nil, ErrDeclined
 	}
-	p := &parser{text: text, slab: make([]yaml.Node, 0, estimateNodes(text))}
+	p := &parser{text: text, limit: limit, slab: make([]yaml.Node, 0, min(estimateNodes(text), maxSlab, max(limit, 0))+1)}
+	defer func() {
+		if r := recover(); r != nil {
+			over, ok := r.(limitReached)
+			if !ok {
+				panic(r)
+			}
+			doc, err = nil, &LimitError{Line: over.line, Limit: limit}
+		}
+	}()
 	doc, ok := p.document()
 	if !ok || p.refused {
-		return nil, false
+		return nil, ErrDeclined
 	}
-	return doc, true
+	return doc, nil
 }
+
+// limitReached unwinds a parse from the node past its limit to Parse.
+type limitReached struct{ line int }
+
+// maxSlab bounds the nodes allocated at once: the estimate counts lines, and blank lines
+// make no nodes.
+const maxSlab = 4096
 
 // estimateNodes guesses the nodes of a document from its lines (about two a line), so
 // that one slab usually holds them all.
@@ -75,14 +113,24 @@ type parser struct {
 	eof                 bool
 	refused             bool // a line no document of the subset holds
 
+	limit int       // nodes it may make
+	made  int       // nodes made, past the limit too
+	over  int       // the line of the first node past the limit (0: none)
+	spare yaml.Node // what node returns past the limit, overwritten each time
+
 	slab  []yaml.Node
 	stack []*yaml.Node // children of the collections being built
 	ptrs  []*yaml.Node // Content slices are cut from here
 }
 
 func (p *parser) node(kind yaml.Kind, tag, value string, style yaml.Style, line, col int) *yaml.Node {
+	if kind != yaml.DocumentNode {
+		if p.made++; p.made > p.limit {
+			panic(limitReached{line})
+		}
+	}
 	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]yaml.Node, 0, 64)
+		p.slab = make([]yaml.Node, 0, min(maxSlab, p.limit-p.made)+1)
 	}
 	// Fields set one by one in the zeroed slab: appending a whole Node costs a copy with
 	// write barriers.

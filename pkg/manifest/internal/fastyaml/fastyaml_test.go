@@ -1,10 +1,15 @@
 package fastyaml_test
 
 import (
+	"errors"
+	"math"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/internal/fastyaml"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
@@ -124,7 +129,7 @@ var declined = []struct{ name, text string }{
 func TestAccepted(t *testing.T) {
 	for _, tc := range accepted {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := fastyaml.Parse(tc.text)
+			got, ok := parse(tc.text)
 			if !ok {
 				t.Fatalf("declined:\n%s", tc.text)
 			}
@@ -142,7 +147,7 @@ func TestAccepted(t *testing.T) {
 func TestDeclined(t *testing.T) {
 	for _, tc := range declined {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, ok := fastyaml.Parse(tc.text); ok {
+			if _, ok := parse(tc.text); ok {
 				t.Errorf("accepted:\n%s", tc.text)
 			}
 		})
@@ -151,7 +156,7 @@ func TestDeclined(t *testing.T) {
 
 // TestNoComments: the tree carries no comments (nothing that reads reads them).
 func TestNoComments(t *testing.T) {
-	got, ok := fastyaml.Parse("# head\na: 1 # line\n")
+	got, ok := parse("# head\na: 1 # line\n")
 	if !ok {
 		t.Fatal("declined")
 	}
@@ -180,7 +185,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add(manifesttest.Cluster("team-01", "team-01-c00001", 1))
 	f.Fuzz(func(t *testing.T, text string) {
-		got, ok := fastyaml.Parse(text)
+		got, ok := parse(text)
 		if !ok {
 			return
 		}
@@ -198,7 +203,7 @@ func FuzzParse(f *testing.F) {
 // buffer it reuses.
 func TestOwnMemory(t *testing.T) {
 	buf := []byte("k: plain\nq: \"double\"\ns: 'it''s'\nl: |\n  lit\nf: >\n  fold\n")
-	doc, ok := fastyaml.Parse(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	doc, ok := parse(unsafe.String(unsafe.SliceData(buf), len(buf)))
 	if !ok {
 		t.Fatal("declined")
 	}
@@ -212,5 +217,56 @@ func TestOwnMemory(t *testing.T) {
 	want := []string{"k", "plain", "q", "double", "s", "it's", "l", "lit\n", "f", "fold\n"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("values after the buffer was overwritten: %q, want %q", got, want)
+	}
+}
+
+// parse is Parse without a limit, as a yes or no.
+func parse(text string) (*yaml.Node, bool) {
+	doc, err := fastyaml.Parse(text, math.MaxInt)
+	return doc, err == nil
+}
+
+// TestLimit: Parse makes at most limit nodes under the document node; the node past
+// them is a *LimitError naming its line, whatever follows; a document declined before
+// the limit is declined.
+func TestLimit(t *testing.T) {
+	text := "a:\n- x\n- y\n- z\n" // mapping, key, sequence, three entries
+	if _, err := fastyaml.Parse(text, 6); err != nil {
+		t.Fatalf("6 nodes, limit 6: %v", err)
+	}
+	for _, tail := range []string{"", "b: {c: d}\n"} {
+		_, err := fastyaml.Parse(text+tail, 5)
+		var le *fastyaml.LimitError
+		if !errors.As(err, &le) || le.Line != 4 || le.Limit != 5 {
+			t.Errorf("6 nodes, limit 5, then %q: %v, want a LimitError at line 4", tail, err)
+		}
+	}
+	if _, err := fastyaml.Parse("b: {c: d}\n"+text, 5); !errors.Is(err, fastyaml.ErrDeclined) {
+		t.Fatalf("a flow mapping before the limit: %v, want ErrDeclined", err)
+	}
+}
+
+// TestLimitBoundsMemory: what Parse allocates is bounded by its limit, not by the bytes
+// of the document, whether it keeps the document, refuses it for its size or declines it
+// (the densest block YAML: three bytes a node; blank lines, which the slab's estimate
+// counts).
+func TestLimitBoundsMemory(t *testing.T) {
+	const limit = 1 << 10
+	dense := "x:\n" + strings.Repeat("- \n", (1<<20)/3)
+	for name, text := range map[string]string{
+		"dense":             dense,
+		"dense, declined":   dense + "y: {}\n",
+		"blank lines":       "x: 1\n" + strings.Repeat("\n", 1<<20),
+		"blank, then dense": strings.Repeat("\n", 1<<20) + dense,
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := fastyaml.Parse(text, limit)
+		runtime.ReadMemStats(&after)
+		// The tree's nodes, the content slices and the stack, with room for the
+		// runtime's rounding: well under a byte of the document's megabyte per byte.
+		if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(limit*300+(1<<20)*3); got > bound {
+			t.Errorf("%s: allocated %d bytes, bound %d (%v)", name, got, bound, err)
+		}
 	}
 }
