@@ -77,7 +77,8 @@ func Change(base, head *manifest.Set, o Options) *Report {
 		order = append(order, list...)
 	}
 	fs := c.demoteUnchanged(h.objectRules())
-	for _, f := range h.replay(order, false, nil) {
+	replayed, _ := h.replay(order, false, true, nil)
+	for _, f := range replayed {
 		if f.Severity == SeverityError {
 			f.Severity = SeverityWarning
 			if f.Kind == "TenantCluster" && !contains(c.unchanged, c.head.clusterAt(f.Namespace, f.Name)) {

@@ -222,3 +222,46 @@ func TestNamespaceFilledOnACopy(t *testing.T) {
 		}
 	}
 }
+
+// A state check's clusters are creates: a cluster Butler refuses (here for its size) is
+// not created, so it counts toward no cap, and the cluster after it, which Butler admits,
+// is not reported; the usage counts what Butler holds.
+func TestStateRefusedClusterCountsNothing(t *testing.T) {
+	tree := strings.Replace(team, "maxClustersPerMember: 1", "maxClusters: 2", 1) + `  resourceLimits: {maxNodesPerCluster: 3}
+---
+apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: ProviderConfig
+metadata: {name: hv, namespace: butler-system}
+spec:
+  provider: harvester
+  credentialsRef: {name: c, namespace: butler-system}
+  harvester: {endpoint: "https://h.example.com:6443", namespace: default, networkName: default/vlan}
+  scope: {type: platform}
+`
+	cluster := func(name string, replicas string) string {
+		doc := strings.Replace(clusterDoc(name, "dev", "op@example.com"), "  teamRef: {name: t}\n", "  teamRef: {name: t}\n  providerConfigRef: {name: hv, namespace: butler-system}\n", 1)
+		return strings.Replace(doc, "replicas: 1", "replicas: "+replicas, 1)
+	}
+	r := State(load(t, tree, cluster("a", "1"), cluster("b", "5"), cluster("c", "1")), Options{})
+	refused := map[string][]string{}
+	for _, f := range r.Findings {
+		if f.Severity == SeverityError {
+			refused[f.Name] = append(refused[f.Name], f.Rule)
+		}
+	}
+	if len(refused) != 1 || len(refused["b"]) != 1 || refused["b"][0] != policy.RuleTeamMaxNodesPerCluster {
+		t.Fatalf("want b alone refused, for its nodes: %v\n%+v", refused, r.Findings)
+	}
+	rows := 0
+	for _, u := range r.Usage {
+		if u.Environment == "dev" && u.Cap == "maxClusters" {
+			rows++
+			if u.After != "2" || u.Over {
+				t.Errorf("dev's maxClusters: after %q over %v, want 2, not over", u.After, u.Over)
+			}
+		}
+	}
+	if rows != 1 {
+		t.Errorf("%d usage rows for dev's maxClusters, want 1: %+v", rows, r.Usage)
+	}
+}

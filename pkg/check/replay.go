@@ -11,7 +11,10 @@ import (
 
 // replay admits every cluster as a create, in order, each counted against the ones before
 // it in its namespace, as its creator: a tree past a cap is refused at the first cluster
-// past it, with the server's message.
+// past it, with the server's message. With existing false (a state check: every cluster is
+// a create), a refused cluster is not created, so it counts toward no cap: it is returned
+// in refused (by key) and the clusters after it are judged without it. With existing true
+// (a change check's clusters, already on the platform), every cluster counts.
 //
 // Counting every earlier sibling for every cluster is quadratic in a namespace's size, so
 // a running tally of each namespace decides first whether any cap is within reach; only
@@ -26,8 +29,7 @@ import (
 // from its caps holds pointers alone. A record of a lean Load is read again for the time
 // its own request is judged (each, when set, sees it whole first) and counts as a sibling
 // by its record.
-func (t *tree) replay(order []*cluster, full bool, each func(*cluster)) []Finding {
-	var fs []Finding
+func (t *tree) replay(order []*cluster, full, existing bool, each func(*cluster)) (fs []Finding, refused map[string]*v1alpha1.TenantCluster) {
 	byNS := map[string][]*cluster{}                 // every earlier cluster, by namespace
 	copied := map[string][]v1alpha1.TenantCluster{} // the first of them, as values
 	tallies := map[string]*tally{}
@@ -60,11 +62,19 @@ func (t *tree) replay(order []*cluster, full bool, each func(*cluster)) []Findin
 			copied[c.ns] = sib
 			req.Siblings = sib
 		}
-		fs = append(fs, decisionFindings(wc.obj, t.admit(req))...)
+		d := t.admit(req)
+		fs = append(fs, decisionFindings(wc.obj, d)...)
+		if !existing && !d.Allowed() {
+			if refused == nil {
+				refused = map[string]*v1alpha1.TenantCluster{}
+			}
+			refused[c.key()] = nil // a refused create: not there
+			continue
+		}
 		byNS[c.ns] = append(byNS[c.ns], c)
 		ta.add(tc)
 	}
-	return fs
+	return fs, refused
 }
 
 // tally is what the caps count in one namespace so far.

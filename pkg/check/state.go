@@ -195,7 +195,7 @@ func State(set *manifest.Set, o Options) *Report {
 	// Each cluster is judged once, its references with its request, so that a lean
 	// Load's records are each read again once.
 	var refs []Finding
-	replayed := t.replay(t.clusters, false, func(c *cluster) { refs = append(refs, t.clusterRefs(c)...) })
+	replayed, refused := t.replay(t.clusters, false, false, func(c *cluster) { refs = append(refs, t.clusterRefs(c)...) })
 	var unread []Finding
 	for _, f := range replayed {
 		if f.Rule == RuleDecode {
@@ -209,7 +209,7 @@ func State(set *manifest.Set, o Options) *Report {
 		return Unreadable(unread)
 	}
 	r.Findings = append(append(t.kindRules(), refs...), replayed...)
-	r.Usage = usage(nil, t, nil)
+	r.Usage = usage(nil, t, refused)
 	r.finish()
 	return r
 }
