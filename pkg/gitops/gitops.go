@@ -62,6 +62,8 @@ type Tree struct {
 	Unknown []manifest.Object
 	// Unreached are Butler and Steward objects of the tree that no entry point applies.
 	Unreached []manifest.Object
+	// LeftOut are the tool folders (manifest.ToolDirs) the walk did not enter.
+	LeftOut []string
 	// Raw is every object of the files as written.
 	Raw *manifest.Set
 }
@@ -112,7 +114,7 @@ func flatten(err error) []error {
 }
 
 func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
-	files, _ := manifest.Walk(paths) // what it cannot walk, LoadWith reports below
+	files, _ := manifest.Walk(paths, opts.Manifest) // what it cannot walk, LoadWith reports below
 	l := &loader{opts: opts, kusts: map[string]*kustomization{}, manyKusts: map[string]bool{}, display: map[string]string{},
 		templates: map[string]manifest.File{}, substituted: map[templateKey]*manifest.Set{}}
 	l.wd, _ = os.Getwd()
@@ -166,6 +168,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		}
 	}
 	t.Raw = raw
+	t.LeftOut = raw.LeftOut
 	for i := range raw.Objects {
 		o := &raw.Objects[i]
 		switch {
