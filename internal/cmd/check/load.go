@@ -38,6 +38,7 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 	if pending != nil && pending.tmp != "" {
 		headOpts.Manifest.Scratch = []string{pending.tmp}
 	}
+	headOpts.CRDs = o.baseCRDs(pending)
 	head, err := gitops.Load(paths, stdin, headOpts)
 	if err != nil {
 		if fs, ok := check.DecodeFindings(err); ok {
@@ -288,6 +289,29 @@ func startRepo(ctx context.Context, rev string, paths []string) *pendingRepo {
 		}
 	}()
 	return p
+}
+
+// baseCRDs are the files of the base whose CRDs decide what head's unknown fields are
+// tolerated (gitops.Options.CRDs): a change must not declare the fields it is judged by.
+// nil for a state check, which has only the tree's own.
+func (o *Options) baseCRDs(pending *pendingRepo) func() []string {
+	switch {
+	case pending != nil:
+		return func() []string {
+			<-pending.done
+			if pending.err != nil {
+				return nil // the base's error is reported once head has loaded
+			}
+			files, _ := manifest.Walk(pending.repo.basePaths, manifest.Options{})
+			return files
+		}
+	case len(o.BaseManifests) > 0:
+		return func() []string {
+			files, _ := manifest.Walk(o.BaseManifests, manifest.Options{})
+			return files
+		}
+	}
+	return nil
 }
 
 // take waits for the extraction; the caller closes the repo.
