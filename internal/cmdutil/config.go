@@ -64,23 +64,62 @@ func ApplyConfig(cmd *cobra.Command, configFlag string) error {
 // ApplyConfigWarn is ApplyConfig that also warns on warn (when not nil) about each key of
 // the config file that is no flag of the tool, naming the key and the file.
 func ApplyConfigWarn(cmd *cobra.Command, configFlag string, warn io.Writer) error {
+	if warn != nil {
+		warnUnknownEnv(cmd.Root(), environ(), warn)
+	}
+	path := ConfigPath(configFlag)
+	var b []byte
+	if path != "" {
+		var err error
+		if b, err = fileio.ReadFile(path, MaxConfigBytes); err != nil {
+			if configFlag == "" && errors.Is(err, fs.ErrNotExist) {
+				return applyConfig(cmd, "", nil, warn)
+			}
+			return UsageError("reading config %s: %v", path, err)
+		}
+	}
+	return applyConfig(cmd, path, b, warn)
+}
+
+// ReapplyConfig takes the config file's settings again from data, the bytes of another
+// copy of the file at path (nil: no file), in place of what ApplyConfig read from disk:
+// every flag the file set goes back to its default first. For a command that must not
+// take its settings from the tree it judges (check --base reads the base revision's copy
+// of a config file in the repository). The environment and the command line still win.
+func ReapplyConfig(cmd *cobra.Command, path string, data []byte) error {
+	var firstErr error
+	cmd.Flags().VisitAll(func(fl *pflag.Flag) {
+		if firstErr != nil || FlagSource(cmd.Flags(), fl.Name) != SourceConfig {
+			return
+		}
+		if sv, ok := fl.Value.(pflag.SliceValue); ok {
+			var def []string
+			if d := strings.Trim(fl.DefValue, "[]"); d != "" {
+				def = strings.Split(d, ",")
+			}
+			firstErr = sv.Replace(def)
+		} else {
+			firstErr = fl.Value.Set(fl.DefValue)
+		}
+		delete(fl.Annotations, sourceAnnotation)
+	})
+	if firstErr != nil {
+		return firstErr
+	}
+	if data == nil {
+		path = ""
+	}
+	return applyConfig(cmd, path, data, nil)
+}
+
+// applyConfig is ApplyConfigWarn with the config file read: data from path ("" for none).
+func applyConfig(cmd *cobra.Command, path string, b []byte, warn io.Writer) error {
 	v := viper.New()
 	v.SetEnvPrefix("BUTLER")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
 	v.AutomaticEnv()
 	file := viper.New() // the file alone, to tell its values from the environment's
-	if warn != nil {
-		warnUnknownEnv(cmd.Root(), environ(), warn)
-	}
-	path := ConfigPath(configFlag)
 	if path != "" {
-		b, err := fileio.ReadFile(path, MaxConfigBytes)
-		if err != nil {
-			if configFlag == "" && errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return UsageError("reading config %s: %v", path, err)
-		}
 		for _, x := range []*viper.Viper{v, file} {
 			x.SetConfigType("yaml")
 			if err := x.ReadConfig(bytes.NewReader(b)); err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // ReadManifests decodes files, directories (their .yaml, .yml and .json files, hidden
-// ones skipped) and "-" (stdin), strictly as --manifests does, but keeps going past bad
+// ones included, tool folders left out: manifest.ToolDirs) and "-" (stdin), strictly as --manifests does, but keeps going past bad
 // documents so that every problem is found. It returns the objects that decoded and the
 // problems of those that did not.
 func ReadManifests(paths []string, stdin io.Reader) ([]manifest.Object, []*manifest.DecodeError) {

@@ -27,6 +27,11 @@ type Options struct {
 	// Root is the repository root that Flux's spec.path and Argo CD's source.path are
 	// relative to, when they are not found below the first directory of the manifests.
 	Root string
+	// CRDs, when set, are the files whose CustomResourceDefinitions decide which fields
+	// the tools do not know are tolerated (left unjudged), in place of the tree's own: a
+	// change is judged by the base's CRDs, never by ones it brings. Asked for only when
+	// a document has a field the tools do not know.
+	CRDs func() []string
 
 	// For tests: every build by kustomize as a whole (the result direct must equal), and
 	// how many builds took which way.
@@ -62,6 +67,8 @@ type Tree struct {
 	Unknown []manifest.Object
 	// Unreached are Butler and Steward objects of the tree that no entry point applies.
 	Unreached []manifest.Object
+	// LeftOut are the tool folders (manifest.ToolDirs) the walk did not enter.
+	LeftOut []string
 	// Raw is every object of the files as written.
 	Raw *manifest.Set
 }
@@ -112,7 +119,7 @@ func flatten(err error) []error {
 }
 
 func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
-	files, _ := manifest.Walk(paths) // what it cannot walk, LoadWith reports below
+	files, _ := manifest.Walk(paths, opts.Manifest) // what it cannot walk, LoadWith reports below
 	l := &loader{opts: opts, kusts: map[string]*kustomization{}, manyKusts: map[string]bool{}, display: map[string]string{},
 		templates: map[string]manifest.File{}, substituted: map[templateKey]*manifest.Set{}}
 	l.wd, _ = os.Getwd()
@@ -135,17 +142,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	// A lean Load's records suit a plain tree only: kustomize and the renderers read whole
 	// objects, and standard input cannot be read again for one.
 	mo.Lean = opts.Manifest.Lean && len(l.kusts) == 0 && !slices.Contains(paths, manifest.Stdin)
-	raw, err := manifest.LoadWith(paths, stdin, mo)
-	if err != nil && unknownFields(err) {
-		// Fields the tree's own CRDs declare are left unjudged, with a warning, rather
-		// than refused: the tools may be older than the CRDs.
-		if tol := crdTolerance(files, opts.Manifest); tol != nil {
-			mo.Tolerate = tol
-			l.tolerate = tol
-			l.templates = map[string]manifest.File{}
-			raw, err = manifest.LoadWith(paths, stdin, mo)
-		}
-	}
+	raw, err := l.loadTolerant(paths, stdin, files, &mo)
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -166,6 +163,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		}
 	}
 	t.Raw = raw
+	t.LeftOut = raw.LeftOut
 	for i := range raw.Objects {
 		o := &raw.Objects[i]
 		switch {
@@ -187,6 +185,26 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// loadTolerant is manifest.LoadWith. Fields the CRDs declare (the tree's own, or
+// opts.CRDs') are left unjudged, with a warning, rather than refused: the tools may be
+// older than the CRDs. mo then tolerates them for the loads that follow.
+func (l *loader) loadTolerant(paths []string, stdin io.Reader, files []string, mo *manifest.Options) (*manifest.Set, error) {
+	raw, err := manifest.LoadWith(paths, stdin, *mo)
+	if err == nil || !unknownFields(err) {
+		return raw, err
+	}
+	if l.opts.CRDs != nil {
+		files = l.opts.CRDs()
+	}
+	if tol := crdTolerance(files, l.opts.Manifest); tol != nil {
+		mo.Tolerate = tol
+		l.tolerate = tol
+		l.templates = map[string]manifest.File{}
+		raw, err = manifest.LoadWith(paths, stdin, *mo)
+	}
+	return raw, err
 }
 
 // entriesWhole is l.entries. A lean load that finds Flux or Argo CD entry points after all

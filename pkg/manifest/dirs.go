@@ -3,7 +3,6 @@ package manifest
 import (
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // LinkedDirs are the directories, symlinks resolved, that a Load of paths reaches through
@@ -74,7 +73,7 @@ func (w *dirWalk) walk(dir string) {
 		return
 	}
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
+		if toolDir(e.Name()) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())

@@ -9,11 +9,12 @@ import (
 
 // LinkedDirs are the real, absolute directories a load reaches through links: a linked
 // directory, and the directory of a linked file, whether the link is named or found in a
-// walk; hidden entries are skipped, as Load skips them.
+// walk; tool folders are left out, as Load leaves them out, and other hidden entries are
+// followed.
 func TestLinkedDirs(t *testing.T) {
 	dir := t.TempDir()
 	dir, _ = filepath.EvalSymlinks(dir)
-	for _, d := range []string{"tree", "common/teams", "files", "hidden"} {
+	for _, d := range []string{"tree", "common/teams", "files", "hidden", "linked"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -25,6 +26,7 @@ func TestLinkedDirs(t *testing.T) {
 		"tree/teams":  "../common/teams",
 		"tree/a.yaml": "../files/a.yaml",
 		"tree/.git":   "../hidden",
+		"tree/.cfg":   "../linked",
 	} {
 		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			t.Fatal(err)
@@ -32,11 +34,11 @@ func TestLinkedDirs(t *testing.T) {
 	}
 	t.Chdir(dir)
 	got := LinkedDirs([]string{"tree", "-"})
-	want := []string{filepath.Join(dir, "files"), filepath.Join(dir, "common", "teams")}
+	want := []string{filepath.Join(dir, "linked"), filepath.Join(dir, "files"), filepath.Join(dir, "common", "teams")}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("LinkedDirs = %v, want %v", got, want)
 	}
-	if got := LinkedDirs([]string{"tree/a.yaml"}); !reflect.DeepEqual(got, want[:1]) {
-		t.Errorf("a named link: %v, want %v", got, want[:1])
+	if got := LinkedDirs([]string{"tree/a.yaml"}); !reflect.DeepEqual(got, want[1:2]) {
+		t.Errorf("a named link: %v, want %v", got, want[1:2])
 	}
 }

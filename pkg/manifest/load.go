@@ -17,6 +17,9 @@ import (
 // Set is every object read by Load, in the order read.
 type Set struct {
 	Objects []Object
+	// LeftOut are the tool folders (ToolDirs) the walk met and did not enter, as paths
+	// below the paths read.
+	LeftOut []string
 }
 
 // manifestFile reports whether a file in a directory is read by Load.
@@ -34,9 +37,9 @@ func Load(paths []string, stdin io.Reader) (*Set, error) {
 }
 
 // LoadWith reads manifests from paths: a file (whatever its extension), a directory (every
-// .yaml, .yml and .json file below it, hidden files and directories skipped, in lexical
-// order) or "-" for stdin. Symlinks are followed to files and directories alike; a loop,
-// a broken link, or anything but a regular file where a manifest is expected (a device,
+// .yaml, .yml and .json file below it, hidden ones included, in lexical order; the tool
+// folders of ToolDirs are left out and listed in Set.LeftOut) or "-" for stdin. Symlinks
+// are followed to files and directories alike; a loop, a broken link, or anything but a regular file where a manifest is expected (a device,
 // a FIFO, a socket) is an error naming it, as is a file past the limits of opts. Each
 // document is decoded strictly (Decode) and then checked against its CRD (Validate). Two
 // objects of the same group, kind, namespace and name are an error naming both. All
@@ -44,13 +47,14 @@ func Load(paths []string, stdin io.Reader) (*Set, error) {
 // the Set is nil then.
 func LoadWith(paths []string, stdin io.Reader, opts Options) (*Set, error) {
 	set := &Set{}
-	r := &reader{opts: opts, seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
+	r := newReader(opts, nil)
 	p := newPipeline(opts, newPathTable())
 	r.read = func(name string, data []byte) { p.submit(len(r.errs), name, data) }
 	for _, path := range paths {
 		r.path(path, stdin)
 	}
 	errs := p.finish(set, r.errs)
+	set.LeftOut = r.leftOut
 	if !opts.AllowDuplicates {
 		errs = append(errs, set.duplicates()...)
 	}

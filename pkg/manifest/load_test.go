@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,13 +34,16 @@ func user(name string) string {
 
 func TestLoadDirectory(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
-		"b.yaml":                 user("b"),
-		"a/z.yml":                user("z") + "---\n" + user("y"),
-		"a/c.json":               `{"apiVersion": "butler.butlerlabs.dev/v1alpha1", "kind": "User", "metadata": {"name": "c"}, "spec": {"email": "c@example.com"}}`,
-		"a/notes.txt":            "not: a manifest\n",
-		".git/x.yaml":            "broken: [\n",
-		"a/.hidden/x.yaml":       "broken: [\n",
-		"a/.also-hidden.yaml":    "broken: [\n",
+		"b.yaml":                    user("b"),
+		"a/z.yml":                   user("z") + "---\n" + user("y"),
+		"a/c.json":                  `{"apiVersion": "butler.butlerlabs.dev/v1alpha1", "kind": "User", "metadata": {"name": "c"}, "spec": {"email": "c@example.com"}}`,
+		"a/notes.txt":               "not: a manifest\n",
+		".git/x.yaml":               "broken: [\n",
+		".github/workflows/ci.yaml": "on: [push\n",
+		// Hidden entries are read, as kubectl apply -R and Flux read them: only the tool
+		// folders are left out.
+		"a/.hidden/x.yaml":       user("h"),
+		"a/.also-hidden.yaml":    user("ah"),
 		"provider.yaml":          "apiVersion: butler.butlerlabs.dev/v1alpha1\nkind: ProviderConfig\nmetadata: {name: h, namespace: butler-system}\nspec: {provider: harvester, credentialsRef: {name: s}, harvester: {networkName: default/vlan}}\n",
 		"clusters/tc.yaml":       clusterHeader + "spec:\n  kubernetesVersion: v1.31.0\n  workers: {replicas: 1}\n",
 		"clusters/no-ns.yaml":    "apiVersion: butler.butlerlabs.dev/v1alpha1\nkind: TenantCluster\nmetadata: {name: loose}\nspec:\n  kubernetesVersion: v1.31.0\n  workers: {replicas: 1}\n",
@@ -60,11 +64,14 @@ func TestLoadDirectory(t *testing.T) {
 	for _, o := range set.Objects {
 		names = append(names, o.Kind+"/"+o.Name)
 	}
-	want := "User/c User/z User/y User/b TenantCluster/loose TenantCluster/c ProviderConfig/h Kustomization/k Team/payments"
+	want := "User/ah User/h User/c User/z User/y User/b TenantCluster/loose TenantCluster/c ProviderConfig/h Kustomization/k Team/payments"
 	if strings.Join(names, " ") != want {
 		t.Errorf("order:\n got %s\nwant %s", strings.Join(names, " "), want)
 	}
-	if len(set.Users()) != 4 || len(set.Teams()) != 1 || len(set.TenantClusters()) != 2 || len(set.ProviderConfigs()) != 1 {
+	if left := []string{filepath.Join(link, ".git"), filepath.Join(link, ".github")}; !slices.Equal(set.LeftOut, left) {
+		t.Errorf("left out: %q, want %q", set.LeftOut, left)
+	}
+	if len(set.Users()) != 6 || len(set.Teams()) != 1 || len(set.TenantClusters()) != 2 || len(set.ProviderConfigs()) != 1 {
 		t.Errorf("typed accessors: %d users, %d teams", len(set.Users()), len(set.Teams()))
 	}
 	if set.Team("payments") == nil || set.Team("nope") != nil || set.User("y") == nil || set.IdentityProvider("x") != nil {
@@ -128,5 +135,34 @@ func TestLoadErrors(t *testing.T) {
 	var de *DecodeError
 	if !errors.As(err, &de) {
 		t.Error("errors.As")
+	}
+}
+
+// A tool folder named as a path is read, as a file named directly is; a caller's scratch
+// directory below the paths is neither read nor listed.
+func TestLoadToolFolderNamedAndScratch(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		".github/u.yaml":   user("g"),
+		"scratch/x.yaml":   "broken: [\n",
+		".scratch/x.yaml":  user("s"),
+		"clusters/.u.yaml": user("d"),
+	})
+	set, err := LoadWith([]string{filepath.Join(dir, ".github"), dir}, nil, Options{Scratch: []string{filepath.Join(dir, "scratch")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, o := range set.Objects {
+		names = append(names, o.Name)
+	}
+	if got := strings.Join(names, " "); got != "g s d" {
+		t.Errorf("read %q, want g s d", got)
+	}
+	if !slices.Equal(set.LeftOut, []string{filepath.Join(dir, ".github")}) {
+		t.Errorf("left out: %q", set.LeftOut)
+	}
+	files, err := Walk([]string{dir}, Options{Scratch: []string{filepath.Join(dir, "scratch")}})
+	if err != nil || len(files) != 2 {
+		t.Errorf("Walk: %q, %v; want the two hidden files", files, err)
 	}
 }

@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// Walk lists the files LoadWith would read from paths (directories walked, symlinks
-// followed, hidden entries and files reached twice skipped, exactly as LoadWith walks),
-// without reading them; errors are LoadWith's errors for what it could not walk.
-// Standard input is not listed.
-func Walk(paths []string) ([]string, error) {
+// Walk lists the files LoadWith would read from paths with opts (directories walked,
+// symlinks followed, tool folders, opts.Scratch and files reached twice skipped, exactly
+// as LoadWith walks), without reading them; errors are LoadWith's errors for what it could
+// not walk. Standard input is not listed.
+func Walk(paths []string, opts Options) ([]string, error) {
 	var files []string
-	r := &reader{seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
+	r := newReader(Options{Scratch: opts.Scratch}, nil)
 	r.list = func(name string) { files = append(files, name) }
 	for _, p := range paths {
 		if p == Stdin {

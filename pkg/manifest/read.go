@@ -55,6 +55,10 @@ type Options struct {
 	// input) as its Record, without its object (Obj is nil): Object.Full reads the object
 	// again when it is needed. For a caller that judges a large tree one cluster at a time.
 	Lean bool
+	// Scratch are directories the caller makes while the walk runs (a base tree extracted
+	// for a change check), which may be below the paths read: the walk never enters them.
+	// They are the caller's, not the tree's, so they are not listed in Set.LeftOut.
+	Scratch []string
 
 	// validate: the objects are validated after decoding (a Load), so an object with
 	// wrong fields is validated too, for every problem at once.
@@ -102,6 +106,47 @@ type reader struct {
 	stdinRead bool
 	// full: the run's total was reached; reading stops there, with one error.
 	full bool
+	// leftOut are the tool folders the walk did not enter (ToolDirs); scratch the
+	// identities of opts.Scratch.
+	leftOut []string
+	scratch map[fileID]bool
+}
+
+// newReader is a reader of paths with opts; read is given each manifest's bytes.
+func newReader(opts Options, read func(name string, data []byte)) *reader {
+	r := &reader{opts: opts, read: read, seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
+	for _, d := range opts.Scratch {
+		if fi, err := os.Stat(d); err == nil {
+			if id, ok := idOf(fi); ok {
+				if r.scratch == nil {
+					r.scratch = map[fileID]bool{}
+				}
+				r.scratch[id] = true
+			}
+		}
+	}
+	return r
+}
+
+// ToolDirs are the folders a walk of a directory leaves out: a version control system's
+// metadata, and CI configuration (GitHub's and CircleCI's, which Flux's source-controller
+// leaves out of what it ships too). They hold YAML that is not manifests (workflows, the
+// check's author map). Every other entry is read, hidden or not, as kubectl apply -R and
+// Flux's generated kustomization read it; a tool folder the walk meets is listed
+// (Set.LeftOut), never passed over silently. One named as a path is read.
+var ToolDirs = []string{".git", ".hg", ".svn", ".github", ".circleci"}
+
+// toolDir reports whether a directory entry's name is one of ToolDirs.
+func toolDir(name string) bool {
+	if !strings.HasPrefix(name, ".") {
+		return false
+	}
+	for _, d := range ToolDirs {
+		if name == d {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *reader) fail(format string, args ...any) {
@@ -216,8 +261,9 @@ func (r *reader) file(p string, fi fs.FileInfo) {
 }
 
 // dir reads every manifest file below dir in lexical order, following symlinks to files
-// and directories alike; hidden entries are skipped. stack holds the directories being
-// walked, so that a symlink back to one of them is reported as a loop.
+// and directories alike; hidden entries are read too, tool folders (ToolDirs) left out and
+// listed. stack holds the directories being walked, so that a symlink back to one of them
+// is reported as a loop.
 func (r *reader) dir(dir string, stack []fileID) {
 	fi, err := os.Stat(dir)
 	if err != nil {
@@ -225,6 +271,9 @@ func (r *reader) dir(dir string, stack []fileID) {
 		return
 	}
 	if id, ok := idOf(fi); ok {
+		if r.scratch[id] {
+			return // the caller's own, made while this walk runs
+		}
 		for _, s := range stack {
 			if s == id {
 				r.fail("%s: symlink loop: it leads back to a directory that contains it%s", dir, via(dir))
@@ -246,10 +295,13 @@ func (r *reader) dir(dir string, stack []fileID) {
 		if r.full {
 			return
 		}
-		if strings.HasPrefix(e.Name(), ".") {
-			continue // .git and friends
-		}
 		p := filepath.Join(dir, e.Name())
+		if toolDir(e.Name()) {
+			if e.IsDir() || e.Type()&fs.ModeSymlink != 0 {
+				r.leftOut = append(r.leftOut, p)
+			}
+			continue // a worktree's .git file is no manifest either
+		}
 		mode := e.Type()
 		if mode&fs.ModeSymlink != 0 {
 			// Followed whether it leads to a file or a directory; a broken one may have been
@@ -309,7 +361,7 @@ func pathError(p string, err error) error {
 // commands that decode on their own (-f of provider and policy commands). It returns the
 // reader's errors, each naming its path.
 func ReadFiles(paths []string, stdin io.Reader, opts Options, fn func(name string, data []byte)) []error {
-	r := &reader{opts: opts, read: fn, seenFiles: map[fileID]bool{}, seenDirs: map[fileID]bool{}}
+	r := newReader(opts, fn)
 	for _, p := range paths {
 		r.path(p, stdin)
 	}

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -22,6 +24,33 @@ func readAuthorMap(path string) (map[string]string, error) {
 	if err != nil {
 		return nil, cmdutil.UsageError("--author-map: %v", err)
 	}
+	return parseAuthorMap(path, b)
+}
+
+// authorMap is --author-map: under --base, the base's copy of a map in the repository,
+// since the map decides whose change it is (nil when the base has none: no login maps).
+func (o *Options) authorMap(ctx context.Context) (map[string]string, error) {
+	if o.Base == "" {
+		return readAuthorMap(o.AuthorMap)
+	}
+	b, inRepo, err := baseCopy(ctx, o.Base, o.AuthorMap, maxAuthorMapBytes)
+	switch {
+	case err != nil:
+		return nil, cmdutil.UsageError("--author-map %s: reading the base's copy (--base): %v", o.AuthorMap, err)
+	case !inRepo:
+		return readAuthorMap(o.AuthorMap)
+	case b == nil:
+		fmt.Fprintf(o.IO.ErrOut, "--author-map %s: not in the base (--base %s), so no login is mapped: the change does not choose whose it is\n", o.AuthorMap, o.Base)
+		return nil, nil
+	}
+	if disk, err := fileio.ReadFile(o.AuthorMap, maxAuthorMapBytes); err != nil || !bytes.Equal(disk, b) {
+		fmt.Fprintf(o.IO.ErrOut, "--author-map %s: the base's copy (--base %s) is read, not the working tree's: the change does not choose whose it is\n", o.AuthorMap, o.Base)
+	}
+	return parseAuthorMap(o.AuthorMap, b)
+}
+
+// parseAuthorMap reads the bytes of the author map at path.
+func parseAuthorMap(path string, b []byte) (map[string]string, error) {
 	var raw map[string]string
 	if err := yaml.UnmarshalStrict(b, &raw); err != nil {
 		return nil, cmdutil.UsageError("--author-map %s: not a mapping of logins to e-mails (login: e-mail): %v", path, err)

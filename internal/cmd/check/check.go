@@ -89,8 +89,12 @@ the change, every added, changed and deleted object, as two identities: the serv
 judge the applier (--applier, --applier-group: the GitOps controller's ServiceAccount; by
 default the author, applying by hand) with the server's messages; the gate's own rules
 (author-*) judge the author (--as, --as-group; --author-map maps CI logins to e-mails), with
-roles read from the base only (docs/rules.md §13). A reference the manifests do not resolve
-is "not judged", a warning, unless --complete declares them the whole platform.
+roles read from the base only (docs/rules.md §13). A change never chooses how it is
+judged: with --base, the author map and the config file, when they are files of the
+repository, are read as the base holds them, and with either base, fields are left
+unjudged only when the base's CustomResourceDefinitions declare them. A reference the
+manifests do not resolve is "not judged", a warning, unless --complete declares them the
+whole platform.
 
 Findings print grouped by file (--format text), as GitHub workflow annotations (--format
 github), as JUnit XML (--format junit), as SARIF 2.1.0 (--format sarif) or as a pull
@@ -105,6 +109,9 @@ something would be, 2 when the manifests cannot be read.`,
 		Args:              cmdutil.NoArgs,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := configFromBase(cmd, f.Options, o.Base, f.IOStreams.ErrOut); err != nil {
+				return err
+			}
 			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
@@ -116,7 +123,7 @@ something would be, 2 when the manifests cannot be read.`,
 	fl.BoolVar(&o.WarningsAsErrors, "warnings-as-errors", false, "Exit 4 on warnings too")
 	fl.StringVar(&o.Applier.Username, "applier", "", "Who the server sees apply the change (the GitOps controller's ServiceAccount, system:serviceaccount:NS:NAME); default: the author, applying by hand")
 	fl.StringArrayVar(&o.Applier.Groups, "applier-group", nil, "A group of the applier (repeatable)")
-	fl.StringVar(&o.AuthorMap, "author-map", "", "YAML file mapping CI logins to the e-mails the Team objects use (login: e-mail); --as is looked up in it")
+	fl.StringVar(&o.AuthorMap, "author-map", "", "YAML file mapping CI logins to the e-mails the Team objects use (login: e-mail); --as is looked up in it. With --base, a file of the repository is read as the base holds it")
 	fl.BoolVar(&o.WholePlatform, "complete", false, "The manifests are the whole platform: a reference they do not resolve is an error, not \"not judged\"")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{FormatText, FormatGitHub, FormatJUnit, FormatSARIF, FormatMarkdown}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{"error", "warning"}, cobra.ShellCompDirectiveNoFileComp))
@@ -186,13 +193,14 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	return nil
 }
 
-// mapAuthorFlag looks --as up in --author-map, and says so on stderr when it maps.
-func (o *Options) mapAuthorFlag() error {
+// mapAuthorFlag looks --as up in --author-map, and says so on stderr when it maps. Under
+// --base, a map in the repository is the base's copy (baseCopy).
+func (o *Options) mapAuthorFlag(ctx context.Context) error {
 	if o.AuthorMap == "" {
 		return nil
 	}
-	m, err := readAuthorMap(o.AuthorMap)
-	if err != nil {
+	m, err := o.authorMap(ctx)
+	if err != nil || m == nil {
 		return err
 	}
 	if email, ok := mapAuthor(m, o.Author.Username); ok {
@@ -203,7 +211,7 @@ func (o *Options) mapAuthorFlag() error {
 }
 
 func run(ctx context.Context, o *Options) error {
-	if err := o.mapAuthorFlag(); err != nil {
+	if err := o.mapAuthorFlag(ctx); err != nil {
 		return err
 	}
 	report, err := judge(ctx, o.IO.In, o)

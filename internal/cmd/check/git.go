@@ -37,10 +37,11 @@ type repo struct {
 }
 
 // openRepo extracts the tree of rev (its files, and its submodules' at the commits it
-// records) into a temporary directory, so that the base is read by exactly the loader
-// the head is read by: symlinks, submodules, subdirectories and overlapping paths behave
-// the same on both sides.
-func openRepo(ctx context.Context, rev string, paths []string) (*repo, error) {
+// records) into tmp, a new empty directory that close removes (the caller removes it when
+// openRepo fails), so that the base is read
+// by exactly the loader the head is read by: symlinks, submodules, subdirectories and
+// overlapping paths behave the same on both sides.
+func openRepo(ctx context.Context, rev, tmp string, paths []string) (*repo, error) {
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("not a revision")
 	}
@@ -52,7 +53,7 @@ func openRepo(ctx context.Context, rev string, paths []string) (*repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &repo{top: strings.TrimSpace(string(top)), prefix: strings.TrimSpace(string(prefix)), realDirs: map[string]string{}}
+	r := &repo{top: strings.TrimSpace(string(top)), prefix: strings.TrimSpace(string(prefix)), tmp: tmp, realDirs: map[string]string{}}
 	if _, err := git(ctx, "", nil, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
 		shallow, _ := git(ctx, "", nil, "rev-parse", "--is-shallow-repository")
 		if strings.TrimSpace(string(shallow)) == "true" {
@@ -61,11 +62,6 @@ func openRepo(ctx context.Context, rev string, paths []string) (*repo, error) {
 		return nil, fmt.Errorf("no such revision in this repository")
 	}
 	if r.changed, err = changedFiles(ctx, r.top, rev); err != nil {
-		return nil, err
-	}
-	// Hidden, as the loader's walk skips it: it is made while head loads, and the
-	// temporary directory may be below the manifests.
-	if r.tmp, err = os.MkdirTemp("", ".butler-base-"); err != nil {
 		return nil, err
 	}
 	if err := r.extract(ctx, "", rev); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
@@ -33,6 +35,10 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 		defer pending.discard() // unless loadBase took it
 	}
 	headOpts, sums := o.headOptions(ctx)
+	if pending != nil && pending.tmp != "" {
+		headOpts.Manifest.Scratch = []string{pending.tmp}
+	}
+	headOpts.CRDs = o.baseCRDs(pending)
 	head, err := gitops.Load(paths, stdin, headOpts)
 	if err != nil {
 		if fs, ok := check.DecodeFindings(err); ok {
@@ -89,7 +95,27 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 		}
 		r.Add() // sorted again by the new names
 	}
+	if n := leftOutNote(head.LeftOut, names); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	return r, nil
+}
+
+// leftOutNote names the tool folders the walk did not enter (manifest.ToolDirs), so that
+// nothing is left out without a word; "" when there are none.
+func leftOutNote(dirs []string, names func(string) string) string {
+	if len(dirs) == 0 {
+		return ""
+	}
+	shown := make([]string, len(dirs))
+	for i, d := range dirs {
+		if names != nil {
+			d = names(d)
+		}
+		shown[i] = filepath.ToSlash(d)
+	}
+	return fmt.Sprintf("tool folders left out, not read (%s; name one with --manifests to read it): %s",
+		strings.Join(manifest.ToolDirs, ", "), strings.Join(shown, ", "))
 }
 
 // headOptions are how head is read, and for a change from --base-manifests the digests
@@ -233,23 +259,59 @@ func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tr
 	return base, nil, closeBase, nil
 }
 
-// pendingRepo is --base's tree being extracted (openRepo) on its own goroutine.
+// pendingRepo is --base's tree being extracted (openRepo) on its own goroutine, into tmp.
 type pendingRepo struct {
 	done   chan struct{}
 	cancel context.CancelFunc
+	tmp    string
 	repo   *repo
 	err    error
 	taken  bool
 }
 
+// startRepo makes the directory the base tree is extracted into before head loads, so
+// that head's walk can leave it out (manifest.Options.Scratch): the temporary directory
+// may be below the manifests.
 func startRepo(ctx context.Context, rev string, paths []string) *pendingRepo {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	p := &pendingRepo{done: make(chan struct{}), cancel: cancel}
+	tmp, err := os.MkdirTemp("", "butler-base-")
+	if err != nil {
+		p.err = err
+		close(p.done)
+		return p
+	}
+	p.tmp = tmp
 	go func() {
 		defer close(p.done)
-		p.repo, p.err = openRepo(ctx, rev, paths)
+		if p.repo, p.err = openRepo(ctx, rev, tmp, paths); p.err != nil {
+			_ = os.RemoveAll(tmp)
+		}
 	}()
 	return p
+}
+
+// baseCRDs are the files of the base whose CRDs decide what head's unknown fields are
+// tolerated (gitops.Options.CRDs): a change must not declare the fields it is judged by.
+// nil for a state check, which has only the tree's own.
+func (o *Options) baseCRDs(pending *pendingRepo) func() []string {
+	switch {
+	case pending != nil:
+		return func() []string {
+			<-pending.done
+			if pending.err != nil {
+				return nil // the base's error is reported once head has loaded
+			}
+			files, _ := manifest.Walk(pending.repo.basePaths, manifest.Options{})
+			return files
+		}
+	case len(o.BaseManifests) > 0:
+		return func() []string {
+			files, _ := manifest.Walk(o.BaseManifests, manifest.Options{})
+			return files
+		}
+	}
+	return nil
 }
 
 // take waits for the extraction; the caller closes the repo.

@@ -79,6 +79,16 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 	return cmd
 }
 
+// ReapplyConfig takes the config file's settings again from data, another copy of the
+// file (nil: none), in place of the one on disk (cmdutil.ReapplyConfig), and normalises
+// --as and --as-group again, as the run loop did for the first.
+func ReapplyConfig(cmd *cobra.Command, o *factory.GlobalOptions, data []byte) error {
+	if err := cmdutil.ReapplyConfig(cmd, cmdutil.ConfigPath(o.Config), data); err != nil {
+		return err
+	}
+	return identityFlags(cmd, o)
+}
+
 // identityFlags normalises --as (surrounding spaces trimmed; a name with a non-ASCII
 // look-alike or inner white space refused) and records where --as and --as-group came
 // from, for the live store's impersonation rule.
