@@ -56,7 +56,8 @@ func Change(base, head *manifest.Set, o Options) *Report {
 	h.mustBeWhole()
 	b.mustBeWhole()
 	r := &Report{Mode: "change", Objects: h.objects()}
-	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier(), refused: map[string]*v1alpha1.TenantCluster{}}
+	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier(), refused: map[string]*v1alpha1.TenantCluster{},
+		decoded: decodedTeams(base, head)}
 	c.admin, _ = policy.OfflinePlatformAdmin(o.Author, derefs(base.Users()))
 	c.applierAdmin = c.admin
 	if o.gitOps() {
@@ -118,6 +119,32 @@ type change struct {
 	// refused are the clusters whose request the server refuses, by key: what Butler holds
 	// after the change is the base's version (nil for a create).
 	refused map[string]*v1alpha1.TenantCluster
+	// decoded are the Teams of both trees as the loader decoded them, copied before any
+	// rule ran: the server compares a Team's limits as freshly decoded (reflect.DeepEqual,
+	// where "1Gi" and "1024Mi" differ), and printing a resource.Quantity caches its
+	// canonical spelling, which the replay's messages do.
+	decoded map[*manifest.Object]*v1alpha1.Team
+}
+
+// decodedTeams copies the Teams of the sets (decoded above).
+func decodedTeams(sets ...*manifest.Set) map[*manifest.Object]*v1alpha1.Team {
+	m := map[*manifest.Object]*v1alpha1.Team{}
+	for _, set := range sets {
+		for i := range set.Objects {
+			if t, ok := set.Objects[i].Obj.(*v1alpha1.Team); ok {
+				m[&set.Objects[i]] = t.DeepCopy()
+			}
+		}
+	}
+	return m
+}
+
+// team is o's Team as decoded (nil for no object, or another kind).
+func (c *change) team(o *manifest.Object) *v1alpha1.Team {
+	if o == nil {
+		return nil
+	}
+	return c.decoded[o]
 }
 
 func derefs[T any](ps []*T) []T {

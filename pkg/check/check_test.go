@@ -265,3 +265,76 @@ spec:
 		t.Errorf("%d usage rows for dev's maxClusters, want 1: %+v", rows, r.Usage)
 	}
 }
+
+// Whether a Team's limits changed is the server's question, answered as its webhook
+// answers it (reflect.DeepEqual of the decoded values): a limit re-spelled from "1Gi" to
+// "1024Mi" is a change only platform admins may make, although the two are the same
+// quantity; re-spelled from one non-canonical form to another, it is no change. The answer
+// does not depend on what the check printed first (a quantity caches its canonical
+// spelling when printed, as the replay does in the message of a cap it refuses).
+func TestTeamLimitRespelledIsAChange(t *testing.T) {
+	teamWith := func(mem string) string {
+		return `apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: Team
+metadata: {name: t}
+spec:
+  access:
+    users: [{name: admin@example.com, role: admin}, {name: op@example.com, role: operator}]
+  resourceLimits: {maxMemory: ` + mem + `}
+  environments: [{name: dev}]
+---
+apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: ProviderConfig
+metadata: {name: hv, namespace: butler-system}
+spec:
+  provider: harvester
+  credentialsRef: {name: c, namespace: butler-system}
+  harvester: {endpoint: "https://h.example.com:6443", namespace: default, networkName: default/vlan}
+  scope: {type: platform}
+`
+	}
+	// Two clusters of 1Gi each, past the limit in both trees: the replay prints the limit
+	// before the Teams are compared.
+	var past string
+	for _, name := range []string{"a", "b"} {
+		past += strings.Replace(strings.Replace(clusterDoc(name, "dev", "op@example.com"), "memory: 1Gi", "memory: 1024Mi", 1),
+			"  teamRef: {name: t}\n", "  teamRef: {name: t}\n  providerConfigRef: {name: hv, namespace: butler-system}\n", 1)
+	}
+	// The team admin applies the change (the server refuses it), or Flux does and the
+	// gate judges the admin as its author.
+	byAdmin := Options{Author: policy.Identity{Username: "admin@example.com"}}
+	byFlux := byAdmin
+	byFlux.Applier = policy.Identity{Username: "system:serviceaccount:flux-system:kustomize-controller"}
+	for _, tc := range []struct {
+		from, to string
+		refused  bool
+	}{
+		{"1Gi", "1024Mi", true},
+		{"1024Mi", "1Gi", true},
+		{"1024Mi", "1048576Ki", false},
+		{"1024Mi", "1024Mi", false},
+		{"1Gi", "1Gi", false},
+	} {
+		for _, by := range []struct {
+			opts Options
+			rule string
+		}{{byAdmin, policy.RuleTeamResourceLimits}, {byFlux, RuleAuthorTeamLimits}} {
+			r := Change(load(t, teamWith(tc.from), past), load(t, teamWith(tc.to), past), by.opts)
+			var got []string
+			refused, replayed := false, false
+			for _, f := range r.Findings {
+				refused = refused || f.Rule == by.rule
+				replayed = replayed || f.Rule == policy.RuleTeamMaxMemory
+				if f.Severity == SeverityError {
+					got = append(got, f.Rule+": "+f.Message)
+				}
+			}
+			if refused != tc.refused {
+				t.Errorf("%s to %s by a team admin, applied by %q: refused (%s) %v, want %v: %v", tc.from, tc.to, by.opts.applier().Username, by.rule, refused, tc.refused, got)
+			}
+			if !replayed {
+				t.Errorf("%s to %s: the clusters past maxMemory were not reported, so the limit was never printed", tc.from, tc.to)
+			}
+		}
+	}
+}

@@ -42,7 +42,7 @@ func (c *change) objects() []Finding {
 		switch {
 		case b == nil:
 			fs = append(fs, c.object(policy.Create, nil, h)...)
-		case b.Obj != h.Obj && !equality.Semantic.DeepEqual(b.Obj, h.Obj):
+		case b.Obj != h.Obj && (!equality.Semantic.DeepEqual(b.Obj, h.Obj) || c.limitsRespelled(b, h)):
 			fs = append(fs, c.object(policy.Update, b, h)...)
 		}
 	}
@@ -143,13 +143,7 @@ func (c *change) platformAdminOnly(op policy.Operation, at *manifest.Object, why
 // teamChange: the server's Team webhook judges the applier (its messages); the gate
 // judges the author from the team as base has it.
 func (c *change) teamChange(op policy.Operation, b, h *manifest.Object) []Finding {
-	var bt, ht *v1alpha1.Team
-	if b != nil {
-		bt, _ = b.Obj.(*v1alpha1.Team)
-	}
-	if h != nil {
-		ht, _ = h.Obj.(*v1alpha1.Team)
-	}
+	bt, ht := c.team(b), c.team(h)
 	var fs []Finding
 	if op != policy.Delete {
 		if d := policy.AdmitTeam(op, bt, ht, c.applier, c.applierAdmin); d != nil {
@@ -190,7 +184,7 @@ func (c *change) teamChange(op policy.Operation, b, h *manifest.Object) []Findin
 		}
 		admin := policy.IsTeamAdmin(bt, c.author, c.admin)
 		switch {
-		case !equality.Semantic.DeepEqualWithNilDifferentFromEmpty(bt.Spec.ResourceLimits, ht.Spec.ResourceLimits) && !c.admin:
+		case !policy.LimitsEqual(bt.Spec.ResourceLimits, ht.Spec.ResourceLimits) && !c.admin:
 			fs = append(fs, findingAt(h, "spec.resourceLimits", "", fmt.Sprintf("%s may not change the resource limits of team %q: only platform admins of the base may",
 				who, ht.Name), RuleAuthorTeamLimits, SeverityError))
 		case envLimitsEdited(bt, ht) != "" && !admin:
@@ -206,6 +200,13 @@ func (c *change) teamChange(op policy.Operation, b, h *manifest.Object) []Findin
 
 // envLimitsEdited compares the environments' limits by name, and gives the path of the
 // first one edited (for the finding's line) or "" when none is.
+// limitsRespelled reports two Teams whose limits are equal as quantities but not as the
+// server compares them: re-spelled ("1Gi" to "1024Mi"), an update all the same.
+func (c *change) limitsRespelled(b, h *manifest.Object) bool {
+	bt, ht := c.team(b), c.team(h)
+	return bt != nil && ht != nil && !policy.LimitsEqual(bt.Spec.ResourceLimits, ht.Spec.ResourceLimits)
+}
+
 // teamChangedField is the path of the first part of a Team's spec that b changes from a
 // (an environment by its index), for the line a finding on the edit points at; "" when
 // only metadata changed.

@@ -49,7 +49,7 @@ func AdmitTeam(op Operation, old, new *v1alpha1.Team, id Identity, platformAdmin
 		if old == nil {
 			old = &v1alpha1.Team{}
 		}
-		if !limitsEqual(old.Spec.ResourceLimits, new.Spec.ResourceLimits) && !platformAdmin {
+		if !LimitsEqual(old.Spec.ResourceLimits, new.Spec.ResourceLimits) && !platformAdmin {
 			return &Denial{RuleTeamResourceLimits, fmt.Sprintf(
 				"spec.resourceLimits may only be modified by platform admins; user %q is not a platform admin", id.Username)}
 		}
@@ -67,8 +67,9 @@ func AdmitTeam(op Operation, old, new *v1alpha1.Team, id Identity, platformAdmin
 // keeps the spelling it was decoded from, so "1024Mi" and "1Gi", or "1000m" and "1", are a
 // change there and so here: re-spelling a limit is a change only platform admins may make.
 // Nil and empty blocks differ. Both sides must come from the same kind of decoding (the
-// request's JSON, or YAML through the same decoder), as they do on the server.
-func limitsEqual(a, b any) bool {
+// request's JSON, or YAML through the same decoder), as they do on the server, and be
+// compared before anything prints them: printing a Quantity caches its canonical spelling.
+func LimitsEqual(a, b any) bool {
 	return reflect.DeepEqual(a, b)
 }
 
@@ -84,7 +85,7 @@ func envLimitsChanged(old, new []v1alpha1.EnvironmentSpec) bool {
 	}
 	o, n := byName(old), byName(new)
 	for name, l := range o {
-		if !limitsEqual(l, n[name]) {
+		if !LimitsEqual(l, n[name]) {
 			return true
 		}
 	}
