@@ -132,6 +132,7 @@ func TestDocExamples(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Files:               scripts,
 		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
 		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))

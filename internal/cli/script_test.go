@@ -45,6 +45,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(root, "testdata", "script"),
 		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
 		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode},
 		Setup: func(env *testscript.Env) error {
@@ -85,6 +86,7 @@ func TestLiveScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(root, "testdata", "script", "live"),
 		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
 		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode, "webhook": cmdWebhook(env), "bulkclusters": cmdBulkClusters(env), "butlerlogin": cmdButlerLogin},
 		Setup: func(e *testscript.Env) error {
 			liveMu.Lock()
