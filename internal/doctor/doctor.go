@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // Verdict is how a check ended.
@@ -149,12 +150,18 @@ func Run(ctx context.Context, s Store, o Options) (Report, error) {
 	return r.done(), nil
 }
 
+// done sets Passed, and makes every check's text inert: the checks quote what the server
+// said (names, schema fields, messages, errors), and whatever quotes it, no printer of
+// the report (text, JSON, YAML, templates) gets a terminal escape or a bidirectional
+// control from it.
 func (r Report) done() Report {
 	r.Passed = true
-	for _, c := range r.Checks {
+	for i := range r.Checks {
+		c := &r.Checks[i]
 		if c.Verdict == Fail {
 			r.Passed = false
 		}
+		c.Name, c.Detail, c.Next = inert.Text(c.Name), inert.Text(c.Detail), inert.Text(c.Next)
 	}
 	return r
 }

@@ -209,7 +209,7 @@ func serving(ctx context.Context, e *env, cc *admissionregistrationv1.WebhookCli
 		slices, err := butlerclient.List(ctx, e.clients.slices, s.Namespace, "endpointslices",
 			func(l *discoveryv1.EndpointSliceList) []discoveryv1.EndpointSlice { return l.Items })
 		if err != nil {
-			return fmt.Errorf("reading Service %s/%s's endpoints: %w", s.Namespace, s.Name, err)
+			return fmt.Errorf("reading Service %s/%s's endpoints: %w", inert.Text(s.Namespace), inert.Text(s.Name), err)
 		}
 		for _, sl := range slices {
 			if sl.Labels[discoveryv1.LabelServiceName] != s.Name {
