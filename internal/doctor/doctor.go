@@ -18,6 +18,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/rest"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/redact"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
@@ -150,10 +151,11 @@ func Run(ctx context.Context, s Store, o Options) (Report, error) {
 	return r.done(), nil
 }
 
-// done sets Passed, and makes every check's text inert: the checks quote what the server
-// said (names, schema fields, messages, errors), and whatever quotes it, no printer of
-// the report (text, JSON, YAML, templates) gets a terminal escape or a bidirectional
-// control from it.
+// done sets Passed, and makes every check's text inert with the credentials of any URL in
+// it redacted: the checks quote what the server said (names, schema fields, messages,
+// errors, which may quote the server's URL), and whatever quotes it, no printer of the
+// report (text, JSON, YAML, templates) gets a terminal escape, a bidirectional control or
+// a password from it.
 func (r Report) done() Report {
 	r.Passed = true
 	for i := range r.Checks {
@@ -161,7 +163,7 @@ func (r Report) done() Report {
 		if c.Verdict == Fail {
 			r.Passed = false
 		}
-		c.Name, c.Detail, c.Next = inert.Text(c.Name), inert.Text(c.Detail), inert.Text(c.Next)
+		c.Name, c.Detail, c.Next = printable(c.Name), printable(c.Detail), printable(c.Next)
 	}
 	return r
 }
@@ -196,6 +198,8 @@ func readFailed(name, what string, err error, scope Scope) Check {
 	return Check{Name: name, Verdict: Fail, Detail: fmt.Sprintf("reading %s: %v", what, err),
 		Next: "retry; if it persists, check the API server's health (kubectl get --raw /readyz)"}
 }
+
+func printable(s string) string { return inert.Text(redact.URLs(s)) }
 
 func notFound(err error) bool    { return apierrors.IsNotFound(err) }
 func isForbidden(err error) bool { return apierrors.IsForbidden(err) }

@@ -2,6 +2,8 @@ package doctor
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -66,5 +68,29 @@ func TestServerTextIsInert(t *testing.T) {
 	// The API version, the CRD's field and the error message, shown rather than dropped.
 	if quoted < 3 {
 		t.Errorf("the hostile text is quoted %d times, want 3 or more: %+v", quoted, r.Checks)
+	}
+}
+
+// A server URL with credentials in it (https://user:password@host) is printed without its
+// password: where the report names the server, and in the errors that quote it.
+func TestServerURLRedacted(t *testing.T) {
+	api := fakeAPI(t, map[string]any{})
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close() // refuses: client-go's error quotes the URL
+	for _, host := range []string{api.URL, dead.URL} {
+		withCreds := strings.Replace(host, "http://", "http://ci:s3cret@", 1)
+		r, err := Run(context.Background(), fakeStore(t, withCreds), Options{Scope: Operator})
+		if err != nil {
+			t.Fatal(err)
+		}
+		api := r.Checks[0]
+		if !strings.Contains(api.Detail, "http://ci:xxxxx@127.0.0.1:") {
+			t.Errorf("the server is not named: %+v", api)
+		}
+		for _, c := range r.Checks {
+			if strings.Contains(c.Name+c.Detail+c.Next, "s3cret") {
+				t.Errorf("the password is printed: %+v", c)
+			}
+		}
 	}
 }
