@@ -32,8 +32,8 @@ const injectAnnotation = "cert-manager.io/inject-ca-from"
 
 // checkWebhooks checks every ValidatingWebhookConfiguration that validates Butler's
 // objects: the controller's (when its chart enables them) and this project's. ctx has no
-// deadline over the check: the list has one (Options.checkTimeout), each webhook's probe its own
-// (Options.probeTimeout).
+// deadline over the whole check: the list has one (Options.checkTimeout), and each
+// webhook's probe one of its own (Options.probeTimeout).
 func checkWebhooks(ctx context.Context, e *env) []Check {
 	lctx, cancel := context.WithTimeout(ctx, e.o.checkTimeout)
 	all, err := butlerclient.List(lctx, e.clients.webhooks, "", "validatingwebhookconfigurations",
