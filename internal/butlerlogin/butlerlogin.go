@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/redact"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
@@ -60,7 +61,7 @@ type ExpiredError struct {
 
 func (e *ExpiredError) Error() string {
 	return fmt.Sprintf("the butler-cli login to %s in %s expired at %s: log in again with butler-cli (butlerctl login), or pass --kubeconfig",
-		e.Server, e.Path, e.At.UTC().Format(time.RFC3339))
+		redact.URL(e.Server), e.Path, e.At.UTC().Format(time.RFC3339))
 }
 
 // Path is ~/.butler/credentials.json.
@@ -108,17 +109,17 @@ func Read(path string, now time.Time) (*Login, error) {
 	}
 	s := f.Servers[f.ActiveServer]
 	if s == nil {
-		return nil, fmt.Errorf("%s: activeServer %q has no entry in servers", path, f.ActiveServer)
+		return nil, fmt.Errorf("%s: activeServer %q has no entry in servers", path, redact.URL(f.ActiveServer))
 	}
 	if s.Kubeconfig == "" {
-		return nil, fmt.Errorf("%s: servers[%q].kubeconfig is empty: log in again with butler-cli", path, f.ActiveServer)
+		return nil, fmt.Errorf("%s: servers[%q].kubeconfig is empty: log in again with butler-cli", path, redact.URL(f.ActiveServer))
 	}
 	if !now.Before(s.ExpiresAt) {
 		return nil, &ExpiredError{Path: path, Server: f.ActiveServer, At: s.ExpiresAt}
 	}
 	kc, err := base64.StdEncoding.DecodeString(s.Kubeconfig)
 	if err != nil {
-		return nil, fmt.Errorf("%s: servers[%q].kubeconfig is not base64", path, f.ActiveServer)
+		return nil, fmt.Errorf("%s: servers[%q].kubeconfig is not base64", path, redact.URL(f.ActiveServer))
 	}
 	return &Login{
 		Path:       path,

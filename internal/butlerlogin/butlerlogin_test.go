@@ -72,3 +72,20 @@ func TestReadBounded(t *testing.T) {
 		t.Error("read a file over the limit")
 	}
 }
+
+// A server URL with credentials (https://user:password@host) is named without its
+// password, in every refusal and in the expired login's error.
+func TestServerCredentialsRedacted(t *testing.T) {
+	const srv = `"https://ci:S3CRET@b"`
+	for name, body := range map[string]string{
+		"expired":    `{"activeServer": ` + srv + `, "servers": {` + srv + `: {"kubeconfig": "eA==", "expiresAt": "2026-05-01T11:00:00Z"}}}`,
+		"no entry":   `{"activeServer": ` + srv + `, "servers": {}}`,
+		"no config":  `{"activeServer": ` + srv + `, "servers": {` + srv + `: {"expiresAt": "2027-01-01T00:00:00Z"}}}`,
+		"not base64": `{"activeServer": ` + srv + `, "servers": {` + srv + `: {"kubeconfig": "!!", "expiresAt": "2027-01-01T00:00:00Z"}}}`,
+	} {
+		_, err := Read(write(t, body), now)
+		if err == nil || strings.Contains(err.Error(), "S3CRET") || !strings.Contains(err.Error(), "https://ci:xxxxx@b") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

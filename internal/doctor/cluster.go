@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/butlerclient"
+	"github.com/butlerdotdev/butler-toolkit/internal/redact"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
@@ -18,10 +19,10 @@ import (
 func checkAPI(ctx context.Context, e *env) Check {
 	v, err := e.clients.serverVersion(ctx)
 	if err != nil {
-		return Check{Name: "api", Verdict: Fail, Detail: fmt.Sprintf("%s did not answer: %v", e.cfg.Host, err),
+		return Check{Name: "api", Verdict: Fail, Detail: fmt.Sprintf("%s did not answer: %v", redact.URL(e.cfg.Host), err),
 			Next: "check --kubeconfig, --context and the network path to the server (kubectl cluster-info)"}
 	}
-	return Check{Name: "api", Verdict: Pass, Detail: fmt.Sprintf("Kubernetes %s at %s", inert.Text(v.GitVersion), e.cfg.Host)}
+	return Check{Name: "api", Verdict: Pass, Detail: fmt.Sprintf("Kubernetes %s at %s", inert.Text(v.GitVersion), redact.URL(e.cfg.Host))}
 }
 
 // checkIdentity says who the tools act as, as the server says, and their platform role.

@@ -13,6 +13,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/config/crd"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // InstallCRDs is the next step for a missing or unserved Butler CRD.
@@ -90,7 +91,7 @@ func checkCRD(ctx context.Context, e *env, want *apiextensionsv1.CustomResourceD
 	}
 	gv, wv := servedVersion(got, version), servedVersion(want, version)
 	if gv == nil {
-		return Check{Name: name, Verdict: Fail, Detail: fmt.Sprintf("does not serve %s, the version the tools speak (serves %s)", version, strings.Join(served(got), ", ")), Next: InstallCRDs}
+		return Check{Name: name, Verdict: Fail, Detail: fmt.Sprintf("does not serve %s, the version the tools speak (serves %s)", version, inert.Text(strings.Join(served(got), ", "))), Next: InstallCRDs}
 	}
 	newer, older := fieldDiff(schemaOf(gv), schemaOf(wv))
 	switch {
@@ -189,13 +190,22 @@ func paths(prefix string, p *apiextensionsv1.JSONSchemaProps, into map[string]bo
 	}
 }
 
-// firstOf names up to five fields and counts the rest.
+// firstOf names up to five fields and counts the rest. The names are the server's
+// schema's: made inert.
 func firstOf(fields []string) string {
 	const most = 5
-	if len(fields) <= most {
-		return strings.Join(fields, ", ")
+	n := len(fields)
+	if n > most {
+		fields = fields[:most]
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(fields[:most], ", "), len(fields)-most)
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = inert.Text(f)
+	}
+	if n <= most {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names, ", "), n-most)
 }
 
 // stewardCRD is the name of Steward's TenantControlPlane CRD.

@@ -5,7 +5,8 @@
 // it passed, a next step.
 //
 // It reads with the live store's connection (store.Server.Connection): each request has
-// the store's deadline, and each check a deadline of its own on top. A read the identity
+// the store's deadline, and each check a deadline of its own on top (the webhooks' check,
+// one per webhook it probes). A read the identity
 // may not make is a skip, not a failure: `butlerctl doctor` runs as a developer.
 package doctor
 
@@ -17,7 +18,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/rest"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/redact"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // Verdict is how a check ended.
@@ -56,8 +59,14 @@ const (
 	Operator
 )
 
-// CheckTimeout bounds each check, whatever its number of requests.
+// CheckTimeout bounds each check, whatever its number of requests. The webhooks' check
+// bounds its list with it and each webhook's probe with ProbeTimeout instead.
 const CheckTimeout = 20 * time.Second
+
+// ProbeTimeout bounds one webhook's probe: the read of its Service's endpoints, or the TLS
+// handshake with its URL. Each webhook has its own, so slow webhooks of other products
+// cannot use up the time of Butler's.
+const ProbeTimeout = 5 * time.Second
 
 // Options are what the checks run with.
 type Options struct {
@@ -67,6 +76,10 @@ type Options struct {
 	// StuckAfter is how long a cluster may stay in a phase on its way somewhere before it
 	// counts as stuck.
 	StuckAfter time.Duration
+
+	// checkTimeout and probeTimeout are CheckTimeout and ProbeTimeout when zero (shorter
+	// in tests).
+	checkTimeout, probeTimeout time.Duration
 }
 
 // DefaultStuckAfter is Options.StuckAfter's default: provisioning a cluster takes minutes,
@@ -109,6 +122,12 @@ func Run(ctx context.Context, s Store, o Options) (Report, error) {
 	if o.StuckAfter <= 0 {
 		o.StuckAfter = DefaultStuckAfter
 	}
+	if o.checkTimeout <= 0 {
+		o.checkTimeout = CheckTimeout
+	}
+	if o.probeTimeout <= 0 {
+		o.probeTimeout = ProbeTimeout
+	}
 	e := &env{s: s, cfg: srv.Connection(), source: srv.CredentialSource(), o: o}
 	if e.clients, err = newClients(e.cfg); err != nil {
 		return Report{}, err
@@ -119,37 +138,49 @@ func Run(ctx context.Context, s Store, o Options) (Report, error) {
 		r.Checks = append(r.Checks, Check{Name: "all others", Verdict: Skip, Detail: "the API server did not answer"})
 		return r.done(), nil
 	}
-	checks := []func(context.Context, *env) []Check{checkIdentity, checkCRDs}
+	// The webhooks' check is not bounded as a whole: one deadline over every webhook's
+	// probe would let slow webhooks of other products fail Butler's.
+	checks := []func(context.Context, *env) []Check{bounded(checkIdentity), bounded(checkCRDs)}
 	if o.Scope == Operator {
-		checks = append(checks, checkWebhooks, checkController, checkSteward)
+		checks = append(checks, checkWebhooks, bounded(checkController), bounded(checkSteward))
 	}
-	checks = append(checks, checkProviders, checkQuotas, checkClusters)
+	checks = append(checks, bounded(checkProviders), bounded(checkQuotas), bounded(checkClusters))
 	for _, c := range checks {
-		r.Checks = append(r.Checks, e.runMany(ctx, c)...)
+		r.Checks = append(r.Checks, c(ctx, e)...)
 	}
 	return r.done(), nil
 }
 
+// done sets Passed, and makes every check's text inert with the credentials of any URL in
+// it redacted: the checks quote what the server said (names, schema fields, messages,
+// errors, which may quote the server's URL), and whatever quotes it, no printer of the
+// report (text, JSON, YAML, templates) gets a terminal escape, a bidirectional control or
+// a password from it.
 func (r Report) done() Report {
 	r.Passed = true
-	for _, c := range r.Checks {
+	for i := range r.Checks {
+		c := &r.Checks[i]
 		if c.Verdict == Fail {
 			r.Passed = false
 		}
+		c.Name, c.Detail, c.Next = printable(c.Name), printable(c.Detail), printable(c.Next)
 	}
 	return r
 }
 
 func (e *env) run(ctx context.Context, f func(context.Context, *env) Check) Check {
-	ctx, cancel := context.WithTimeout(ctx, CheckTimeout)
+	ctx, cancel := context.WithTimeout(ctx, e.o.checkTimeout)
 	defer cancel()
 	return f(ctx, e)
 }
 
-func (e *env) runMany(ctx context.Context, f func(context.Context, *env) []Check) []Check {
-	ctx, cancel := context.WithTimeout(ctx, CheckTimeout)
-	defer cancel()
-	return f(ctx, e)
+// bounded is f under a deadline of its own (checkTimeout).
+func bounded(f func(context.Context, *env) []Check) func(context.Context, *env) []Check {
+	return func(ctx context.Context, e *env) []Check {
+		ctx, cancel := context.WithTimeout(ctx, e.o.checkTimeout)
+		defer cancel()
+		return f(ctx, e)
+	}
 }
 
 // readFailed is the check of a read that failed: a skip when the identity may not read,
@@ -167,6 +198,8 @@ func readFailed(name, what string, err error, scope Scope) Check {
 	return Check{Name: name, Verdict: Fail, Detail: fmt.Sprintf("reading %s: %v", what, err),
 		Next: "retry; if it persists, check the API server's health (kubectl get --raw /readyz)"}
 }
+
+func printable(s string) string { return inert.Text(redact.URLs(s)) }
 
 func notFound(err error) bool    { return apierrors.IsNotFound(err) }
 func isForbidden(err error) bool { return apierrors.IsForbidden(err) }

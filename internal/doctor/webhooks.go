@@ -9,7 +9,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
-	"time"
+	"sync"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -23,29 +23,37 @@ import (
 // this project's webhook configuration.
 const ToolkitLabel = "app.kubernetes.io/name=butler-toolkit-webhook"
 
-// DialTimeout bounds the TLS handshake that says a webhook addressed by URL is serving.
-const DialTimeout = 5 * time.Second
+// probeWorkers is how many webhooks are probed at once: each waits for its turn before its
+// own deadline starts.
+const probeWorkers = 4
 
 // injectAnnotation is cert-manager's CA injector's annotation: it fills caBundle.
 const injectAnnotation = "cert-manager.io/inject-ca-from"
 
 // checkWebhooks checks every ValidatingWebhookConfiguration that validates Butler's
-// objects: the controller's (when its chart enables them) and this project's.
+// objects: the controller's (when its chart enables them) and this project's. ctx has no
+// deadline over the whole check: the list has one (Options.checkTimeout), and each
+// webhook's probe one of its own (Options.probeTimeout).
 func checkWebhooks(ctx context.Context, e *env) []Check {
-	all, err := butlerclient.List(ctx, e.clients.webhooks, "", "validatingwebhookconfigurations",
+	lctx, cancel := context.WithTimeout(ctx, e.o.checkTimeout)
+	all, err := butlerclient.List(lctx, e.clients.webhooks, "", "validatingwebhookconfigurations",
 		func(l *admissionregistrationv1.ValidatingWebhookConfigurationList) []admissionregistrationv1.ValidatingWebhookConfiguration {
 			return l.Items
 		})
+	cancel()
 	if err != nil {
 		return []Check{readFailed("webhooks", "ValidatingWebhookConfigurations", err, e.o.Scope)}
 	}
+	var ws []*admissionregistrationv1.ValidatingWebhookConfiguration
+	for i := range all {
+		if validatesButler(&all[i]) {
+			ws = append(ws, &all[i])
+		}
+	}
+	probes := probeAll(ctx, e, ws)
 	var out []Check
 	var toolkit, controller int
-	for i := range all {
-		w := &all[i]
-		if !validatesButler(w) {
-			continue
-		}
+	for i, w := range ws {
 		name := "webhook " + inert.Text(w.Name)
 		if w.Labels["app.kubernetes.io/name"] == "butler-toolkit-webhook" {
 			toolkit++
@@ -53,7 +61,7 @@ func checkWebhooks(ctx context.Context, e *env) []Check {
 		} else {
 			controller++
 		}
-		out = append(out, checkConfiguration(ctx, e, name, w))
+		out = append(out, checkConfiguration(name, w, probes[i]))
 	}
 	switch {
 	case toolkit == 0 && controller == 0:
@@ -79,9 +87,46 @@ func validatesButler(w *admissionregistrationv1.ValidatingWebhookConfiguration) 
 	return false
 }
 
-// checkConfiguration checks each webhook of w: failure policy, CA bundle, serving. The
-// worst finding decides the verdict; every finding is named.
-func checkConfiguration(ctx context.Context, e *env, name string, w *admissionregistrationv1.ValidatingWebhookConfiguration) Check {
+// probeAll probes whether each webhook of ws is serving (serving), a few at a time, each
+// under a deadline of its own: a slow webhook costs its own probe, never another's. The
+// answer is by configuration and webhook; a webhook with neither a CA bundle nor a URL
+// is not probed (checkConfiguration fails it without).
+func probeAll(ctx context.Context, e *env, ws []*admissionregistrationv1.ValidatingWebhookConfiguration) [][]error {
+	out := make([][]error, len(ws))
+	turns := make(chan struct{}, probeWorkers)
+	var wg sync.WaitGroup
+	for i, w := range ws {
+		out[i] = make([]error, len(w.Webhooks))
+		for j := range w.Webhooks {
+			cc := &w.Webhooks[j].ClientConfig
+			if len(cc.CABundle) == 0 && cc.URL == nil {
+				continue
+			}
+			wg.Go(func() {
+				turns <- struct{}{}
+				defer func() { <-turns }()
+				out[i][j] = probe(ctx, e, cc)
+			})
+		}
+	}
+	wg.Wait()
+	return out
+}
+
+// probe is serving under a deadline of its own (Options.probeTimeout).
+func probe(ctx context.Context, e *env, cc *admissionregistrationv1.WebhookClientConfig) error {
+	pctx, cancel := context.WithTimeout(ctx, e.o.probeTimeout)
+	defer cancel()
+	err := serving(pctx, e, cc)
+	if err != nil && ctx.Err() == nil && errors.Is(pctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("no answer within %s", e.o.probeTimeout)
+	}
+	return err
+}
+
+// checkConfiguration checks each webhook of w: failure policy, CA bundle, serving (probes,
+// probeAll's answers for w). The worst finding decides the verdict; every finding is named.
+func checkConfiguration(name string, w *admissionregistrationv1.ValidatingWebhookConfiguration, probes []error) Check {
 	c := Check{Name: name, Verdict: Pass}
 	var found []string
 	worst := func(v Verdict, what, next string) {
@@ -105,7 +150,7 @@ func checkConfiguration(ctx context.Context, e *env, name string, w *admissionre
 			worst(Fail, emptyCA, caNext(w))
 			continue
 		}
-		err := serving(ctx, e, cc)
+		err := probes[i]
 		if len(cc.CABundle) == 0 && certRefused(err) {
 			worst(Fail, emptyCA, caNext(w))
 			continue
@@ -164,7 +209,7 @@ func serving(ctx context.Context, e *env, cc *admissionregistrationv1.WebhookCli
 		slices, err := butlerclient.List(ctx, e.clients.slices, s.Namespace, "endpointslices",
 			func(l *discoveryv1.EndpointSliceList) []discoveryv1.EndpointSlice { return l.Items })
 		if err != nil {
-			return fmt.Errorf("reading Service %s/%s's endpoints: %w", s.Namespace, s.Name, err)
+			return fmt.Errorf("reading Service %s/%s's endpoints: %w", inert.Text(s.Namespace), inert.Text(s.Name), err)
 		}
 		for _, sl := range slices {
 			if sl.Labels[discoveryv1.LabelServiceName] != s.Name {
@@ -201,8 +246,6 @@ func handshake(ctx context.Context, raw string, ca []byte) error {
 	if u.Port() == "" {
 		host = net.JoinHostPort(u.Hostname(), "443")
 	}
-	ctx, cancel := context.WithTimeout(ctx, DialTimeout)
-	defer cancel()
 	d := tls.Dialer{Config: &tls.Config{RootCAs: pool, ServerName: u.Hostname(), MinVersion: tls.VersionTLS12}}
 	conn, err := d.DialContext(ctx, "tcp", host)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/redact"
 )
 
 // Need is what a request lacks for a store or lookup to go on.
@@ -115,7 +117,7 @@ const (
 
 // UnansweredError is an API server that did not answer within a deadline.
 type UnansweredError struct {
-	// Host is the server's URL, as in the kubeconfig.
+	// Host is the server's URL, as in the kubeconfig (Error redacts its credentials).
 	Host string
 	// After is the deadline that passed.
 	After time.Duration
@@ -124,9 +126,9 @@ type UnansweredError struct {
 
 func (e *UnansweredError) Error() string {
 	if e.Phase == PhaseTLSHandshake {
-		return fmt.Sprintf("the API server at %s did not complete the TLS handshake within %s", e.Host, e.After)
+		return fmt.Sprintf("the API server at %s did not complete the TLS handshake within %s", redact.URL(e.Host), e.After)
 	}
-	return fmt.Sprintf("the API server at %s did not answer within %s", e.Host, e.After)
+	return fmt.Sprintf("the API server at %s did not answer within %s", redact.URL(e.Host), e.After)
 }
 
 // UnansweredError has no Timeout method on purpose: client-go retries a watch whose error

@@ -3,10 +3,8 @@ package check
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
-	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // markdown is the summary for a pull request (GitHub's job summary): the verdict, per team
@@ -88,11 +86,4 @@ func where(fd check.Finding) string {
 		return "the change"
 	}
 	return fmt.Sprintf("%s:%d", displayFile(fd.File), fd.Line)
-}
-
-// md is manifest text in a Markdown table cell: inert, with the characters that end a
-// cell, start markup or raw HTML escaped.
-func md(s string) string {
-	return strings.NewReplacer("\\", "\\\\", "|", "\\|", "<", "&lt;", ">", "&gt;", "`", "\\`", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]").
-		Replace(inert.Text(s))
 }

@@ -140,7 +140,8 @@ func run(ctx context.Context, o *Options) error {
 }
 
 // describe prints a check a line, "verdict  name: detail", wrapped to width under its
-// text, then its next step.
+// text, then its next step. Every text is made inert here too: a report's checks quote the
+// server, and describe prints whatever report it is given.
 func describe(w io.Writer, r doctor.Report, width int) error {
 	const indent = 6
 	fails, warns := 0, 0
@@ -152,9 +153,9 @@ func describe(w io.Writer, r doctor.Report, width int) error {
 			warns++
 		}
 		pad := strings.Repeat(" ", indent)
-		fmt.Fprintln(w, textwrap.Indent(inert.Text(c.Name)+": "+c.Detail, fmt.Sprintf("%-4s  ", c.Verdict), pad, width))
+		fmt.Fprintln(w, textwrap.Indent(inert.Text(c.Name)+": "+inert.Text(c.Detail), fmt.Sprintf("%-4s  ", c.Verdict), pad, width))
 		if c.Next != "" {
-			fmt.Fprintln(w, textwrap.Indent("next: "+c.Next, pad, pad, width))
+			fmt.Fprintln(w, textwrap.Indent("next: "+inert.Text(c.Next), pad, pad, width))
 		}
 	}
 	_, err := fmt.Fprintf(w, "\n%s: %d failed, %s\n", plural(len(r.Checks), "check"), fails, plural(warns, "warning"))

@@ -15,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
 // What the command parsed and completed, through runF: run is not called.
@@ -82,5 +83,25 @@ fail  crd teams.butler.butlerlabs.dev:
 		if len(l) > 40 {
 			t.Errorf("line over 40 columns: %q", l)
 		}
+	}
+}
+
+// describe makes every text of the report it prints inert, the details and next steps as
+// much as the names: a report quotes the server.
+func TestDescribeIsInert(t *testing.T) {
+	const hostile = "\x1b]0;pwned\x07\x1b[2J\u202e"
+	r := doctor.Report{Checks: []doctor.Check{{Name: "crd " + hostile, Verdict: doctor.Warn,
+		Detail: "fields they do not know: spec." + hostile, Next: "kubectl describe crd " + hostile}}}
+	var b bytes.Buffer
+	if err := describe(&b, r, 200); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(b.String(), "\n") {
+		if inert.Text(l) != l {
+			t.Errorf("not inert: %q", l)
+		}
+	}
+	if strings.Count(b.String(), `^[]0;pwned\a^[[2J\u202e`) != 3 {
+		t.Errorf("the hostile text is not quoted three times:\n%s", b.String())
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/names"
+	"github.com/butlerdotdev/butler-toolkit/internal/redact"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
@@ -56,14 +57,15 @@ func Run(f *factory.Factory, cmd *cobra.Command, args []string) (code int) {
 	switch {
 	case errors.As(err, &silent):
 	case errors.As(err, &cancelled):
-		fmt.Fprintln(f.IOStreams.ErrOut, inert.Lines(cancelled.Msg))
+		fmt.Fprintln(f.IOStreams.ErrOut, printable(cancelled.Msg))
 	default:
-		// Errors quote file names, keys and values from manifests: each line made inert.
-		fmt.Fprintf(f.IOStreams.ErrOut, "Error: %s\n", inert.Lines(err.Error()))
+		// Errors quote file names, keys and values from manifests, and URLs: each line made
+		// inert, every URL's credentials redacted (printable).
+		fmt.Fprintf(f.IOStreams.ErrOut, "Error: %s\n", printable(err.Error()))
 		var hinted *cmdutil.HintedError
 		if errors.As(err, &hinted) {
 			for _, l := range hinted.Hint {
-				fmt.Fprintln(f.IOStreams.ErrOut, inert.Lines(l))
+				fmt.Fprintln(f.IOStreams.ErrOut, printable(l))
 			}
 		}
 		// A name that names nothing: on a terminal, the command that lists the names.
@@ -94,3 +96,7 @@ func guardGroups(root *cobra.Command, unknown *error) {
 		help(c, args)
 	})
 }
+
+// printable is a message as it is printed: each line inert, and the credentials of every
+// URL in it redacted (client-go's errors quote the server's URL, with its user name).
+func printable(msg string) string { return inert.Lines(redact.URLs(msg)) }

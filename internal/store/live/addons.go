@@ -25,7 +25,7 @@ func (s *Store) CreateAddon(ctx context.Context, a *v1alpha1.TenantAddon) (store
 	if err := s.create(ctx, a.Namespace, "tenantaddons", a); err != nil {
 		return store.Result{}, err
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 // DeleteAddon implements store.Addons, with a's uid as precondition.
@@ -39,5 +39,5 @@ func (s *Store) DeleteAddon(ctx context.Context, a *v1alpha1.TenantAddon) (store
 	if err != nil {
 		return store.Result{}, apiError(err)
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }

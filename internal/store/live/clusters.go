@@ -87,7 +87,7 @@ func (s *Store) patchCluster(ctx context.Context, c *v1alpha1.TenantCluster, pat
 		return nil, store.Result{}, apiError(err)
 	}
 	clean(&out.TypeMeta, &out.ObjectMeta, v1alpha1.KindTenantCluster)
-	return out, store.Result{Location: s.config.Host}, nil
+	return out, store.Result{Location: s.Host()}, nil
 }
 
 // DeleteCluster implements store.ClusterWriter: a delete with c's uid as a precondition
@@ -103,7 +103,7 @@ func (s *Store) DeleteCluster(ctx context.Context, c *v1alpha1.TenantCluster) (s
 	if err != nil {
 		return store.Result{}, apiError(err)
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 // DryRunCreateCluster implements store.ClusterServer: each object is sent as CreateCluster

@@ -78,9 +78,9 @@ func (s *Store) discoverControlPlanes(ctx context.Context, client *butlerclient.
 	what := controlPlaneResource + "." + gv.Group + "/" + gv.Version
 	raw, err := client.Get().AbsPath("/apis", gv.Group, gv.Version).Do(ctx).Raw()
 	if apierrors.IsNotFound(err) {
-		msg := fmt.Sprintf("the API server at %s does not serve %s: install Steward's CRDs on the management cluster", s.config.Host, what)
+		msg := fmt.Sprintf("the API server at %s does not serve %s: install Steward's CRDs on the management cluster", s.Host(), what)
 		if versions := s.servedVersions(ctx, client, gv.Group); len(versions) > 0 {
-			msg = fmt.Sprintf("the API server at %s serves %s only in %s, and the toolkit reads %s", s.config.Host, gv.Group, strings.Join(versions, ", "), gv.Version)
+			msg = fmt.Sprintf("the API server at %s serves %s only in %s, and the toolkit reads %s", s.Host(), gv.Group, strings.Join(versions, ", "), gv.Version)
 		}
 		return fmt.Errorf("%w: %s", store.ErrNoControlPlaneAPI, msg)
 	}
@@ -96,7 +96,7 @@ func (s *Store) discoverControlPlanes(ctx context.Context, client *butlerclient.
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: the API server at %s serves %s but no namespaced %s resource %q", store.ErrNoControlPlaneAPI, s.config.Host, gv, controlPlaneKind, controlPlaneResource)
+	return fmt.Errorf("%w: the API server at %s serves %s but no namespaced %s resource %q", store.ErrNoControlPlaneAPI, s.Host(), gv, controlPlaneKind, controlPlaneResource)
 }
 
 // servedVersions lists the versions the server serves of a group (none on any error).
@@ -170,7 +170,7 @@ func (s *Store) SetWritePermissions(ctx context.Context, namespace, name string,
 		return nil, store.Result{}, apiError(err)
 	}
 	cleanControlPlane(out)
-	return out, store.Result{Location: s.config.Host}, nil
+	return out, store.Result{Location: s.Host()}, nil
 }
 
 // WritePermissionsPatch is the JSON merge patch that makes spec.writePermissions exactly

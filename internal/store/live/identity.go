@@ -35,7 +35,7 @@ func (s *Store) Identity(ctx context.Context) (policy.Identity, error) {
 	err := s.authn.Post().Resource("selfsubjectreviews").Body(&authenticationv1.SelfSubjectReview{}).Do(ctx).Into(r)
 	if apierrors.IsNotFound(err) {
 		// Not "not found" (exit 3): the API is missing, which is a server too old to ask.
-		return policy.Identity{}, fmt.Errorf("the API server at %s cannot say who you are: it does not serve SelfSubjectReview (authentication.k8s.io/v1, Kubernetes 1.28 and later)", s.config.Host)
+		return policy.Identity{}, fmt.Errorf("the API server at %s cannot say who you are: it does not serve SelfSubjectReview (authentication.k8s.io/v1, Kubernetes 1.28 and later)", s.Host())
 	}
 	if err != nil {
 		return policy.Identity{}, err

@@ -34,6 +34,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/apipager"
 	"github.com/butlerdotdev/butler-toolkit/internal/butlerclient"
 	"github.com/butlerdotdev/butler-toolkit/internal/butlerlogin"
+	"github.com/butlerdotdev/butler-toolkit/internal/redact"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -183,8 +184,9 @@ func (s *Store) Server() (store.Server, error) { return s, nil }
 // Connection implements store.Server: the config every request goes out with.
 func (s *Store) Connection() *rest.Config { return rest.CopyConfig(s.config) }
 
-// Host is the API server the store talks to.
-func (s *Store) Host() string { return s.config.Host }
+// Host is the API server the store talks to, ready to print: its URL's credentials
+// redacted (redact.URL). Messages and results name the server by it.
+func (s *Store) Host() string { return redact.URL(s.config.Host) }
 
 // ListTeams implements store.Store.
 func (s *Store) ListTeams(ctx context.Context) ([]v1alpha1.Team, error) {

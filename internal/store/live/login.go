@@ -8,6 +8,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/butlerlogin"
+	"github.com/butlerdotdev/butler-toolkit/internal/redact"
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 )
 
@@ -30,7 +31,7 @@ func fromLogin(overrides *clientcmd.ConfigOverrides) (*butlerlogin.Login, client
 	cfg, err := clientcmd.Load(login.Kubeconfig)
 	if err != nil {
 		// clientcmd's decoding errors do not quote the token.
-		return nil, nil, storeerr.BadInput(fmt.Errorf("%s: the kubeconfig of %s: %w", login.Path, login.Server, err))
+		return nil, nil, storeerr.BadInput(fmt.Errorf("%s: the kubeconfig of %s: %w", login.Path, redact.URL(login.Server), err))
 	}
 	o := *overrides
 	if o.AuthInfo.Impersonate == "" && login.Email != "" {
@@ -47,7 +48,7 @@ func source(login *butlerlogin.Login, rules *clientcmd.ClientConfigLoadingRules,
 		if login.Email != "" {
 			who = ", acting for " + login.Email
 		}
-		return fmt.Sprintf("butler-cli login to %s (%s)%s, valid until %s", login.Server, login.Path, who, login.ExpiresAt.UTC().Format(time.RFC3339))
+		return fmt.Sprintf("butler-cli login to %s (%s)%s, valid until %s", redact.URL(login.Server), login.Path, who, login.ExpiresAt.UTC().Format(time.RFC3339))
 	}
 	raw, err := loader.RawConfig()
 	if err != nil || len(raw.Clusters) == 0 {

@@ -78,7 +78,7 @@ var annotationRemoval = []byte(`{"metadata":{"annotations":{"` + v1alpha1.Annota
 // guard on the label. Server refusals come back as from every write of the store (a webhook
 // denial is exit 4).
 func (s *Store) MigrateCluster(ctx context.Context, c *v1alpha1.TenantCluster, env string) (store.MigrateResult, error) {
-	res := store.MigrateResult{Location: s.config.Host}
+	res := store.MigrateResult{Location: s.Host()}
 	client, err := s.migrationClient()
 	if err != nil {
 		return res, err

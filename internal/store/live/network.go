@@ -60,7 +60,7 @@ func (s *Store) DeleteNetworkPool(ctx context.Context, namespace, name string) (
 	if err := s.butler.Delete().Namespace(namespace).Resource("networkpools").Name(name).Do(ctx).Error(); err != nil {
 		return store.Result{}, apiError(err)
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 var _ store.Networks = (*Store)(nil)

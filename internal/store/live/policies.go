@@ -45,7 +45,7 @@ func (s *Store) CreateClusterCreationPolicy(ctx context.Context, p *v1alpha1.Clu
 	if err := s.create(ctx, "", policiesResource, p); err != nil {
 		return store.Result{}, err
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 // UpdateClusterCreationPolicy implements store.CreationPolicies: a PUT of the whole object
@@ -55,7 +55,7 @@ func (s *Store) UpdateClusterCreationPolicy(ctx context.Context, p *v1alpha1.Clu
 	if err := s.butler.Put().Resource(policiesResource).Name(p.Name).Body(p).Do(ctx).Into(out); err != nil {
 		return store.Result{}, apiError(err)
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 // DeleteClusterCreationPolicy implements store.CreationPolicies.
@@ -63,5 +63,5 @@ func (s *Store) DeleteClusterCreationPolicy(ctx context.Context, name string) (s
 	if err := s.butler.Delete().Resource(policiesResource).Name(name).Do(ctx).Error(); err != nil {
 		return store.Result{}, apiError(err)
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }

@@ -56,7 +56,7 @@ func (s *Store) CreateSecret(ctx context.Context, secret *corev1.Secret) (store.
 	if _, err := c.Create(ctx, secret, metav1.CreateOptions{}); err != nil {
 		return store.Result{}, apiError(err)
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 // DeleteSecret implements store.Providers.
@@ -68,7 +68,7 @@ func (s *Store) DeleteSecret(ctx context.Context, namespace, name string) (store
 	if err := c.Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
 		return store.Result{}, apiError(err)
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 // SecretKeys implements store.Providers. The Secret is read (the API has no way to list a
@@ -112,7 +112,7 @@ func (s *Store) ReplaceSecretData(ctx context.Context, namespace, name string, d
 	if _, err := c.Update(ctx, sec, metav1.UpdateOptions{}); err != nil {
 		return store.Result{}, apiError(err)
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 // CreateProviderConfig implements store.Providers.
@@ -120,7 +120,7 @@ func (s *Store) CreateProviderConfig(ctx context.Context, pc *v1alpha1.ProviderC
 	if err := s.create(ctx, pc.Namespace, "providerconfigs", pc); err != nil {
 		return store.Result{}, err
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 // DeleteProviderConfig implements store.Providers. The server's ProviderConfig webhook
@@ -130,5 +130,5 @@ func (s *Store) DeleteProviderConfig(ctx context.Context, namespace, name string
 	if err != nil {
 		return store.Result{}, apiError(err)
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }

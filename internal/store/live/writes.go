@@ -33,7 +33,7 @@ func (s *Store) CreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, ad
 			return store.Result{}, fmt.Errorf("tenantcluster %s/%s was created, but its addon %s was not: %w", c.Namespace, c.Name, a.Name, err)
 		}
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 // CreateTeam implements store.Store.
@@ -41,7 +41,7 @@ func (s *Store) CreateTeam(ctx context.Context, t *v1alpha1.Team) (store.Result,
 	if err := s.create(ctx, "", "teams", t); err != nil {
 		return store.Result{}, err
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 // UpdateTeam sends a JSON merge patch (RFC 7386) of the spec: only the fields that differ
@@ -55,14 +55,14 @@ func (s *Store) UpdateTeam(ctx context.Context, old, updated *v1alpha1.Team) (st
 		return store.Result{}, err
 	}
 	if patch == nil {
-		return store.Result{Location: s.config.Host}, nil
+		return store.Result{Location: s.Host()}, nil
 	}
 	out := &v1alpha1.Team{}
 	err = s.butler.Patch(types.MergePatchType).Resource("teams").Name(old.Name).Body(patch).Do(ctx).Into(out)
 	if err != nil {
 		return store.Result{}, apiError(err)
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }
 
 // SpecMergePatch is the JSON merge patch from oldSpec to newSpec, under "spec", with the
@@ -107,5 +107,5 @@ func (s *Store) DeleteTeam(ctx context.Context, t *v1alpha1.Team) (store.Result,
 	if err := s.butler.Delete().Resource("teams").Name(t.Name).Body(opts).Do(ctx).Error(); err != nil {
 		return store.Result{}, apiError(err)
 	}
-	return store.Result{Location: s.config.Host}, nil
+	return store.Result{Location: s.Host()}, nil
 }

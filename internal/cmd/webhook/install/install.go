@@ -20,6 +20,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/redact"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
@@ -213,7 +214,7 @@ func apply(ctx context.Context, o *Options, objs []runtime.Object) error {
 		return err
 	}
 	d.Text = func(w io.Writer) error {
-		_, err := fmt.Fprintf(w, "webhook %s installed in %s: %d replicas ready on %s\n", inert.Text(o.Name), inert.Text(ns), o.Replicas, inert.Text(cfg.Host))
+		_, err := fmt.Fprintf(w, "webhook %s installed in %s: %d replicas ready on %s\n", inert.Text(o.Name), inert.Text(ns), o.Replicas, redact.URL(cfg.Host))
 		return err
 	}
 	return o.Printer.Print(d)

@@ -19,6 +19,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/webhook/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/redact"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -183,7 +184,7 @@ func run(ctx context.Context, o *Options) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	addr := net.JoinHostPort(o.BindAddress, strconv.Itoa(o.Port))
-	log.Info("starting", "address", addr, "apiServer", cfg.Host, "certDir", o.CertDir)
+	log.Info("starting", "address", addr, "apiServer", redact.URL(cfg.Host), "certDir", o.CertDir)
 	if !o.LeaderElect {
 		return srv.ListenAndServe(ctx, addr)
 	}
