@@ -60,10 +60,13 @@ fmt-check:
 # prints; under the race detector each of those processes starts and runs several times
 # slower, and no goroutine of the test shares memory with them, so they run without it,
 # after the race run.
+# UNITFLAGS adds flags to both runs (bench/loop.sh sets -json to time each package and
+# script).
 SCRIPT_TESTS := TestScripts|TestLiveScripts
+UNITFLAGS    ?=
 unit:
-	$(GO) test -race -count=1 -timeout 30m -skip '^($(SCRIPT_TESTS))$$' ./...
-	$(GO) test -count=1 -timeout 30m -run '^($(SCRIPT_TESTS))$$' ./internal/cli
+	$(GO) test -race -count=1 -timeout 30m $(UNITFLAGS) -skip '^($(SCRIPT_TESTS))$$' ./...
+	$(GO) test -count=1 -timeout 30m $(UNITFLAGS) -run '^($(SCRIPT_TESTS))$$' ./internal/cli
 
 # The test control plane: kube-apiserver, etcd and kubectl built from source (tools modules
 # hack/k8s-tools and hack/etcd-tools) into a versioned cache outside the work tree; what

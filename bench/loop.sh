@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# bench/loop.sh: what `make test` costs, phase by phase, so that the price of every change
+# to the test loop is visible. Each phase is the Makefile's own target, timed whole (wall,
+# and CPU as user + system of the target and its children); the test phase also gives each
+# package's wall time and the slowest scripts, from go test's JSON events.
+#
+#   bench/loop.sh          warm: the caches this machine has (Go's build and module
+#                          caches, the control plane and goreleaser builds)
+#   bench/loop.sh --cold   cold: every cache empty (fresh GOCACHE, GOMODCACHE and
+#                          XDG_CACHE_HOME in a temporary folder, removed on exit), as a
+#                          fresh clone on a fresh machine pays it
+#
+# Phases: modules (go mod download of the project and its tools modules), control plane
+# (testbin), goreleaser, vet, then the test run (unit: the race run, then the scripts).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for tool in /usr/bin/time jq; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "loop: $tool is needed: apt-get install -y time jq" >&2
+    exit 2
+  fi
+done
+tmp="$(mktemp -d)"
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+mode=warm
+if [ "${1:-}" = "--cold" ]; then
+  mode=cold
+  export GOCACHE="$tmp/gocache" GOMODCACHE="$tmp/gomodcache" XDG_CACHE_HOME="$tmp/xdg"
+fi
+export KUBEBUILDER_ASSETS BUTLER_GORELEASER
+KUBEBUILDER_ASSETS="$(hack/testbin.sh --dir)"
+BUTLER_GORELEASER="$(hack/goreleaser.sh --path)"
+
+rows=()
+# phase NAME COMMAND...: runs it, keeps its output in $tmp/NAME.log, adds a row.
+phase() {
+  local name="$1"; shift
+  local start=$SECONDS
+  if ! /usr/bin/time -f '%U %S' -o "$tmp/$name.time" "$@" >"$tmp/$name.log" 2>&1; then
+    echo "loop: phase $name failed; its last lines:" >&2
+    tail -20 "$tmp/$name.log" >&2
+    exit 1
+  fi
+  local wall=$((SECONDS - start))
+  local cpu
+  cpu=$(awk '{printf "%.0f", $1 + $2}' "$tmp/$name.time")
+  rows+=("$(printf '| %s | %d | %d |' "$name" "$wall" "$cpu")")
+}
+
+mods() {
+  go mod download
+  for m in hack/tools hack/k8s-tools hack/etcd-tools hack/goreleaser; do
+    (cd "$m" && GOWORK=off go mod download)
+  done
+}
+total=$SECONDS
+phase modules mods
+phase control-plane make testbin
+phase goreleaser make goreleaser
+phase vet make vet fmt-check
+phase tests make unit UNITFLAGS=-json
+echo "# make test, $mode, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"
+echo
+echo "| phase | wall s | CPU s |"
+echo "| --- | ---: | ---: |"
+printf '%s\n' "${rows[@]}"
+echo "| total | $((SECONDS - total)) | |"
+echo
+# The JSON events: a package's own pass/fail event carries its elapsed seconds; a script's,
+# its test's (TestScripts/NAME, TestLiveScripts/NAME).
+json="$tmp/tests.log"
+echo "| package | wall s |"
+echo "| --- | ---: |"
+grep '^{' "$json" | jq -r 'select(.Test == null and (.Action == "pass" or .Action == "fail")) | [.Package, .Elapsed] | @tsv' |
+  sort -t$'\t' -k2 -n -r | sed 's|github.com/butlerdotdev/butler-toolkit/||' | awk -F'\t' '$2 >= 1 {printf "| %s | %.0f |\n", $1, $2}'
+echo
+echo "Slowest scripts:"
+echo
+echo "| script | wall s |"
+echo "| --- | ---: |"
+grep '^{' "$json" | jq -r 'select(.Test != null and (.Test | test("^Test(Live)?Scripts/")) and .Action == "pass") | [.Test, .Elapsed] | @tsv' |
+  sort -t$'\t' -k2 -n -r | head -10 | awk -F'\t' '{printf "| %s | %.1f |\n", $1, $2}'
+echo
+echo "tests: $(grep '^{' "$json" | jq -r 'select(.Test != null and .Action == "pass") | .Test' | wc -l) passed"
