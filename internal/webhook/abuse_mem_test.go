@@ -2,9 +2,11 @@ package webhook_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -17,8 +19,15 @@ import (
 	"testing"
 	"time"
 
+	admissionv1 "k8s.io/api/admission/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/testenv"
 	"github.com/butlerdotdev/butler-toolkit/internal/webhook"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -53,8 +62,24 @@ func (emptyReader) ListClusterCreationPolicies(context.Context) ([]v1alpha1.Clus
 }
 func (emptyReader) CanUpdateTeams(context.Context, webhook.User) (bool, error) { return false, nil }
 
+// abuseChildKubeconfig, set with abuseChildCertDir, makes the abuse child read through
+// the caches of the API server it names (webhook.CachedReader), as the bundle does.
+const abuseChildKubeconfig = "BUTLER_WEBHOOK_ABUSE_KUBECONFIG"
+
 func abuseChild() int {
-	srv, err := webhook.New(webhook.Options{CertDir: os.Getenv(abuseChildCertDir), Reader: emptyReader{}})
+	var reader webhook.Reader = emptyReader{}
+	if kc := os.Getenv(abuseChildKubeconfig); kc != "" {
+		cfg, err := clientcmd.BuildConfigFromFlags("", kc)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if reader, err = webhook.NewCachedReader(cfg, 0); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	srv, err := webhook.New(webhook.Options{CertDir: os.Getenv(abuseChildCertDir), Reader: reader})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -91,6 +116,36 @@ func peakRSS(t *testing.T, pid int) int64 {
 	return 0
 }
 
+// startAbuseChild starts this test binary again as the webhook server the bundle runs
+// (GOMEMLIMIT as its memory limit sets it), with env added to its environment; it returns
+// the server's base URL, a client of its own connection for each call, and its pid.
+func startAbuseChild(t *testing.T, env ...string) (base string, client func() *http.Client, pid int) {
+	t.Helper()
+	certDir, caBundle := servingCert(t)
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(append(os.Environ(), abuseChildCertDir+"="+certDir, "GOMEMLIMIT=200MiB"), env...)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stdin.Close(); _ = cmd.Wait() })
+	addr, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caBundle)
+	client = func() *http.Client {
+		return &http.Client{Transport: &http.Transport{
+			TLSClientConfig: &tls.Config{RootCAs: pool},
+			TLSNextProto:    map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/1.1: a connection each
+		}}
+	}
+	return "https://" + strings.TrimSpace(addr), client, cmd.Process.Pid
+}
+
 // TestSlowLargeBodiesStayUnderTheMemoryLimit: the server as the bundle runs it (GOMEMLIMIT)
 // gets 40 senders at once, each sending 8 MiB bodies slowly, again and again, over
 // connections of their own, half announcing their length and half chunked. Its peak
@@ -102,30 +157,7 @@ func TestSlowLargeBodiesStayUnderTheMemoryLimit(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector multiplies the memory measured")
 	}
-	certDir, caBundle := servingCert(t)
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), abuseChildCertDir+"="+certDir, "GOMEMLIMIT=200MiB")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = stdin.Close(); _ = cmd.Wait() }()
-	addr, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "https://" + strings.TrimSpace(addr)
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(caBundle)
-	client := func() *http.Client {
-		return &http.Client{Transport: &http.Transport{
-			TLSClientConfig: &tls.Config{RootCAs: pool},
-			TLSNextProto:    map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/1.1: a connection each
-		}}
-	}
-
+	base, client, pid := startAbuseChild(t)
 	const senders, bodySize, chunk = 40, 8 << 20, 512 << 10
 	until := time.Now().Add(6 * time.Second)
 	var wg sync.WaitGroup
@@ -180,12 +212,176 @@ func TestSlowLargeBodiesStayUnderTheMemoryLimit(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	wg.Wait()
-	peak := peakRSS(t, cmd.Process.Pid)
+	peak := peakRSS(t, pid)
 	t.Logf("answers by HTTP status (0: connection cut) %v; %d health checks; peak memory %d MiB", codes, checks, peak>>20)
 	if peak >= bundleMemoryLimit {
 		t.Errorf("peak memory %d MiB, over the bundle's %d MiB", peak>>20, bundleMemoryLimit>>20)
 	}
 	if codes[http.StatusServiceUnavailable] == 0 {
 		t.Error("no sender was refused for want of room")
+	}
+}
+
+// review is an AdmissionReview of a TenantCluster create by carol, as the API server
+// sends it (or anyone who can reach the webhook).
+func review(t *testing.T, c *v1alpha1.TenantCluster) []byte {
+	t.Helper()
+	obj, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(&admissionv1.AdmissionReview{
+		TypeMeta: metav1.TypeMeta{APIVersion: admissionv1.SchemeGroupVersion.String(), Kind: "AdmissionReview"},
+		Request: &admissionv1.AdmissionRequest{
+			UID:       types.UID("review-" + c.Namespace + "-" + c.Name),
+			Kind:      metav1.GroupVersionKind{Group: v1alpha1.GroupVersion.Group, Version: v1alpha1.GroupVersion.Version, Kind: v1alpha1.KindTenantCluster},
+			Operation: admissionv1.Create,
+			Namespace: c.Namespace, Name: c.Name,
+			UserInfo: authenticationv1.UserInfo{Username: "carol@example.com"},
+			Object:   runtime.RawExtension{Raw: obj},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// post sends a review and returns the HTTP status and whether the review was admitted.
+func post(c *http.Client, url string, body []byte) (int, bool, error) {
+	resp, err := c.Post(url, "application/json", bytes.NewReader(body))
+	if err != nil {
+		return 0, false, err
+	}
+	defer resp.Body.Close()
+	var out admissionv1.AdmissionReview
+	if resp.StatusCode != http.StatusOK {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return resp.StatusCode, false, nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.Response == nil {
+		return resp.StatusCode, false, fmt.Errorf("no review in the answer: %v", err)
+	}
+	return resp.StatusCode, out.Response.Allowed, nil
+}
+
+// TestIdleAnnouncersStopNoReview: connections that announce 8 MiB bodies, send one byte
+// and ask for ten minutes, opened before and while clients send real reviews at once to
+// the server as the bundle runs it: every review is answered (HTTP 200), none refused for
+// want of room.
+func TestIdleAnnouncersStopNoReview(t *testing.T) {
+	base, client, _ := startAbuseChild(t)
+	const idle, clients, each = 6, 8, 5
+	tlsConfig := client().Transport.(*http.Transport).TLSClientConfig
+	announce := func() {
+		conn, err := tls.Dial("tcp", strings.TrimPrefix(base, "https://"), tlsConfig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = conn.Close() })
+		fmt.Fprintf(conn, "POST %s?timeout=600s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", webhook.PathTenantCluster, 8<<20)
+	}
+	for i := 0; i < idle/2; i++ {
+		announce()
+	}
+	body := review(t, teamCluster("idle", "x", "dev", "carol@example.com", 1))
+	var mu sync.Mutex
+	codes := map[int]int{}
+	var wg sync.WaitGroup
+	for i := 0; i < clients; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := client()
+			for k := 0; k < each; k++ {
+				code, _, err := post(c, base+webhook.PathTenantCluster+"?timeout=10s", body)
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				codes[code]++
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := idle / 2; i < idle; i++ {
+		announce()
+	}
+	wg.Wait()
+	if codes[http.StatusOK] != clients*each {
+		t.Errorf("%d reviews beside %d idle connections, answered by HTTP status: %v; want every one 200", clients*each, idle, codes)
+	}
+}
+
+// TestForgedReviewsStayUnderTheMemoryLimit: the server as the bundle runs it, reading the
+// control plane through its caches, gets admitted creates sent straight to it by clients
+// at once, each in a namespace of its own with owner and creator annotations of 3 MiB: the
+// ledger keeps their figures, not their annotations, and the peak memory stays under the
+// bundle's limit.
+func TestForgedReviewsStayUnderTheMemoryLimit(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector multiplies the memory measured")
+	}
+	env := testenv.Start(t)
+	base, client, pid := startAbuseChild(t, abuseChildKubeconfig+"="+env.Kubeconfig("admin"))
+	health := client()
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		resp, err := health.Get(base + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the webhook's caches never synced: %v", err)
+		}
+	}
+	const clients, each = 4, 10
+	big := strings.Repeat("c", 3<<20)
+	var mu sync.Mutex
+	admitted := 0
+	var wg sync.WaitGroup
+	for i := 0; i < clients; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := client()
+			for k := 0; k < each; k++ {
+				tc := teamCluster(fmt.Sprintf("forged-%d-%d", i, k), "x", "dev", "", 1)
+				tc.Spec.TeamRef, tc.Spec.ProviderConfigRef = nil, nil
+				tc.Annotations[v1alpha1.AnnotationOwner] = big + "o"
+				tc.Annotations[v1alpha1.AnnotationCreatorEmail] = big + "c"
+				// Retried while the body budget is taken by the other clients' bodies.
+				for try := 0; try < 50; try++ {
+					code, allowed, err := post(c, base+webhook.PathTenantCluster+"?timeout=10s", review(t, tc))
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if code == http.StatusServiceUnavailable {
+						time.Sleep(100 * time.Millisecond)
+						continue
+					}
+					if code != http.StatusOK || !allowed {
+						t.Errorf("forged create: HTTP %d, allowed %v; want it admitted", code, allowed)
+						return
+					}
+					mu.Lock()
+					admitted++
+					mu.Unlock()
+					break
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	peak := peakRSS(t, pid)
+	t.Logf("%d forged creates admitted; peak memory %d MiB", admitted, peak>>20)
+	if admitted != clients*each {
+		t.Fatalf("%d of %d forged creates admitted", admitted, clients*each)
+	}
+	if peak >= bundleMemoryLimit {
+		t.Errorf("peak memory %d MiB, over the bundle's %d MiB", peak>>20, bundleMemoryLimit>>20)
 	}
 }

@@ -36,8 +36,8 @@ func (h *Handler) shed(w http.ResponseWriter, r *http.Request, rt route, msg str
 // errBudget ends a body read that would take the bodies held past bodyBudget.
 var errBudget = errors.New("budget")
 
-// bodyReader reads a request body into a buffer whose whole capacity is taken from the
-// handler's bodyBudget before it is allocated, and given back when the review is answered.
+// bodyReader reads a request body into a buffer whose capacity is taken from the handler's
+// bodyBudget before it is allocated, and given back when the review is answered.
 type bodyReader struct {
 	h    *Handler
 	held int64
@@ -57,27 +57,55 @@ func (b *bodyReader) give(n int64) {
 	b.held -= n
 }
 
-// readAll reads r to its end: into one buffer of size when the length is announced (size
-// > 0), else into a buffer grown by doubling, each size taken before it is allocated.
+// firstRead is the buffer a body starts in, whatever length it announces.
+const firstRead = 64 << 10
+
+// readAll reads r to its end into a buffer that grows (by doubling) as bytes arrive, never
+// past an announced length (size > 0) or maxBodyBytes: what a body holds of bodyBudget is
+// what it has sent (at most twice it, or firstRead), not what it announces, so connections
+// that announce large bodies and send nothing hold next to nothing. A full buffer is grown
+// only when a byte beyond it arrives, so a body that fills it exactly costs no more.
 func (b *bodyReader) readAll(r io.Reader, size int64) ([]byte, error) {
-	if size <= 0 {
-		size = 64 << 10
+	first := int64(firstRead)
+	if size > 0 {
+		first = min(first, size)
 	}
-	if !b.take(size) {
+	if !b.take(first) {
 		return nil, errBudget
 	}
-	buf := make([]byte, 0, size)
+	buf := make([]byte, 0, first)
 	for {
 		if len(buf) == cap(buf) {
-			grown := int64(2 * cap(buf))
+			var probe [1]byte
+			n, err := r.Read(probe[:])
+			if n == 0 {
+				if err == io.EOF {
+					return buf, nil
+				}
+				if err != nil {
+					return buf, err
+				}
+				continue
+			}
+			limit := int64(maxBodyBytes + 1)
+			if size > int64(cap(buf)) {
+				limit = size
+			}
+			grown := max(min(int64(2*cap(buf)), limit), int64(cap(buf))+1)
 			if !b.take(grown) {
 				return nil, errBudget
 			}
 			old := int64(cap(buf))
 			nb := make([]byte, len(buf), grown)
 			copy(nb, buf)
-			buf = nb
+			buf = append(nb, probe[0])
 			b.give(old)
+			if err == io.EOF {
+				return buf, nil
+			}
+			if err != nil {
+				return buf, err
+			}
 		}
 		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]

@@ -56,6 +56,9 @@ type CachedReader struct {
 	mu sync.Mutex
 	ns map[string]*nsUsage
 
+	clock ledgerClock   // retires reservations past their time (ledger_clock.go)
+	seq   atomic.Uint64 // numbers the reservations counted beside the cache's
+
 	gate       atomic.Pointer[func() bool]
 	observedRV atomic.Uint64 // the newest resourceVersion observe has applied
 }
@@ -200,6 +203,7 @@ func (r *CachedReader) Run(ctx context.Context) {
 			}
 			backoff = min(2*backoff, 10*time.Second)
 		}
+		go r.runClock(ctx)
 		for _, i := range []cache.SharedIndexInformer{r.clusters, r.providers, r.policies, r.users, r.idps} {
 			if i != nil {
 				go i.RunWithContext(ctx)

@@ -47,6 +47,20 @@ const maxBodyBytes = 8 << 20
 // sends ?timeout=, the webhook's timeoutSeconds).
 const defaultTimeout = 10 * time.Second
 
+// maxTimeout is the longest ?timeout= taken: the API server's longest webhook call
+// (timeoutSeconds is at most 30). A client asking for more, which is no API server, has
+// its body and its review cut off there all the same.
+var maxTimeout = 30 * time.Second
+
+// reviewTimeout is how long the review may take: ?timeout=, at most maxTimeout.
+func reviewTimeout(r *http.Request) time.Duration {
+	t, err := time.ParseDuration(r.URL.Query().Get("timeout"))
+	if err != nil || t <= 0 {
+		return defaultTimeout
+	}
+	return min(t, maxTimeout)
+}
+
 // Handler answers AdmissionReviews (admission.k8s.io/v1) at the five paths with the
 // policy library's decisions. It is an http.Handler; Server adds TLS, health and shutdown.
 type Handler struct {
@@ -173,10 +187,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	timeout := defaultTimeout
-	if t, err := time.ParseDuration(r.URL.Query().Get("timeout")); err == nil && t > 0 {
-		timeout = t
-	}
+	timeout := reviewTimeout(r)
 	answerBy := start.Add(timeout - answerMargin(timeout))
 	if n := h.inflight.Add(1); n > maxInFlight {
 		h.inflight.Add(-1)
@@ -275,8 +286,6 @@ func (h *Handler) readReview(w http.ResponseWriter, r *http.Request) (_ *admissi
 	}
 	br := &bodyReader{h: h}
 	busy := &badRequest{http.StatusServiceUnavailable, fmt.Sprintf("webhook busy: request bodies in flight exceed %d bytes; retry", bodyBudget)}
-	// An announced length is taken whole before a byte is read, so a body that cannot fit
-	// is refused at once, not after it has been sent.
 	body, err := br.readAll(http.MaxBytesReader(w, r.Body, maxBodyBytes), r.ContentLength)
 	held = br.held
 	if err != nil {

@@ -113,7 +113,7 @@ func (h *Handler) tenantCluster(ctx context.Context, req *admissionv1.AdmissionR
 
 // clusterDecider is a Reader that keeps the namespace's figures itself (CachedReader).
 type clusterDecider interface {
-	DecideClusters(namespace string, reserve *v1alpha1.TenantCluster, decide func(*policy.SiblingIndex) bool) error
+	DecideClusters(namespace string, reserve *v1alpha1.TenantCluster, create bool, decide func(*policy.SiblingIndex) bool) error
 }
 
 // decideCached decides a TenantCluster create or update against the namespace's figures,
@@ -126,11 +126,12 @@ func (h *Handler) decideCached(dec clusterDecider, req *admissionv1.AdmissionReq
 	if req.DryRun != nil && *req.DryRun {
 		reserve = nil
 	}
-	if creq.Operation == policy.Update && sameFigures(stripped(creq.Old), stripped(creq.Cluster)) {
+	create := creq.Operation != policy.Update
+	if !create && sameFigures(figures(creq.Old), figures(creq.Cluster)) {
 		reserve = nil
 	}
 	var d policy.Decision
-	err := dec.DecideClusters(creq.Cluster.Namespace, reserve, func(x *policy.SiblingIndex) bool {
+	err := dec.DecideClusters(creq.Cluster.Namespace, reserve, create, func(x *policy.SiblingIndex) bool {
 		creq.SiblingIndex = x
 		d = policy.AdmitCluster(creq).Without(h.off)
 		return d.Allowed()

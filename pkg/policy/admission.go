@@ -216,7 +216,7 @@ func (a *clusterAdmission) siblings() *siblingStats {
 		st.disk.addQuantity(w.MachineTemplate.DiskSize, r)
 		if env != "" && InEnvironment(s, env) {
 			st.sameEnv++
-			if creator != "" && EmailsEqual(clusterOwner(s), creator) {
+			if creator != "" && sameOwner(clusterOwner(s), creator) {
 				st.owned++
 			}
 		}

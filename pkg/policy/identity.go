@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"unicode"
@@ -47,6 +49,32 @@ func EmailKey(s string) string {
 		b.WriteRune(m)
 	}
 	return b.String()
+}
+
+// ownerKeyMax is the longest OwnerKey kept as EmailKey's text: longer than any e-mail
+// (254 bytes); a longer owner is kept as its digest.
+const ownerKeyMax = 256
+
+// OwnerKey is EmailKey, but no longer than a few hundred bytes whatever s is: a key over
+// ownerKeyMax is replaced by "SHA256:" and the upper-case hex of its SHA-256, a text
+// EmailKey leaves as it is (so OwnerKey(OwnerKey(s)) == OwnerKey(s)). Who keeps owners by
+// the thousand (the webhook's ledger of admitted clusters) keeps this, not s, and still
+// groups them as EmailsEqual does.
+func OwnerKey(s string) string {
+	k := EmailKey(s)
+	if len(k) <= ownerKeyMax {
+		return k
+	}
+	sum := sha256.Sum256([]byte(k))
+	return "SHA256:" + strings.ToUpper(hex.EncodeToString(sum[:]))
+}
+
+// sameOwner is EmailsEqual, but also true of an owner and its OwnerKey.
+func sameOwner(a, b string) bool {
+	if len(a) <= ownerKeyMax && len(b) <= ownerKeyMax {
+		return EmailsEqual(a, b)
+	}
+	return OwnerKey(a) == OwnerKey(b)
 }
 
 // CheckEmail says why s cannot name a person: a non-ASCII character (a look-alike such as

@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -118,5 +120,62 @@ func TestLookAlikeIdentityIsWhomTheServerSays(t *testing.T) {
 	}
 	if n := policy.MemberCount([]v1alpha1.TenantCluster{c}, "dev", " kate@example.com", ""); n != 0 {
 		t.Errorf("kate with a leading space owns %d, want 0 (the server does not trim)", n)
+	}
+}
+
+// OwnerKey groups as EmailKey does, stays short whatever the owner, and is its own key: an
+// index that keeps OwnerKey(owner) in place of a megabyte owner still counts it as hers.
+func TestOwnerKey(t *testing.T) {
+	long := strings.Repeat("carol", 1<<18) + "@example.com"
+	longFolded := strings.ToUpper(long)
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"carol@example.com", "CAROL@example.com", true},
+		{"kate@example.com", kelvin + "ate@example.com", true},
+		{"carol@example.com", "bob@example.com", false},
+		{long, longFolded, true},
+		{long, long + "x", false},
+		{long, "carol@example.com", false},
+	} {
+		ka, kb := policy.OwnerKey(c.a), policy.OwnerKey(c.b)
+		if got := ka == kb; got != c.want {
+			t.Errorf("OwnerKey(%.20q) == OwnerKey(%.20q) is %v, want %v", c.a, c.b, got, c.want)
+		}
+		for _, k := range []string{ka, kb} {
+			if len(k) > 300 {
+				t.Errorf("OwnerKey is %d bytes long", len(k))
+			}
+			if policy.OwnerKey(k) != k || policy.EmailKey(k) != k {
+				t.Errorf("OwnerKey(%.40q) is not its own key", k)
+			}
+		}
+	}
+}
+
+// A cluster held with OwnerKey for its owner counts toward its owner's per-member cap as
+// the cluster itself does, on the index's fast path and on its slow one.
+func TestSiblingIndexOwnerKeyCounts(t *testing.T) {
+	long := strings.Repeat("c", 1<<20) + "@example.com"
+	team := &v1alpha1.Team{ObjectMeta: metav1.ObjectMeta{Name: "t"}, Spec: v1alpha1.TeamSpec{
+		Environments: []v1alpha1.EnvironmentSpec{{Name: "dev", Limits: &v1alpha1.EnvironmentLimits{MaxClustersPerMember: ptr.To(int32(1))}}}}}
+	mk := func(name, owner, mem string) *v1alpha1.TenantCluster {
+		c := &v1alpha1.TenantCluster{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "t",
+			Labels:      map[string]string{v1alpha1.LabelEnvironment: "dev"},
+			Annotations: map[string]string{v1alpha1.AnnotationCreatorEmail: owner}}}
+		c.Spec.TeamRef = &v1alpha1.LocalObjectReference{Name: "t"}
+		c.Spec.Workers.Replicas = 1
+		c.Spec.Workers.MachineTemplate.Memory = resource.MustParse(mem)
+		return c
+	}
+	for _, mem := range []string{"4Gi", "1500m"} { // exact sums, and the clusters themselves
+		x := policy.NewSiblingIndex()
+		held := mk("a", policy.OwnerKey(long), mem)
+		x.Set(held)
+		d := policy.AdmitCluster(policy.ClusterRequest{Operation: policy.Create, Cluster: mk("b", long, mem), Team: team, Username: long, SiblingIndex: x})
+		if d.Allowed() {
+			t.Errorf("memory %s: a second cluster of the owner held by her OwnerKey was admitted past her cap of 1", mem)
+		}
 	}
 }

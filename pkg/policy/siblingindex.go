@@ -16,11 +16,12 @@ import (
 // informer cache keeps one per namespace.
 //
 // It compares as AdmitCluster's pass over Siblings does, with the same functions:
-// environments by their exact label (InEnvironment), owners by EmailKey (the key of
-// EmailsEqual's strings.EqualFold). Where a sum cannot be kept as one int64 with one printed format (a
-// fractional or negative quantity, an overflow, quantities of different formats whose
-// printed total depends on the clusters' order), it hands AdmitCluster the clusters
-// themselves instead, so the decision and its message are the same either way.
+// environments by their exact label (InEnvironment), owners by OwnerKey (the key of
+// EmailsEqual's strings.EqualFold, of bounded length). Where a sum cannot be kept as one
+// int64 with one printed format (a fractional or negative quantity, an overflow, quantities
+// of different formats whose printed total depends on the clusters' order), it hands
+// AdmitCluster the clusters themselves instead, so the decision and its message are the
+// same either way.
 //
 // A SiblingIndex is not safe for concurrent use; the clusters it holds are not copied and
 // must not be changed after Set.
@@ -32,7 +33,7 @@ type SiblingIndex struct {
 	mem    indexSum
 	disk   indexSum
 	env    map[string]int64    // environment label -> clusters
-	owned  map[[2]string]int64 // {environment key, EmailKey(owner)} -> clusters
+	owned  map[[2]string]int64 // {environment key, OwnerKey(owner)} -> clusters
 }
 
 type siblingEntry struct {
@@ -81,7 +82,7 @@ func newSiblingEntry(c *v1alpha1.TenantCluster) *siblingEntry {
 	e := &siblingEntry{c: c}
 	if env := c.Labels[v1alpha1.LabelEnvironment]; env != "" {
 		e.env = environmentKey(env)
-		e.owner = EmailKey(clusterOwner(c))
+		e.owner = OwnerKey(clusterOwner(c))
 	}
 	w := &c.Spec.Workers
 	r := int64(w.Replicas)
@@ -245,7 +246,7 @@ func (x *SiblingIndex) stats(self, env, creator string) (siblingStats, bool) {
 			st.sameEnv--
 		}
 		if creator != "" {
-			o := [2]string{k, EmailKey(creator)}
+			o := [2]string{k, OwnerKey(creator)}
 			st.owned = x.owned[o]
 			if exSet && ex.env == k && ex.owner == o[1] {
 				st.owned--

@@ -79,9 +79,10 @@ Paths: /validate-butler-butlerlabs-dev-v1alpha1-tenantcluster, -team and -provid
 synced caches, not while shutting down). A refusal is a 403 carrying the rule's
 message; a failed read refuses the request with the error (fail closed); a malformed
 review gets HTTP 400. Every review is answered before the API server's timeout (its
-?timeout=, less a tenth), with the reason when no decision could be made by then. Request
-bodies held at once are bounded across connections and a body must arrive by its review's
-deadline; past the bounds a request is refused at once (503, Retry-After).
+?timeout=, at most 30s, less a tenth), with the reason when no decision could be made by
+then. Request bodies held at once are bounded across connections, counted as their bytes
+arrive, and a body must arrive by its review's deadline; past the bounds a request is
+refused at once (503, Retry-After).
 
 One structured log line per review (log/slog) goes to standard error. On SIGTERM or
 SIGINT the server stops accepting connections, reports not ready and waits up to
