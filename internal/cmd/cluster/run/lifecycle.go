@@ -31,10 +31,21 @@ var (
 	SecretWait = 30 * time.Second
 )
 
+// Interrupts are the signals that interrupt a run, each as a cancelled CI job does: SIGINT
+// and SIGTERM, and SIGHUP (a closed terminal, a dropped ssh session) and SIGQUIT (Ctrl-\),
+// whose default would end the process and leave the cluster, its kubeconfig file and
+// COMMAND behind.
+var Interrupts = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
 func notify() (<-chan os.Signal, func()) {
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	return ch, func() { signal.Stop(ch) }
+	ch := make(chan os.Signal, len(Interrupts))
+	signal.Notify(ch, Interrupts...)
+	// Caught, SIGPIPE no longer ends the process at a write to a stdout or stderr whose
+	// reader is gone (a dropped ssh session without a terminal): the write fails and the
+	// cleanup still runs. COMMAND starts with the default again (exec resets a caught signal).
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	return ch, func() { signal.Stop(ch); signal.Stop(pipe) }
 }
 
 // preflight is every check before anything is created: the role, the admission rules as
