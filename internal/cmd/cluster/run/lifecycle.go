@@ -87,8 +87,8 @@ type runner struct {
 	sig  <-chan os.Signal
 
 	mu      sync.Mutex
-	got     os.Signal   // the first interrupt
-	child   *os.Process // COMMAND, while it runs
+	got     os.Signal // the first interrupt
+	child   *group    // COMMAND's processes, while it runs
 	abandon chan struct{}
 }
 
@@ -194,7 +194,7 @@ func (r *runner) interrupts(cancel context.CancelFunc, done <-chan struct{}) {
 		r.o.errorf("Interrupted (%s): cleaning up; interrupt again to leave the cluster to its TTL", first)
 		cancel()
 		if child != nil {
-			_ = child.Signal(first)
+			child.signal(first)
 		}
 	case <-done:
 		return
@@ -208,7 +208,7 @@ func (r *runner) interrupts(cancel context.CancelFunc, done <-chan struct{}) {
 			}
 			r.mu.Lock()
 			if r.child != nil {
-				_ = r.child.Signal(s)
+				r.child.signal(s)
 			}
 			r.mu.Unlock()
 		case <-done:
@@ -224,7 +224,9 @@ func (r *runner) interrupted() os.Signal {
 }
 
 // exec runs COMMAND with the kubeconfig and the cluster's name in its environment, its
-// output passed through; an interrupt goes to it, and it is killed KillAfter later.
+// output passed through, in a process group of its own: an interrupt goes to the group,
+// which is killed KillAfter later, and what COMMAND leaves running when it exits is
+// killed then, so nothing it started outlives the run (or holds its stdout open).
 func (r *runner) exec(ctx context.Context, c *v1alpha1.TenantCluster, kubeconfig string) (int, error) {
 	cmd := exec.Command(r.o.Command[0], r.o.Command[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = r.o.IO.In, r.o.IO.Out, r.o.IO.ErrOut
@@ -236,9 +238,9 @@ func (r *runner) exec(ctx context.Context, c *v1alpha1.TenantCluster, kubeconfig
 		r.mu.Unlock()
 		return 0, ctx.Err()
 	}
-	err := cmd.Start()
+	g, err := inGroup(cmd, r.o.IO.In)
 	if err == nil {
-		r.child = cmd.Process
+		r.child = g
 	}
 	r.mu.Unlock()
 	if err != nil {
@@ -246,14 +248,25 @@ func (r *runner) exec(ctx context.Context, c *v1alpha1.TenantCluster, kubeconfig
 		return 127, nil
 	}
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	go func() {
+		// The group ends as COMMAND exits, before Wait reaps it, where that can be told.
+		exited := awaitExit(g.p.Pid)
+		if exited {
+			g.ended()
+		}
+		err := cmd.Wait()
+		if !exited {
+			g.ended()
+		}
+		waited <- err
+	}()
 	select {
 	case err = <-waited:
 	case <-ctx.Done():
 		select {
 		case err = <-waited:
 		case <-time.After(KillAfter):
-			_ = cmd.Process.Kill()
+			g.kill()
 			err = <-waited
 		}
 	}

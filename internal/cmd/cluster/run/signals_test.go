@@ -1,14 +1,22 @@
+//go:build unix
+
 package run
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
 
 // Every terminating signal interrupts the run, so the cleanup runs: a closed terminal or a
@@ -75,4 +83,108 @@ func TestWriteToAGonePipeDoesNotEndTheRun(t *testing.T) {
 	if _, serr := os.Stat(survived); serr != nil {
 		t.Fatalf("the write to a gone stderr ended the process (%v): the cleanup would not run", err)
 	}
+}
+
+// COMMAND's children do not outlive it: a `sh -c` that leaves a process running (which
+// holds stdout, so a `| tee` after cluster run would wait for it) has it killed when it
+// exits, before the cluster is cleaned up.
+func TestWhatCommandLeavesRunningIsKilled(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	r, _ := commandRunner(t, "sh", "-c", `sleep 600 & echo $! > "$0"`, pidFile)
+	status, err := r.exec(context.Background(), &v1alpha1.TenantCluster{}, os.DevNull)
+	if status != 0 {
+		t.Errorf("exit %d, %v", status, err)
+	}
+	if pid := readPid(t, pidFile, 0); !ends(pid) {
+		t.Errorf("the command's child %d is still running", pid)
+	}
+}
+
+// An interrupt reaches every process of COMMAND, and none is left once the run returns:
+// COMMAND's child as much as COMMAND.
+func TestAnInterruptReachesWhatCommandStarted(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	r, sig := commandRunner(t, "sh", "-c", `sleep 600 & echo $! > "$0"; wait`, pidFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	defer close(done)
+	go r.interrupts(cancel, done)
+	type result struct {
+		status int
+		err    error
+	}
+	ran := make(chan result, 1)
+	go func() {
+		status, err := r.exec(ctx, &v1alpha1.TenantCluster{}, os.DevNull)
+		ran <- result{status, err}
+	}()
+	pid := readPid(t, pidFile, time.Minute) // the command runs
+	sig <- syscall.SIGTERM
+	select {
+	case got := <-ran:
+		if got.status != 128+int(syscall.SIGTERM) {
+			t.Errorf("exit %d, %v; want %d", got.status, got.err, 128+int(syscall.SIGTERM))
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the run did not return after the interrupt")
+	}
+	if !ends(pid) {
+		t.Errorf("the command's child %d is still running", pid)
+	}
+}
+
+// commandRunner is a runner of COMMAND args, with output to buffers (so pipes a left
+// process could hold) and a KillAfter short enough for the test.
+func commandRunner(t *testing.T, args ...string) (*runner, chan os.Signal) {
+	t.Helper()
+	old := KillAfter
+	KillAfter = 3 * time.Second
+	t.Cleanup(func() { KillAfter = old })
+	ios, _, _, _ := iostreams.Test()
+	o := &Options{Command: args}
+	o.IO = ios
+	sig := make(chan os.Signal, 1)
+	return &runner{o: o, sig: sig, abandon: make(chan struct{})}, sig
+}
+
+// readPid reads the pid a command wrote, waiting up to wait for it; the process is
+// killed when the test ends, whatever the test found.
+func readPid(t *testing.T, path string, wait time.Duration) int {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		b, err := os.ReadFile(path)
+		if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && perr == nil {
+			t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+			return pid
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the command wrote no pid to %s: %v", path, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// ends reports whether pid ends within 30 s (a signal takes effect when the process is
+// next scheduled; on a loaded machine that is not at once).
+func ends(pid int) bool {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if !running(pid) {
+			return true
+		}
+	}
+	return false
+}
+
+// running reports whether pid is a process that has not ended (a zombie has).
+func running(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil && !os.IsNotExist(err)
+	}
+	// pid (comm) state ...: the state follows the last ')'.
+	rest := string(b[strings.LastIndexByte(string(b), ')')+1:])
+	f := strings.Fields(rest)
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
