@@ -85,6 +85,8 @@ type runner struct {
 	s    Store
 	plan *shared.Plan
 	sig  <-chan os.Signal
+	// id is the run's AnnotationRun value on the cluster it creates.
+	id string
 
 	mu      sync.Mutex
 	got     os.Signal // the first interrupt
@@ -101,6 +103,10 @@ func (r *runner) do(ctx context.Context) error {
 	go r.interrupts(cancel, done)
 
 	c := r.plan.Cluster
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[AnnotationRun] = r.id
 	if _, err := r.s.CreateCluster(ctx, c, r.plan.Addons); err != nil {
 		if !apierrors.IsAlreadyExists(err) {
 			r.undoCreate(c)
@@ -136,12 +142,14 @@ func (r *runner) outcome(status int, runErr, cleanErr error) error {
 
 // undoCreate deletes what a create that failed may have stored (the cluster before a
 // refused addon, or a request cut by an interrupt), so a failed run leaves nothing behind.
-// Only this run's cluster: the one carrying the expiry this run wrote.
+// Only this run's cluster: the one carrying this run's AnnotationRun, deleted with the uid
+// read as precondition. A cluster of the same name and expiry another run created (and
+// this create was refused for) is left alone.
 func (r *runner) undoCreate(c *v1alpha1.TenantCluster) {
 	ctx, cancel := context.WithTimeout(context.Background(), CleanupTimeout)
 	defer cancel()
 	cur, err := r.s.GetCluster(ctx, c.Namespace, c.Name)
-	if apierrors.IsNotFound(err) || err == nil && cur.Annotations[clusterttl.Annotation] != c.Annotations[clusterttl.Annotation] {
+	if apierrors.IsNotFound(err) || err == nil && !r.ours(cur) {
 		return
 	}
 	if err == nil {
@@ -215,6 +223,11 @@ func (r *runner) interrupts(cancel context.CancelFunc, done <-chan struct{}) {
 			return
 		}
 	}
+}
+
+// ours reports whether c is the cluster this run created.
+func (r *runner) ours(c *v1alpha1.TenantCluster) bool {
+	return r.id != "" && c.Annotations[AnnotationRun] == r.id
 }
 
 func (r *runner) interrupted() os.Signal {

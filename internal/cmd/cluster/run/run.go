@@ -184,7 +184,7 @@ func run(ctx context.Context, o *Options) error {
 	}
 	sig, stop := o.Signals()
 	defer stop()
-	r := &runner{o: o, s: s, plan: p, sig: sig}
+	r := &runner{o: o, s: s, plan: p, sig: sig, id: newRunID()}
 	return r.do(ctx)
 }
 
