@@ -105,6 +105,14 @@ func TestWhatCommandLeavesRunningIsKilled(t *testing.T) {
 func TestAnInterruptReachesWhatCommandStarted(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	r, sig := commandRunner(t, "sh", "-c", `sleep 600 & echo $! > "$0"; wait`, pidFile)
+	// The interrupt's message is written while COMMAND's stdout is copied: stderr is a
+	// file, as a process's is, not a buffer both would write.
+	errOut, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errOut.Close()
+	r.o.IO.ErrOut = errOut
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan struct{})
