@@ -24,6 +24,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -73,6 +74,24 @@ func Path() (string, error) {
 	return filepath.Join(home, ".butler", "credentials.json"), nil
 }
 
+// private refuses a credentials file others may read, as ssh refuses such a private key:
+// the tokens in it are to be taken as known to others, and using them would hide that.
+// Windows has no such mode bits to check.
+func private(path string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("reading butler-cli's credentials: %w", err)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return fmt.Errorf("%s is readable or writable by others (mode %#o): its tokens may be known to them; "+
+			"make it private (chmod 600 %s) and log in again with butler-cli, or pass --kubeconfig", path, perm, path)
+	}
+	return nil
+}
+
 // file and server are the parts of butler-cli's file the tools read.
 type file struct {
 	ActiveServer string             `json:"activeServer"`
@@ -98,6 +117,9 @@ func Read(path string, now time.Time) (*Login, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading butler-cli's credentials: %w", err)
+	}
+	if err := private(path); err != nil {
+		return nil, err
 	}
 	var f file
 	if err := json.Unmarshal(b, &f); err != nil {

@@ -89,3 +89,25 @@ func TestServerCredentialsRedacted(t *testing.T) {
 		}
 	}
 }
+
+// A credentials file others may read or write is refused, as ssh refuses such a key,
+// saying how to make it private; once private it is read.
+func TestReadRefusesAFileOthersMayRead(t *testing.T) {
+	kc := base64.StdEncoding.EncodeToString([]byte("apiVersion: v1\nkind: Config\n"))
+	p := write(t, `{"activeServer": "https://b", "servers": {"https://b": {"kubeconfig": "`+kc+`", "expiresAt": "2026-05-02T00:00:00Z"}}}`)
+	for _, mode := range []os.FileMode{0o644, 0o640, 0o602} {
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		l, err := Read(p, now)
+		if err == nil || l != nil || !strings.Contains(err.Error(), "chmod 600 "+p) {
+			t.Errorf("mode %#o: login read %v, error %v; want a refusal saying chmod 600", mode, l != nil, err)
+		}
+	}
+	if err := os.Chmod(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := Read(p, now); err != nil || l == nil {
+		t.Errorf("mode 0600: login read %v, error %v", l != nil, err)
+	}
+}

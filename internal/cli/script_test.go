@@ -87,7 +87,7 @@ func TestLiveScripts(t *testing.T) {
 		Dir:                 filepath.Join(root, "testdata", "script", "live"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode, "webhook": cmdWebhook(env), "bulkclusters": cmdBulkClusters(env), "butlerlogin": cmdButlerLogin},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode, "webhook": cmdWebhook(env), "bulkclusters": cmdBulkClusters(env), "butlerlogin": cmdButlerLogin, "reaper": cmdReaper(env)},
 		Setup: func(e *testscript.Env) error {
 			liveMu.Lock()
 			e.Defer(liveMu.Unlock)

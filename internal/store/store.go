@@ -313,6 +313,12 @@ type ClusterServer interface {
 	// else: one JSON merge patch carrying c's resourceVersion, so a cluster changed since it
 	// was read is a Conflict. It returns the cluster as written (cluster extend).
 	AnnotateCluster(ctx context.Context, c *v1alpha1.TenantCluster, key, value string) (*v1alpha1.TenantCluster, error)
+	// DeleteClusterAsRead deletes c as the caller read it: the delete carries c's uid and
+	// resourceVersion as preconditions, so a cluster changed since (its expiry moved, or
+	// deleted and created again) is a Conflict and stays. With dryRun it is sent with
+	// dryRun=All: RBAC and every admission step decide, and nothing is deleted (cluster
+	// reap asks so before it thaws a frozen cluster).
+	DeleteClusterAsRead(ctx context.Context, c *v1alpha1.TenantCluster, dryRun bool) error
 }
 
 // ClusterPager is a store that lists TenantClusters a page at a time with a label selector

@@ -29,9 +29,12 @@ func (b Bundle) reaper() []runtime.Object {
 			TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "ClusterRole"},
 			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels()},
 			Rules: []rbacv1.PolicyRule{
-				// List the clusters and delete the expired ones.
-				{APIGroups: []string{v1alpha1.GroupVersion.Group}, Resources: []string{"tenantclusters"}, Verbs: []string{"list", "delete"}},
-				// Thaw a frozen cluster's control plane before its delete.
+				// List the clusters, read each expired one again just before acting (its owner
+				// may have extended it since the listing), and delete it (a server dry run
+				// first, so a refused delete leaves a frozen cluster frozen).
+				{APIGroups: []string{v1alpha1.GroupVersion.Group}, Resources: []string{"tenantclusters"}, Verbs: []string{"get", "list", "delete"}},
+				// Thaw a frozen cluster's control plane before its delete (and freeze it again
+				// when the delete is refused).
 				{APIGroups: []string{"steward.butlerlabs.dev"}, Resources: []string{"tenantcontrolplanes"}, Verbs: []string{"get", "patch"}},
 			},
 		},

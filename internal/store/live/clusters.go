@@ -106,6 +106,26 @@ func (s *Store) DeleteCluster(ctx context.Context, c *v1alpha1.TenantCluster) (s
 	return store.Result{Location: s.Host()}, nil
 }
 
+// DeleteClusterAsRead implements store.ClusterServer: a delete with c's uid and
+// resourceVersion as preconditions (those it has), with dryRun=All when dryRun.
+func (s *Store) DeleteClusterAsRead(ctx context.Context, c *v1alpha1.TenantCluster, dryRun bool) error {
+	pre := &metav1.Preconditions{}
+	if c.UID != "" {
+		uid := c.UID
+		pre.UID = &uid
+	}
+	if c.ResourceVersion != "" {
+		rv := c.ResourceVersion
+		pre.ResourceVersion = &rv
+	}
+	opts := &metav1.DeleteOptions{Preconditions: pre}
+	if dryRun {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	return apiError(s.butler.Delete().Namespace(c.Namespace).Resource("tenantclusters").Name(c.Name).
+		Body(opts).Do(ctx).Error())
+}
+
 // DryRunCreateCluster implements store.ClusterServer: each object is sent as CreateCluster
 // sends it, with dryRun=All, and the server's answer is kept.
 func (s *Store) DryRunCreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (*v1alpha1.TenantCluster, []v1alpha1.TenantAddon, error) {

@@ -20,6 +20,7 @@ type Server struct {
 	WatchOne     func(ctx context.Context, namespace, name, resourceVersion string) (watch.Interface, error)
 	DryRunCreate func(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (*v1alpha1.TenantCluster, []v1alpha1.TenantAddon, error)
 	Secret       func(ctx context.Context, namespace, name string, keys ...string) (string, []byte, error)
+	DeleteAsRead func(ctx context.Context, c *v1alpha1.TenantCluster, dryRun bool) error
 	// Config is what Connection returns.
 	Config *rest.Config
 	// Source is what CredentialSource returns.
@@ -83,4 +84,12 @@ func (s *Server) AnnotateCluster(ctx context.Context, c *v1alpha1.TenantCluster,
 		return nil, ErrNotGiven
 	}
 	return s.Annotate(ctx, c, key, value)
+}
+
+// DeleteClusterAsRead implements store.Server.
+func (s *Server) DeleteClusterAsRead(ctx context.Context, c *v1alpha1.TenantCluster, dryRun bool) error {
+	if s.DeleteAsRead == nil {
+		return ErrNotGiven
+	}
+	return s.DeleteAsRead(ctx, c, dryRun)
 }

@@ -35,6 +35,11 @@ type Store interface {
 
 var _ Store = store.Store(nil)
 
+// MaxTTL bounds --ttl: an expiry is what makes a cluster throwaway, and one years away
+// would make it a standing cluster that looks throwaway (extending again is always
+// possible, each time by someone allowed to).
+const MaxTTL = 30 * 24 * time.Hour
+
 // Options are what cluster extend runs with.
 type Options struct {
 	// ClusterOptions are NAME, --team and the dependencies (the clock too), from Complete.
@@ -52,7 +57,8 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Long: `Move a throwaway cluster's expiry (the annotation butler.butlerlabs.dev/expires-at,
 written by cluster create --ttl) to now plus --ttl, so butleradm cluster reap leaves it
 alone until then. An expiry is never moved earlier: when the cluster already lives longer,
-nothing is sent. A cluster without an expiry gets one.
+nothing is sent. A cluster without an expiry gets one. --ttl is at most 30 days (720h):
+extend again later if the cluster is still needed then.
 
 Extending needs operator or admin in the cluster's environment, and the change passes the
 server's update rules first (exit 4 otherwise). Live only: the change is one patch of the
@@ -66,7 +72,7 @@ annotation carrying the resourceVersion that was read.`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	o.TeamFlag(cmd)
-	cmd.Flags().DurationVar(&o.TTL, "ttl", 0, "Time to live from now (required), such as 2h")
+	cmd.Flags().DurationVar(&o.TTL, "ttl", 0, "Time to live from now (required, at most 720h), such as 2h")
 	return cmd
 }
 
@@ -77,6 +83,9 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	}
 	if o.TTL <= 0 {
 		return cmdutil.UsageError("--ttl is required and must be positive, such as 2h")
+	}
+	if o.TTL > MaxTTL {
+		return cmdutil.UsageError("--ttl %s is longer than %s (30 days): extend again later if the cluster is still needed then", o.TTL, MaxTTL)
 	}
 	return nil
 }

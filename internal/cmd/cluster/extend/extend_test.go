@@ -23,6 +23,14 @@ func TestNewCmdCompletes(t *testing.T) {
 	if _, r := cmdtest.RunF(t, storetest.Payments(t, "bob@example.com"), NewCmd, factory.GlobalOptions{}, "bob-checkout", "--team", "payments"); r.Code != 2 {
 		t.Errorf("without --ttl: exit %d, want 2", r.Code)
 	}
+	for _, ttl := range []string{"721h", "87600h"} { // past 30 days: a standing cluster, not a throwaway one
+		if _, r := cmdtest.RunF(t, storetest.Payments(t, "bob@example.com"), NewCmd, factory.GlobalOptions{}, "bob-checkout", "--team", "payments", "--ttl", ttl); r.Code != 2 || r.Err == nil || !strings.Contains(r.Err.Error(), "longer than 720h0m0s") {
+			t.Errorf("--ttl %s: exit %d (%v), want 2 saying the bound", ttl, r.Code, r.Err)
+		}
+	}
+	if _, r := cmdtest.RunF(t, storetest.Payments(t, "bob@example.com"), NewCmd, factory.GlobalOptions{}, "bob-checkout", "--team", "payments", "--ttl", "720h"); r.Code != 0 {
+		t.Errorf("--ttl 720h: exit %d (%v), want 0", r.Code, r.Err)
+	}
 }
 
 // live is Payments with a server that records the annotation it is asked to write.

@@ -1,7 +1,7 @@
 // Package reap is `butleradm cluster reap`: delete the tenant clusters whose expiry
 // (butler.butlerlabs.dev/expires-at, written by butlerctl cluster create --ttl and cluster
 // run) has passed. Safe to run again and from several places at once: a cluster already
-// gone counts as deleted, and each delete carries the uid that was read.
+// gone counts as deleted, and each delete carries the uid and resourceVersion read.
 package reap
 
 import (
@@ -23,11 +23,13 @@ import (
 var Spec = output.Spec{}
 
 // Store is what cluster reap reads and writes: the team and the clusters (store.Reader),
-// the deletes, and the write permissions of a frozen cluster's control plane.
+// the deletes, the write permissions of a frozen cluster's control plane, and live the
+// server that dry-runs each delete and deletes the cluster as it was read.
 type Store interface {
 	store.Reader
 	store.ClusterWriter
 	store.ControlPlanes
+	store.Served
 }
 
 var _ Store = store.Store(nil)
@@ -51,15 +53,17 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Long: `Delete the tenant clusters whose expiry (the annotation butler.butlerlabs.dev/expires-at,
 written by butlerctl cluster create --ttl and cluster run) has passed, of one team or of
 every namespace (-A), and print a summary. A frozen cluster (butleradm cluster freeze, or
-cluster run --on-failure freeze) is thawed first, so its deletion is not blocked.
+cluster run --on-failure freeze) is thawed first, so its deletion is not blocked; live,
+its delete is first sent as a server dry run, so a delete that RBAC or a policy refuses
+leaves it frozen, and a delete refused after the thaw freezes it again.
 
 Safe to run again and from several places at once: a cluster already gone counts as
-deleted, and each delete carries the uid that was read, so a cluster created again under
-the same name is left alone. --dry-run lists what would be deleted and changes nothing.
-An expiry that is no RFC 3339 time is reported and that cluster left alone (exit 1 once
-the others are done); the server's RBAC decides who may delete (exit 4 when it refused).
-The webhook's install bundle can run it on a schedule (butleradm webhook install
---reap-schedule).`,
+deleted, and each delete carries the uid and resourceVersion that were read, so a cluster
+extended meanwhile, or created again under the same name, is left alone. --dry-run lists
+what would be deleted and changes nothing. An expiry that is no RFC 3339 time is reported
+and that cluster left alone (exit 1 once the others are done); the server's RBAC decides
+who may delete (exit 4 when it refused). The webhook's install bundle can run it on a
+schedule (butleradm webhook install --reap-schedule).`,
 		Example: `  butleradm cluster reap -A --dry-run
   butleradm cluster reap --team payments`,
 		Args: cmdutil.NoArgs,

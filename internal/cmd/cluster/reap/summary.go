@@ -3,6 +3,8 @@ package reap
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
@@ -38,6 +40,7 @@ type Cluster struct {
 func reap(ctx context.Context, o *Options, s Store, clusters []v1alpha1.TenantCluster) Summary {
 	sum := Summary{Deleted: []Cluster{}, Gone: []Cluster{}}
 	now := o.Now()
+	cs, _ := s.Server() // none on manifests: no server dry run, no resourceVersion
 	for i := range clusters {
 		c := &clusters[i]
 		sum.Checked++
@@ -60,30 +63,16 @@ func reap(ctx context.Context, o *Options, s Store, clusters []v1alpha1.TenantCl
 			sum.Deleted = append(sum.Deleted, entry)
 			continue
 		}
-		// Read again just before acting: a listing of many clusters is minutes old, and
-		// the owner may have extended (or kept) this one since.
-		cur, err := s.GetCluster(ctx, c.Namespace, c.Name)
-		if err == nil {
-			if exp, ok, _ := clusterttl.Expiry(cur); !ok || exp.After(now) {
-				sum.NotExpired++
-				continue
-			}
-			c = cur
-		}
-		thawed := false
-		if err == nil {
-			thawed, err = thaw(ctx, s, c)
-		}
+		thawed, err := reapOne(ctx, s, cs, c, now)
 		if thawed {
 			sum.Thawed++
-		}
-		if err == nil {
-			_, err = s.DeleteCluster(ctx, c)
 		}
 		switch {
 		case err == nil:
 			sum.Deleted = append(sum.Deleted, entry)
-		case apierrors.IsNotFound(err):
+		case errors.Is(err, errNotExpired):
+			sum.NotExpired++
+		case apierrors.IsNotFound(err) || errors.Is(err, errGone):
 			sum.Gone = append(sum.Gone, entry)
 		case apierrors.IsForbidden(err):
 			entry.Error = err.Error()
@@ -96,22 +85,94 @@ func reap(ctx context.Context, o *Options, s Store, clusters []v1alpha1.TenantCl
 	return sum
 }
 
-// thaw lifts the write limits of a frozen cluster's control plane. A cluster without a
-// control plane (none yet, or Steward not installed) has none to lift.
-func thaw(ctx context.Context, s store.ControlPlanes, c *v1alpha1.TenantCluster) (bool, error) {
-	tcp, err := controlplane.Get(ctx, s, c)
-	if err != nil {
-		if apierrors.IsNotFound(err) || errors.Is(err, store.ErrNoControlPlaneAPI) {
-			return false, nil
+var (
+	// errNotExpired: the cluster was extended since the listing (or since a delete's read).
+	errNotExpired = errors.New("not expired")
+	// errGone: the cluster listed was deleted, and one of its name created again, which
+	// is left alone.
+	errGone = errors.New("gone")
+)
+
+// conflicts bounds the reads again after a delete refused because the cluster changed
+// since it was read (a status written meanwhile).
+const conflicts = 3
+
+// reapOne deletes an expired cluster as it is now, and reports whether it thawed it. Read
+// again just before acting (a listing of many clusters is minutes old, and the owner may
+// have extended this one since); live, the delete is first tried as a server dry run, so
+// one that RBAC or admission refuses leaves a frozen cluster frozen; then the thaw, and
+// the delete carrying the uid and resourceVersion read. A cluster changed meanwhile is
+// read and checked again; a delete that does not happen after the thaw freezes the
+// control plane again.
+func reapOne(ctx context.Context, s Store, cs store.Server, listed *v1alpha1.TenantCluster, now time.Time) (bool, error) {
+	var frozen *stewardv1alpha1.Permissions // what the thaw lifted, until the delete is done
+	refreeze := func(c *v1alpha1.TenantCluster, err error) (bool, error) {
+		if frozen == nil {
+			return false, err
+		}
+		ref, _ := controlplane.RefOf(c)
+		if _, _, ferr := s.SetWritePermissions(ctx, ref.Namespace, ref.Name, *frozen); ferr != nil {
+			return true, fmt.Errorf("%w; its control plane, thawed for the delete, could not be frozen again: %v", err, ferr)
 		}
 		return false, err
 	}
-	if tcp.Spec.WritePermissions == (stewardv1alpha1.Permissions{}) {
-		return false, nil
+	for attempt := 1; ; attempt++ {
+		c, err := s.GetCluster(ctx, listed.Namespace, listed.Name)
+		switch {
+		case err != nil:
+			return refreeze(listed, err)
+		case listed.UID != "" && c.UID != listed.UID:
+			return refreeze(listed, errGone)
+		}
+		if exp, ok, _ := clusterttl.Expiry(c); !ok || exp.After(now) {
+			return refreeze(c, errNotExpired)
+		}
+		if frozen == nil {
+			if cs != nil {
+				if err := cs.DeleteClusterAsRead(ctx, c, true); err != nil {
+					if apierrors.IsConflict(err) && attempt < conflicts {
+						continue
+					}
+					return false, err
+				}
+			}
+			if frozen, err = thaw(ctx, s, c); err != nil {
+				return false, err
+			}
+		}
+		if cs != nil {
+			err = cs.DeleteClusterAsRead(ctx, c, false)
+		} else {
+			_, err = s.DeleteCluster(ctx, c)
+		}
+		switch {
+		case err == nil || apierrors.IsNotFound(err):
+			return frozen != nil, err
+		case apierrors.IsConflict(err) && attempt < conflicts:
+			continue
+		}
+		return refreeze(c, err)
+	}
+}
+
+// thaw lifts the write limits of a frozen cluster's control plane and returns them, nil
+// when there were none. A cluster without a control plane (none yet, or Steward not
+// installed) has none to lift.
+func thaw(ctx context.Context, s store.ControlPlanes, c *v1alpha1.TenantCluster) (*stewardv1alpha1.Permissions, error) {
+	tcp, err := controlplane.Get(ctx, s, c)
+	if err != nil {
+		if apierrors.IsNotFound(err) || errors.Is(err, store.ErrNoControlPlaneAPI) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	was := tcp.Spec.WritePermissions
+	if was == (stewardv1alpha1.Permissions{}) {
+		return nil, nil
 	}
 	ref, _ := controlplane.RefOf(c)
 	if _, _, err := s.SetWritePermissions(ctx, ref.Namespace, ref.Name, stewardv1alpha1.Permissions{}); err != nil {
-		return false, err
+		return nil, err
 	}
-	return true, nil
+	return &was, nil
 }

@@ -54,9 +54,13 @@ func (r *runner) abandoned() bool {
 }
 
 // delete deletes the cluster as it is now (the uid read); one already gone counts as
-// deleted.
+// deleted, and so does one of its name this run did not create (it is left alone).
 func (r *runner) delete(ctx context.Context, c *v1alpha1.TenantCluster) error {
 	cur, err := r.s.GetCluster(ctx, c.Namespace, c.Name)
+	if err == nil && !r.ours(cur) {
+		r.o.errorf("tenantcluster.butler.butlerlabs.dev/%s already gone: the cluster of that name now is not this run's, and is left alone", c.Name)
+		return nil
+	}
 	if err == nil {
 		_, err = r.s.DeleteCluster(ctx, cur)
 	}
@@ -77,6 +81,9 @@ func (r *runner) keep(ctx context.Context, c *v1alpha1.TenantCluster) error {
 	cur, err := r.s.GetCluster(ctx, c.Namespace, c.Name)
 	if err != nil {
 		return err
+	}
+	if !r.ours(cur) {
+		return fmt.Errorf("cannot keep TenantCluster %s/%s: it was deleted meanwhile, and the cluster of that name now is not this run's", c.Namespace, c.Name)
 	}
 	exp := r.o.Now().Add(r.o.KeepFor)
 	if _, err := cs.AnnotateCluster(ctx, cur, clusterttl.Annotation, clusterttl.Format(exp)); err != nil {

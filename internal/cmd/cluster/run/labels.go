@@ -1,6 +1,7 @@
 package run
 
 import (
+	"crypto/rand"
 	"regexp"
 	"strings"
 
@@ -13,6 +14,14 @@ const (
 	LabelRepository  = "butler.butlerlabs.dev/ci-repository"
 	LabelPullRequest = "butler.butlerlabs.dev/ci-pull-request"
 )
+
+// AnnotationRun marks the cluster a run created with a value of that run alone, so the run
+// deletes, keeps or freezes only its own: never a cluster of the same name another run
+// created (whose create this run's may have been refused for) or created again since.
+const AnnotationRun = "butler.butlerlabs.dev/run-id"
+
+// newRunID is a value no other run has: 128 random bits.
+func newRunID() string { return rand.Text() }
 
 var githubPR = regexp.MustCompile(`^refs/pull/(\d+)/`)
 

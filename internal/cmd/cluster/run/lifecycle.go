@@ -31,10 +31,21 @@ var (
 	SecretWait = 30 * time.Second
 )
 
+// Interrupts are the signals that interrupt a run, each as a cancelled CI job does: SIGINT
+// and SIGTERM, and SIGHUP (a closed terminal, a dropped ssh session) and SIGQUIT (Ctrl-\),
+// whose default would end the process and leave the cluster, its kubeconfig file and
+// COMMAND behind.
+var Interrupts = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
 func notify() (<-chan os.Signal, func()) {
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	return ch, func() { signal.Stop(ch) }
+	ch := make(chan os.Signal, len(Interrupts))
+	signal.Notify(ch, Interrupts...)
+	// Caught, SIGPIPE no longer ends the process at a write to a stdout or stderr whose
+	// reader is gone (a dropped ssh session without a terminal): the write fails and the
+	// cleanup still runs. COMMAND starts with the default again (exec resets a caught signal).
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	return ch, func() { signal.Stop(ch); signal.Stop(pipe) }
 }
 
 // preflight is every check before anything is created: the role, the admission rules as
@@ -74,10 +85,12 @@ type runner struct {
 	s    Store
 	plan *shared.Plan
 	sig  <-chan os.Signal
+	// id is the run's AnnotationRun value on the cluster it creates.
+	id string
 
 	mu      sync.Mutex
-	got     os.Signal   // the first interrupt
-	child   *os.Process // COMMAND, while it runs
+	got     os.Signal // the first interrupt
+	child   *group    // COMMAND's processes, while it runs
 	abandon chan struct{}
 }
 
@@ -90,6 +103,10 @@ func (r *runner) do(ctx context.Context) error {
 	go r.interrupts(cancel, done)
 
 	c := r.plan.Cluster
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[AnnotationRun] = r.id
 	if _, err := r.s.CreateCluster(ctx, c, r.plan.Addons); err != nil {
 		if !apierrors.IsAlreadyExists(err) {
 			r.undoCreate(c)
@@ -125,12 +142,14 @@ func (r *runner) outcome(status int, runErr, cleanErr error) error {
 
 // undoCreate deletes what a create that failed may have stored (the cluster before a
 // refused addon, or a request cut by an interrupt), so a failed run leaves nothing behind.
-// Only this run's cluster: the one carrying the expiry this run wrote.
+// Only this run's cluster: the one carrying this run's AnnotationRun, deleted with the uid
+// read as precondition. A cluster of the same name and expiry another run created (and
+// this create was refused for) is left alone.
 func (r *runner) undoCreate(c *v1alpha1.TenantCluster) {
 	ctx, cancel := context.WithTimeout(context.Background(), CleanupTimeout)
 	defer cancel()
 	cur, err := r.s.GetCluster(ctx, c.Namespace, c.Name)
-	if apierrors.IsNotFound(err) || err == nil && cur.Annotations[clusterttl.Annotation] != c.Annotations[clusterttl.Annotation] {
+	if apierrors.IsNotFound(err) || err == nil && !r.ours(cur) {
 		return
 	}
 	if err == nil {
@@ -183,7 +202,7 @@ func (r *runner) interrupts(cancel context.CancelFunc, done <-chan struct{}) {
 		r.o.errorf("Interrupted (%s): cleaning up; interrupt again to leave the cluster to its TTL", first)
 		cancel()
 		if child != nil {
-			_ = child.Signal(first)
+			child.signal(first)
 		}
 	case <-done:
 		return
@@ -197,13 +216,18 @@ func (r *runner) interrupts(cancel context.CancelFunc, done <-chan struct{}) {
 			}
 			r.mu.Lock()
 			if r.child != nil {
-				_ = r.child.Signal(s)
+				r.child.signal(s)
 			}
 			r.mu.Unlock()
 		case <-done:
 			return
 		}
 	}
+}
+
+// ours reports whether c is the cluster this run created.
+func (r *runner) ours(c *v1alpha1.TenantCluster) bool {
+	return r.id != "" && c.Annotations[AnnotationRun] == r.id
 }
 
 func (r *runner) interrupted() os.Signal {
@@ -213,7 +237,9 @@ func (r *runner) interrupted() os.Signal {
 }
 
 // exec runs COMMAND with the kubeconfig and the cluster's name in its environment, its
-// output passed through; an interrupt goes to it, and it is killed KillAfter later.
+// output passed through, in a process group of its own: an interrupt goes to the group,
+// which is killed KillAfter later, and what COMMAND leaves running when it exits is
+// killed then, so nothing it started outlives the run (or holds its stdout open).
 func (r *runner) exec(ctx context.Context, c *v1alpha1.TenantCluster, kubeconfig string) (int, error) {
 	cmd := exec.Command(r.o.Command[0], r.o.Command[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = r.o.IO.In, r.o.IO.Out, r.o.IO.ErrOut
@@ -225,9 +251,9 @@ func (r *runner) exec(ctx context.Context, c *v1alpha1.TenantCluster, kubeconfig
 		r.mu.Unlock()
 		return 0, ctx.Err()
 	}
-	err := cmd.Start()
+	g, err := inGroup(cmd, r.o.IO.In)
 	if err == nil {
-		r.child = cmd.Process
+		r.child = g
 	}
 	r.mu.Unlock()
 	if err != nil {
@@ -235,14 +261,25 @@ func (r *runner) exec(ctx context.Context, c *v1alpha1.TenantCluster, kubeconfig
 		return 127, nil
 	}
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	go func() {
+		// The group ends as COMMAND exits, before Wait reaps it, where that can be told.
+		exited := awaitExit(g.p.Pid)
+		if exited {
+			g.ended()
+		}
+		err := cmd.Wait()
+		if !exited {
+			g.ended()
+		}
+		waited <- err
+	}()
 	select {
 	case err = <-waited:
 	case <-ctx.Done():
 		select {
 		case err = <-waited:
 		case <-time.After(KillAfter):
-			_ = cmd.Process.Kill()
+			g.kill()
 			err = <-waited
 		}
 	}

@@ -50,7 +50,7 @@ type Options struct {
 	factory.Deps[Store]
 	Getenv  func(string) string
 	Offline bool
-	// Signals delivers SIGINT and SIGTERM; Complete wires it to the process's.
+	// Signals delivers the Interrupts; Complete wires it to the process's.
 	Signals func() (<-chan os.Signal, func())
 
 	Name string
@@ -78,9 +78,10 @@ Afterwards the cluster is deleted when COMMAND succeeded; when it failed, --on-f
 decides: delete (the default), keep (its expiry moves to now plus --keep-for), or freeze
 (its control plane is made read-only, as butleradm cluster freeze does, and its expiry
 moves to now plus --keep-for), so the failed state can be inspected and cannot change or
-leak. An interrupt (SIGINT, SIGTERM: a cancelled CI job) is a failure: COMMAND gets the
-signal and the cluster is cleaned up the same way; a second interrupt stops the cleanup and
-leaves the cluster to its TTL (butleradm cluster reap).`,
+leak. An interrupt (SIGINT, SIGTERM: a cancelled CI job; SIGHUP: a closed terminal or a
+dropped ssh session; SIGQUIT) is a failure: COMMAND gets the signal and the cluster is
+cleaned up the same way; the same signal again stops the cleanup and leaves the cluster to
+its TTL (butleradm cluster reap).`,
 		Example: `  butlerctl cluster run --generate-name ci- --team payments --environment dev --ttl 1h -- make e2e
   butlerctl cluster run --generate-name pr- --team payments --environment dev --ttl 2h \
     --on-failure freeze --keep-for 4h -- ./hack/e2e.sh`,
@@ -183,7 +184,7 @@ func run(ctx context.Context, o *Options) error {
 	}
 	sig, stop := o.Signals()
 	defer stop()
-	r := &runner{o: o, s: s, plan: p, sig: sig}
+	r := &runner{o: o, s: s, plan: p, sig: sig, id: newRunID()}
 	return r.do(ctx)
 }
 
