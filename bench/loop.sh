@@ -57,7 +57,7 @@ total=$SECONDS
 phase modules mods
 phase control-plane make testbin
 phase goreleaser make goreleaser
-phase vet make vet fmt-check
+phase vet make vet fmt-check cross
 phase tests make unit UNITFLAGS=-json
 echo "# make test, $mode, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"
 echo

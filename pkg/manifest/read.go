@@ -86,14 +86,6 @@ func (o Options) totalLimit() int64 {
 // fileID identifies a file or directory whatever the path that reached it.
 type fileID struct{ dev, ino uint64 }
 
-func idOf(fi fs.FileInfo) (fileID, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileID{}, false
-	}
-	return fileID{uint64(st.Dev), uint64(st.Ino)}, true // widths differ by platform
-}
-
 // reader walks the paths given to Load and reads each manifest once, within the limits.
 type reader struct {
 	opts      Options
