@@ -81,7 +81,9 @@ A directory with a kustomization.yaml is built as kubectl kustomize builds it; F
 Kustomizations and Argo CD Applications of the repository are entry points, and each
 management cluster they reconcile into is judged apart. Kustomize, Flux, Argo CD, sealed
 secrets and Kubernetes kinds are recognised and counted, not judged; a document of an
-unknown API group is a warning, an error with --strict.
+unknown API group, and YAML that is not Kubernetes (a mapping with no apiVersion, kind or
+metadata: .pre-commit-config.yaml, docker-compose.yml, Helm values), are counted and a
+warning each, an error with --strict.
 
 With --base REF (a commit of the git repository the manifests are in, read without
 checking it out; run from inside the repository) or --base-manifests PATH, it also judges

@@ -21,6 +21,8 @@ const (
 	RuleUnknownKind = "unknown-kind"
 	RuleNotApplied  = "not-applied"
 	RuleNotJudged   = "field-not-judged"
+	// RuleNotKubernetes is a document that is YAML but not a Kubernetes object.
+	RuleNotKubernetes = "not-kubernetes"
 )
 
 // judge loads head (and base) as their controllers apply them and runs the check on each
@@ -147,6 +149,9 @@ func (o *Options) loaderFindings(head *gitops.Tree) []check.Finding {
 	for _, u := range head.Unknown {
 		extra = append(extra, o.unknownFinding(u, check.SeverityWarning))
 	}
+	for _, src := range head.NotObjects {
+		extra = append(extra, o.notObjectFinding(src, check.SeverityWarning))
+	}
 	for _, obj := range head.Raw.Objects {
 		for _, nj := range obj.NotJudged {
 			extra = append(extra, check.Finding{File: nj.File, Line: nj.Line, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name,
@@ -182,14 +187,41 @@ func baseTarget(base *gitops.Tree, name string) *manifest.Set {
 // unknown is the report of documents of unknown API groups under --strict: each an error,
 // as a document that does not decode, and nothing else judged.
 func (o *Options) unknown(t *gitops.Tree) *check.Report {
-	if !o.Strict || len(t.Unknown) == 0 {
+	if !o.Strict || len(t.Unknown)+len(t.NotObjects) == 0 {
 		return nil
 	}
 	var fs []check.Finding
 	for _, u := range t.Unknown {
 		fs = append(fs, o.unknownFinding(u, check.SeverityError))
 	}
+	for _, src := range t.NotObjects {
+		fs = append(fs, o.notObjectFinding(src, check.SeverityError))
+	}
 	return check.Unreadable(fs)
+}
+
+// notObjectFinding words a document that is not a Kubernetes object (a tool's
+// configuration beside the manifests): not judged, and how to leave its file out.
+func (o *Options) notObjectFinding(src manifest.Source, sev check.Severity) check.Finding {
+	msg := "not a Kubernetes object (no apiVersion, kind or metadata): not judged; --exclude or .butlerignore leaves its file out"
+	if sev == check.SeverityError {
+		msg += o.strictWhy()
+	} else {
+		msg += " (--strict makes it an error)"
+	}
+	return check.Finding{File: src.File, Line: src.Line, Message: msg, Rule: RuleNotKubernetes, Severity: sev}
+}
+
+// strictWhy says why a document not judged is an error, naming the strictness setting as
+// the user can type it.
+func (o *Options) strictWhy() string {
+	switch o.StrictSource {
+	case cmdutil.SourceEnv:
+		return " (an error because BUTLER_STRICT is set; BUTLER_STRICT=false makes it a warning)"
+	case cmdutil.SourceConfig:
+		return " (an error because the config file sets strict: true; --strict=false makes it a warning)"
+	}
+	return " (an error under --strict; without it, a warning)"
 }
 
 // unknownFinding words a document of an unknown group, naming the strictness setting as
@@ -197,14 +229,7 @@ func (o *Options) unknown(t *gitops.Tree) *check.Report {
 func (o *Options) unknownFinding(u manifest.Object, sev check.Severity) check.Finding {
 	msg := fmt.Sprintf("%s %s is of an API group the check does not know: it is not judged", u.APIVersion, u.Kind)
 	if sev == check.SeverityError {
-		switch o.StrictSource {
-		case cmdutil.SourceEnv:
-			msg += " (an error because BUTLER_STRICT is set; BUTLER_STRICT=false makes it a warning)"
-		case cmdutil.SourceConfig:
-			msg += " (an error because the config file sets strict: true; --strict=false makes it a warning)"
-		default:
-			msg += " (an error under --strict; without it, a warning)"
-		}
+		msg += o.strictWhy()
 	} else {
 		msg += " (--strict makes it an error)"
 	}
