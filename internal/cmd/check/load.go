@@ -100,6 +100,9 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 	if n := leftOutNote(head.LeftOut, names); n != "" {
 		r.Notes = append(r.Notes, n)
 	}
+	if n := excludedNote(head.Raw.Excluded, head.Raw.ExcludePatterns); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	return r, nil
 }
 
@@ -124,6 +127,7 @@ func leftOutNote(dirs []string, names func(string) string) string {
 // head's files record for the base to compare with.
 func (o *Options) headOptions(ctx context.Context) (gitops.Options, *digests) {
 	opts := gitops.Options{Root: repoRoot(ctx)}
+	opts.Manifest.Exclude, opts.Manifest.IgnoreFile = o.Exclude, o.headIgnore(ctx)
 	// A state check judges one cluster at a time: the loader keeps records of a plain
 	// tree's clusters and each is read again when judged, so that memory does not grow
 	// with whole objects. A change compares whole clusters of both trees.
@@ -266,7 +270,7 @@ func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tr
 			repo.close()
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
 		}
-		opts := gitops.Options{Root: repo.baseRoot, Manifest: manifest.Options{Reuse: reuse}}
+		opts := gitops.Options{Root: repo.baseRoot, Manifest: manifest.Options{Reuse: reuse, Exclude: o.Exclude}}
 		if base, err = gitops.Load(repo.basePaths, nil, opts); err != nil {
 			repo.close()
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: the base does not read: %w", o.Base, err))
@@ -277,7 +281,7 @@ func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tr
 		if !o.noReuse {
 			reuse = dirReuse(o.Manifests, o.BaseManifests, head.Raw, sums, manifest.DefaultMaxFileBytes)
 		}
-		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{Manifest: manifest.Options{Reuse: reuse}}); err != nil {
+		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{Manifest: manifest.Options{Reuse: reuse, Exclude: o.Exclude}}); err != nil {
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
 		}
 	}
@@ -327,12 +331,12 @@ func (o *Options) baseCRDs(pending *pendingRepo) func() []string {
 			if pending.err != nil {
 				return nil // the base's error is reported once head has loaded
 			}
-			files, _ := manifest.Walk(pending.repo.basePaths, manifest.Options{})
+			files, _ := manifest.Walk(pending.repo.basePaths, manifest.Options{Exclude: o.Exclude})
 			return files
 		}
 	case len(o.BaseManifests) > 0:
 		return func() []string {
-			files, _ := manifest.Walk(o.BaseManifests, manifest.Options{})
+			files, _ := manifest.Walk(o.BaseManifests, manifest.Options{Exclude: o.Exclude})
 			return files
 		}
 	}
