@@ -17,7 +17,11 @@ func ReadManifests(paths []string, stdin io.Reader) ([]manifest.Object, []*manif
 	read := func(name string, data []byte) {
 		o, err := manifest.Decode(name, data)
 		objs = append(objs, o...)
-		probs = append(probs, DecodeErrors(err)...)
+		for _, p := range DecodeErrors(err) {
+			if !p.NotObject { // YAML that is no object (no apiVersion, kind or metadata), as a Load skips it
+				probs = append(probs, p)
+			}
+		}
 	}
 	// The loader's reader: bounded, and refusing a FIFO or a device instead of waiting.
 	for _, err := range manifest.ReadFiles(paths, stdin, manifest.Options{}, read) {

@@ -180,7 +180,7 @@ func (w *directWalk) add(p string) bool {
 		return true
 	}
 	objs := w.l.byFile()[p]
-	if len(objs) == 0 {
+	if len(objs) == 0 || w.l.holdsNotObjects(p) {
 		// Not decoded by the raw load (empty, skipped, not walked): kustomize reads it, if
 		// it is a file; a directory without a kustomization or a URL is kustomize's to refuse
 		// or fetch.

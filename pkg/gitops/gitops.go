@@ -69,6 +69,9 @@ type Tree struct {
 	Unreached []manifest.Object
 	// LeftOut are the tool folders (manifest.ToolDirs) the walk did not enter.
 	LeftOut []string
+	// NotObjects are the documents that are YAML but not Kubernetes objects (no apiVersion,
+	// kind or metadata: a tool's configuration, Helm values), where each starts.
+	NotObjects []manifest.Source
 	// Raw is every object of the files as written.
 	Raw *manifest.Set
 }
@@ -164,6 +167,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	}
 	t.Raw = raw
 	t.LeftOut = raw.LeftOut
+	defer func() { t.notObjects(l.raw.NotObjects) }() // once every template has decoded
 	for i := range raw.Objects {
 		o := &raw.Objects[i]
 		switch {
@@ -261,6 +265,16 @@ func (l *loader) scan(files []string, t *Tree, opts manifest.Options) (map[strin
 		}
 	}
 	return skip, errs
+}
+
+// NotObjectsLabel is how the summary counts the documents that are not Kubernetes objects.
+const NotObjectsLabel = "non-Kubernetes YAML (no apiVersion or kind)"
+
+func (t *Tree) notObjects(srcs []manifest.Source) {
+	t.NotObjects = srcs
+	if len(srcs) > 0 {
+		t.Recognised[NotObjectsLabel] = len(srcs)
+	}
 }
 
 // kindLabel is how the summary counts a recognised document.

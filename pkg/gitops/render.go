@@ -36,6 +36,7 @@ type loader struct {
 	// substituted caches a template decoded with an entry's variables, for positions.
 	substituted map[templateKey]*manifest.Set
 	files       map[string][]*manifest.Object // byFile
+	notObjects  map[string]bool               // files holding YAML that is no object, by absolute path
 	tolerate    func(apiVersion, kind, field string) bool
 	wd          string // the working directory, for abs
 }
@@ -51,6 +52,18 @@ func (l *loader) byFile() map[string][]*manifest.Object {
 		}
 	}
 	return l.files
+}
+
+// holdsNotObjects reports whether a file (absolute path) holds a document that is not a
+// Kubernetes object, which kustomize, not the raw load, decides about in a build.
+func (l *loader) holdsNotObjects(abs string) bool {
+	if l.notObjects == nil {
+		l.notObjects = map[string]bool{}
+		for _, s := range l.raw.NotObjects {
+			l.notObjects[l.abs(s.File)] = true
+		}
+	}
+	return l.notObjects[abs]
 }
 
 type templateKey struct {
@@ -74,6 +87,7 @@ func (l *loader) plainTemplates() error {
 		return err
 	}
 	l.raw.Objects = append(l.raw.Objects, set.Objects...)
+	l.raw.NotObjects = append(l.raw.NotObjects, set.NotObjects...)
 	l.templates = map[string]manifest.File{}
 	return nil
 }

@@ -215,6 +215,16 @@ func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, []error{base.errorAt("", n.Line, "a manifest document must be a mapping, got %s", describe(n))}
 	}
+	if notObject(n) {
+		e := base.errorAt("", n.Line, "not a Kubernetes object: it has no apiVersion, kind or metadata")
+		if d.opts.Strict {
+			e.Msg += ": the tools do not check it"
+			e.Strict = true
+		} else {
+			e.NotObject = true
+		}
+		return nil, []error{e}
+	}
 	if elem, ok := isList(h.apiVersion, h.kind); ok && h.apiVersion != "" {
 		return d.list(src, n, h, elem)
 	}

@@ -126,6 +126,11 @@ type DecodeError struct {
 	// document of another API group to be listed: without strict mode it is kept,
 	// unchecked. The caller words how strict mode is turned off.
 	Strict bool
+	// NotObject is set on a document that is YAML (or JSON) but not a Kubernetes object:
+	// a mapping with none of apiVersion, kind, metadata and spec (a tool's configuration,
+	// Helm values). LoadWith and LoadFiles list it in Set.NotObjects instead of refusing
+	// it; Decode, which reads one file named for its objects, returns it as an error.
+	NotObject bool
 }
 
 func (e *DecodeError) Error() string {

@@ -20,6 +20,14 @@ type Set struct {
 	// LeftOut are the tool folders (ToolDirs) the walk met and did not enter, as paths
 	// below the paths read.
 	LeftOut []string
+	// NotObjects are the documents that are YAML but not Kubernetes objects (no
+	// apiVersion, kind or metadata: a tool's configuration), where each starts. Nothing
+	// judges them; a caller that accounts for every document lists them.
+	NotObjects []Source
+	// Excluded are the paths the patterns of Options.Exclude and of the IgnoreFile of a
+	// directory given left out, unread (a folder once, not its files); ExcludePatterns are
+	// the patterns that applied, each once.
+	Excluded, ExcludePatterns []string
 }
 
 // manifestFile reports whether a file in a directory is read by Load.
@@ -54,7 +62,9 @@ func LoadWith(paths []string, stdin io.Reader, opts Options) (*Set, error) {
 		r.path(path, stdin)
 	}
 	errs := p.finish(set, r.errs)
+	errs, set.NotObjects = splitNotObjects(errs)
 	set.LeftOut = r.leftOut
+	set.Excluded, set.ExcludePatterns = r.excluded, r.patterns
 	if !opts.AllowDuplicates {
 		errs = append(errs, set.duplicates()...)
 	}

@@ -29,6 +29,7 @@ func LoadFiles(files []File, opts Options) (*Set, error) {
 		}
 		set.Objects = append(set.Objects, objs...)
 	}
+	errs, set.NotObjects = splitNotObjects(errs)
 	errs = append(errs, set.duplicates()...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

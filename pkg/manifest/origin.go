@@ -11,7 +11,7 @@ import (
 // not walk. Standard input is not listed.
 func Walk(paths []string, opts Options) ([]string, error) {
 	var files []string
-	r := newReader(Options{Scratch: opts.Scratch}, nil)
+	r := newReader(Options{Scratch: opts.Scratch, Exclude: opts.Exclude, IgnoreFile: opts.IgnoreFile}, nil)
 	r.list = func(name string) { files = append(files, name) }
 	for _, p := range paths {
 		if p == Stdin {

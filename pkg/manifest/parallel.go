@@ -153,7 +153,7 @@ func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *p
 			errs = append(errs, err)
 		}
 	}
-	if spans != nil && len(errs) == 0 && opts.from != nil {
+	if rest, _ := splitNotObjects(errs); spans != nil && len(rest) == 0 && opts.from != nil {
 		thin(objs, spans, opts.from)
 	}
 	return objs, errs

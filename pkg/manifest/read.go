@@ -59,6 +59,13 @@ type Options struct {
 	// for a change check), which may be below the paths read: the walk never enters them.
 	// They are the caller's, not the tree's, so they are not listed in Set.LeftOut.
 	Scratch []string
+	// Exclude are patterns of .gitignore's syntax (--exclude) that leave paths below each
+	// directory given out of its walk, relative to that directory, after the patterns of
+	// its IgnoreFile. An excluded path is never read; Set.Excluded lists it.
+	Exclude []string
+	// IgnoreFile, when set, gives the IgnoreFile of a directory given in place of the one
+	// in it (found false: none): a change is judged by the base's copy.
+	IgnoreFile func(dir string) (data []byte, found bool, err error)
 
 	// validate: the objects are validated after decoding (a Load), so an object with
 	// wrong fields is validated too, for every problem at once.
@@ -102,6 +109,11 @@ type reader struct {
 	// identities of opts.Scratch.
 	leftOut []string
 	scratch map[fileID]bool
+	// ign is the directory given being walked and its patterns (nil: none); excluded the
+	// paths they left out and patterns every pattern applied (ignore.go).
+	ign      *ignore
+	excluded []string
+	patterns []string
 }
 
 // newReader is a reader of paths with opts; read is given each manifest's bytes.
@@ -161,7 +173,9 @@ func (r *reader) path(p string, stdin io.Reader) {
 		return
 	}
 	if fi.IsDir() {
+		r.ign = r.ignoreFor(p)
 		r.dir(p, nil)
+		r.ign = nil
 		return
 	}
 	r.file(p, fi)
@@ -297,15 +311,18 @@ func (r *reader) dir(dir string, stack []fileID) {
 		mode := e.Type()
 		if mode&fs.ModeSymlink != 0 {
 			// Followed whether it leads to a file or a directory; a broken one may have been
-			// either, so it is reported rather than passed over.
+			// either, so it is reported rather than passed over, unless it is excluded.
 			st, err := os.Stat(p)
 			if err != nil {
-				r.errs = append(r.errs, pathError(p, err))
+				if !r.excludesLink(p) {
+					r.errs = append(r.errs, pathError(p, err))
+				}
 				continue
 			}
 			mode = st.Mode()
 		}
 		switch {
+		case (mode.IsDir() || manifestFile(e.Name())) && r.excludes(p, mode.IsDir()):
 		case mode.IsDir():
 			r.dir(p, stack)
 		case manifestFile(e.Name()):

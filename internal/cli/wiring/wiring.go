@@ -42,7 +42,7 @@ func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.S
 				// would be most of its memory (internal/memlimit).
 				memlimit.Follow(32<<20, 8<<20, 1.5)
 			}
-			return offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict, Lean: f.ReadOnly})
+			return offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict, Lean: f.ReadOnly, Exclude: o.Exclude})
 		}
 		as, groups := impersonation(f)
 		s, err := live.New(live.Options{

@@ -42,6 +42,7 @@ type Options struct {
 	factory.Deps[factory.NoStore]
 
 	Manifests        []string
+	Exclude          []string // --exclude: paths below a directory of Manifests left out
 	Base             string
 	BaseManifests    []string
 	Format           string
@@ -76,12 +77,15 @@ strictly; every Team, ProviderConfig and ClusterCreationPolicy passes its own ad
 rules; every TenantCluster passes the rules that do not depend on who asks, and every
 aggregate cap holds (environment and team clusters, clusters per member, total nodes, CPU,
 memory, storage, ProviderConfig limits); references resolve; no cluster carries the
-migration annotation. The manifests are --manifests, or the current directory without it.
+migration annotation. The manifests are --manifests, or the current directory without it;
+--exclude and a directory's .butlerignore (.gitignore's syntax) leave paths out, unread.
 A directory with a kustomization.yaml is built as kubectl kustomize builds it; Flux
 Kustomizations and Argo CD Applications of the repository are entry points, and each
 management cluster they reconcile into is judged apart. Kustomize, Flux, Argo CD, sealed
 secrets and Kubernetes kinds are recognised and counted, not judged; a document of an
-unknown API group is a warning, an error with --strict.
+unknown API group, and YAML that is not Kubernetes (a mapping with no apiVersion, kind or
+metadata: .pre-commit-config.yaml, docker-compose.yml, Helm values), are counted and a
+warning each, an error with --strict.
 
 With --base REF (a commit of the git repository the manifests are in, read without
 checking it out; run from inside the repository) or --base-manifests PATH, it also judges
@@ -90,9 +94,9 @@ judge the applier (--applier, --applier-group: the GitOps controller's ServiceAc
 default the author, applying by hand) with the server's messages; the gate's own rules
 (author-*) judge the author (--as, --as-group; --author-map maps CI logins to e-mails), with
 roles read from the base only (docs/rules.md §13). A change never chooses how it is
-judged: with --base, the author map and the config file, when they are files of the
-repository, are read as the base holds them, and with either base, fields are left
-unjudged only when the base's CustomResourceDefinitions declare them. A reference the
+judged: with --base, the author map, the config file and each .butlerignore, when they
+are files of the repository, are read as the base holds them, and with either base,
+fields are left unjudged only when the base's CustomResourceDefinitions declare them. A reference the
 manifests do not resolve is "not judged", a warning, unless --complete declares them the
 whole platform.
 
@@ -141,6 +145,7 @@ func (o *Options) Complete(f *factory.Factory) {
 		o.Manifests = []string{"."}
 	}
 	o.Strict = f.Options.Strict
+	o.Exclude = f.Options.Exclude
 	o.Author = policy.Identity{Username: f.Options.As, Groups: f.Options.AsGroups}
 	if f.Options.Context != "" || f.Options.Kubeconfig != "" {
 		// The platform is read, so a reference neither it nor the tree resolves is missing.

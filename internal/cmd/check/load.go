@@ -21,6 +21,8 @@ const (
 	RuleUnknownKind = "unknown-kind"
 	RuleNotApplied  = "not-applied"
 	RuleNotJudged   = "field-not-judged"
+	// RuleNotKubernetes is a document that is YAML but not a Kubernetes object.
+	RuleNotKubernetes = "not-kubernetes"
 )
 
 // judge loads head (and base) as their controllers apply them and runs the check on each
@@ -98,6 +100,9 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 	if n := leftOutNote(head.LeftOut, names); n != "" {
 		r.Notes = append(r.Notes, n)
 	}
+	if n := excludedNote(head.Raw.Excluded, head.Raw.ExcludePatterns); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	return r, nil
 }
 
@@ -122,6 +127,7 @@ func leftOutNote(dirs []string, names func(string) string) string {
 // head's files record for the base to compare with.
 func (o *Options) headOptions(ctx context.Context) (gitops.Options, *digests) {
 	opts := gitops.Options{Root: repoRoot(ctx)}
+	opts.Manifest.Exclude, opts.Manifest.IgnoreFile = o.Exclude, o.headIgnore(ctx)
 	// A state check judges one cluster at a time: the loader keeps records of a plain
 	// tree's clusters and each is read again when judged, so that memory does not grow
 	// with whole objects. A change compares whole clusters of both trees.
@@ -146,6 +152,9 @@ func (o *Options) loaderFindings(head *gitops.Tree) []check.Finding {
 	var extra []check.Finding
 	for _, u := range head.Unknown {
 		extra = append(extra, o.unknownFinding(u, check.SeverityWarning))
+	}
+	for _, src := range head.NotObjects {
+		extra = append(extra, o.notObjectFinding(src, check.SeverityWarning))
 	}
 	for _, obj := range head.Raw.Objects {
 		for _, nj := range obj.NotJudged {
@@ -182,14 +191,41 @@ func baseTarget(base *gitops.Tree, name string) *manifest.Set {
 // unknown is the report of documents of unknown API groups under --strict: each an error,
 // as a document that does not decode, and nothing else judged.
 func (o *Options) unknown(t *gitops.Tree) *check.Report {
-	if !o.Strict || len(t.Unknown) == 0 {
+	if !o.Strict || len(t.Unknown)+len(t.NotObjects) == 0 {
 		return nil
 	}
 	var fs []check.Finding
 	for _, u := range t.Unknown {
 		fs = append(fs, o.unknownFinding(u, check.SeverityError))
 	}
+	for _, src := range t.NotObjects {
+		fs = append(fs, o.notObjectFinding(src, check.SeverityError))
+	}
 	return check.Unreadable(fs)
+}
+
+// notObjectFinding words a document that is not a Kubernetes object (a tool's
+// configuration beside the manifests): not judged, and how to leave its file out.
+func (o *Options) notObjectFinding(src manifest.Source, sev check.Severity) check.Finding {
+	msg := "not a Kubernetes object (no apiVersion, kind or metadata): not judged; --exclude or .butlerignore leaves its file out"
+	if sev == check.SeverityError {
+		msg += o.strictWhy()
+	} else {
+		msg += " (--strict makes it an error)"
+	}
+	return check.Finding{File: src.File, Line: src.Line, Message: msg, Rule: RuleNotKubernetes, Severity: sev}
+}
+
+// strictWhy says why a document not judged is an error, naming the strictness setting as
+// the user can type it.
+func (o *Options) strictWhy() string {
+	switch o.StrictSource {
+	case cmdutil.SourceEnv:
+		return " (an error because BUTLER_STRICT is set; BUTLER_STRICT=false makes it a warning)"
+	case cmdutil.SourceConfig:
+		return " (an error because the config file sets strict: true; --strict=false makes it a warning)"
+	}
+	return " (an error under --strict; without it, a warning)"
 }
 
 // unknownFinding words a document of an unknown group, naming the strictness setting as
@@ -197,14 +233,7 @@ func (o *Options) unknown(t *gitops.Tree) *check.Report {
 func (o *Options) unknownFinding(u manifest.Object, sev check.Severity) check.Finding {
 	msg := fmt.Sprintf("%s %s is of an API group the check does not know: it is not judged", u.APIVersion, u.Kind)
 	if sev == check.SeverityError {
-		switch o.StrictSource {
-		case cmdutil.SourceEnv:
-			msg += " (an error because BUTLER_STRICT is set; BUTLER_STRICT=false makes it a warning)"
-		case cmdutil.SourceConfig:
-			msg += " (an error because the config file sets strict: true; --strict=false makes it a warning)"
-		default:
-			msg += " (an error under --strict; without it, a warning)"
-		}
+		msg += o.strictWhy()
 	} else {
 		msg += " (--strict makes it an error)"
 	}
@@ -241,7 +270,7 @@ func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tr
 			repo.close()
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
 		}
-		opts := gitops.Options{Root: repo.baseRoot, Manifest: manifest.Options{Reuse: reuse}}
+		opts := gitops.Options{Root: repo.baseRoot, Manifest: manifest.Options{Reuse: reuse, Exclude: o.Exclude}}
 		if base, err = gitops.Load(repo.basePaths, nil, opts); err != nil {
 			repo.close()
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: the base does not read: %w", o.Base, err))
@@ -252,7 +281,7 @@ func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tr
 		if !o.noReuse {
 			reuse = dirReuse(o.Manifests, o.BaseManifests, head.Raw, sums, manifest.DefaultMaxFileBytes)
 		}
-		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{Manifest: manifest.Options{Reuse: reuse}}); err != nil {
+		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{Manifest: manifest.Options{Reuse: reuse, Exclude: o.Exclude}}); err != nil {
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
 		}
 	}
@@ -302,12 +331,12 @@ func (o *Options) baseCRDs(pending *pendingRepo) func() []string {
 			if pending.err != nil {
 				return nil // the base's error is reported once head has loaded
 			}
-			files, _ := manifest.Walk(pending.repo.basePaths, manifest.Options{})
+			files, _ := manifest.Walk(pending.repo.basePaths, manifest.Options{Exclude: o.Exclude})
 			return files
 		}
 	case len(o.BaseManifests) > 0:
 		return func() []string {
-			files, _ := manifest.Walk(o.BaseManifests, manifest.Options{})
+			files, _ := manifest.Walk(o.BaseManifests, manifest.Options{Exclude: o.Exclude})
 			return files
 		}
 	}

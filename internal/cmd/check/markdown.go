@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
+	"github.com/butlerdotdev/butler-toolkit/pkg/gitops"
 )
 
 // markdown is the summary for a pull request (GitHub's job summary): the verdict, per team
@@ -16,6 +17,9 @@ func markdown(w io.Writer, r *check.Report) error {
 		verdict = "❌ would be refused"
 	}
 	fmt.Fprintf(w, "## Butler check: %s\n\n%s\n", verdict, summary(r))
+	if len(r.Recognised) > 0 {
+		fmt.Fprintf(w, "\nRecognised, not judged: %s\n", md(gitops.Summary(r.Recognised)))
+	}
 	if len(r.Usage) > 0 {
 		fmt.Fprint(w, "\n### Usage against the caps\n\n")
 		if r.Mode == "change" {

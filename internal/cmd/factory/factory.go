@@ -25,6 +25,8 @@ type GlobalOptions struct {
 	AsSource       string
 	RequestTimeout string
 	Manifests      []string
+	// Exclude are --exclude's patterns: paths below a directory of --manifests left out.
+	Exclude []string
 	// Strict refuses manifests of kinds the tools do not check instead of skipping them.
 	Strict  bool
 	Output  string

@@ -72,7 +72,8 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 	// The default is butlerclient.DefaultRequestTimeout: a gate in CI must not hang.
 	p.StringVar(&o.RequestTimeout, "request-timeout", "30s", "How long each server request may take (e.g. 1m, or seconds); 0 waits forever")
 	p.StringArrayVar(&o.Manifests, "manifests", nil, "Work on manifests: a file, a directory (read recursively) or - for stdin (repeatable)")
-	p.BoolVar(&o.Strict, StrictFlag, false, "With --manifests: refuse documents of API groups other than Butler's and Steward's instead of skipping them")
+	p.StringArrayVar(&o.Exclude, "exclude", nil, "With --manifests: leave out, unread, the paths below each directory that match this pattern (.gitignore's syntax, relative to the directory; repeatable), after those of its .butlerignore")
+	p.BoolVar(&o.Strict, StrictFlag, false, "With --manifests: refuse documents of API groups other than Butler's and Steward's, and YAML that is no Kubernetes object, instead of skipping them")
 	p.StringVarP(&o.Output, "output", "o", "", "Output format: json, yaml, name, jsonpath=…, go-template=…, custom-columns=… and more; each command's help lists its own (default: a table or text for people)")
 	p.BoolVar(&o.NoColor, "no-color", false, "Disable colour (also NO_COLOR)")
 	p.StringVar(&o.Config, "config", "", "Config file (default $XDG_CONFIG_HOME/butler/config.yaml, then ~/.butler/config.yaml)")
