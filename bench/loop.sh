@@ -11,7 +11,7 @@
 #                          fresh clone on a fresh machine pays it
 #
 # Phases: modules (go mod download of the project and its tools modules), control plane
-# (testbin), goreleaser, vet, then the test run (unit: the race run, then the scripts).
+# (testbin), goreleaser's configuration loader, vet and the cross builds, then the test run (unit: the race run, then the scripts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in /usr/bin/time jq; do
@@ -27,9 +27,9 @@ if [ "${1:-}" = "--cold" ]; then
   mode=cold
   export GOCACHE="$tmp/gocache" GOMODCACHE="$tmp/gomodcache" XDG_CACHE_HOME="$tmp/xdg"
 fi
-export KUBEBUILDER_ASSETS BUTLER_GORELEASER
+export KUBEBUILDER_ASSETS BUTLER_GORELEASER_CONFIGCHECK
 KUBEBUILDER_ASSETS="$(hack/testbin.sh --dir)"
-BUTLER_GORELEASER="$(hack/goreleaser.sh --path)"
+BUTLER_GORELEASER_CONFIGCHECK="$(hack/goreleaser.sh --configcheck --path)"
 
 rows=()
 # phase NAME COMMAND...: runs it, keeps its output in $tmp/NAME.log, adds a row.
@@ -56,7 +56,7 @@ mods() {
 total=$SECONDS
 phase modules mods
 phase control-plane make testbin
-phase goreleaser make goreleaser
+phase goreleaser-config make goreleaser-config
 phase vet make vet fmt-check cross
 phase tests make unit UNITFLAGS=-json
 echo "# make test, $mode, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"

@@ -22,7 +22,7 @@ var EnvSettings = []string{"BUTLER_DEBUG", "BUTLER_HINTS", "BUTLER_IMPERSONATE",
 
 // devEnv are the variables of this repository's build, tests and benchmarks (Makefile, hack/,
 // bench/): set in a developer's shell and in the processes the tests start, never a typo.
-var devEnv = []string{"BUTLER_GORELEASER", "BUTLER_TESTBIN_DIR", "BUTLER_TOOLS_DIR", "BUTLER_UPDATE_DEPLOY",
+var devEnv = []string{"BUTLER_GORELEASER", "BUTLER_GORELEASER_CONFIGCHECK", "BUTLER_TESTBIN_DIR", "BUTLER_TOOLS_DIR", "BUTLER_UPDATE_DEPLOY",
 	"BUTLER_FLUX_TREE", "BUTLER_BENCH_*", "BUTLER_WEBHOOK_HA_*", "BUTLER_WEBHOOK_ABUSE_*"}
 
 func isDevEnv(k string) bool {

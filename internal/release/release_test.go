@@ -222,3 +222,52 @@ func TestGoreleaserCheck(t *testing.T) {
 	}
 	t.Logf("goreleaser check:\n%s", out)
 }
+
+// TestConfigLoads reads .goreleaser.yaml with goreleaser's own loader (configcheck: a
+// strict decoding into goreleaser's types), and a copy with a misspelt key, which must
+// fail: the check can fail. Skipped when configcheck has not been built (`make
+// goreleaser-config`), unless BUTLER_GORELEASER_CONFIGCHECK names it (as `make test` does),
+// in which case a missing checker fails.
+func TestConfigLoads(t *testing.T) {
+	root := repoRoot(t)
+	bin := os.Getenv("BUTLER_GORELEASER_CONFIGCHECK")
+	required := bin != ""
+	if bin == "" {
+		out, err := exec.Command(filepath.Join(root, "hack", "goreleaser.sh"), "--configcheck", "--path").Output()
+		if err != nil {
+			t.Skipf("hack/goreleaser.sh --configcheck --path: %v", err)
+		}
+		bin = strings.TrimSpace(string(out))
+	}
+	if _, err := os.Stat(bin); err != nil {
+		if required {
+			t.Fatalf("configcheck %s: %v (run make goreleaser-config)", bin, err)
+		}
+		t.Skipf("configcheck not built (%s): run make goreleaser-config", bin)
+	}
+	good := filepath.Join(root, ".goreleaser.yaml")
+	if out, err := exec.Command(bin, good).CombinedOutput(); err != nil {
+		t.Fatalf("configcheck .goreleaser.yaml: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, broken := range map[string]string{
+		"misspelt key":  strings.Replace(string(b), "\n    main: ", "\n    mian: ", 1),
+		"wrong version": strings.Replace(string(b), "version: 2\n", "version: 1\n", 1),
+		"wrong type":    strings.Replace(string(b), "goos: [linux, darwin, windows]", "goos: {os: linux}", 1),
+	} {
+		if broken == string(b) {
+			t.Fatalf("%s: the replacement found nothing to break in .goreleaser.yaml", name)
+		}
+		p := filepath.Join(t.TempDir(), ".goreleaser.yaml")
+		if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(bin, p).CombinedOutput()
+		if err == nil {
+			t.Errorf("%s: configcheck passed a broken configuration:\n%s", name, out)
+		}
+	}
+}
