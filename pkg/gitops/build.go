@@ -166,13 +166,16 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 		file = filepath.Clean(filepath.Join(tmp, origin.Path))
 	}
 	origName, origNamespace := res.GetName(), res.GetNamespace()
-	if ids := res.PrevIds(); len(ids) > 0 {
+	ids := append(res.PrevIds(), res.CurId())
+	if len(ids) > 1 {
 		origName, origNamespace = ids[0].Name, ids[0].Namespace
 	}
 	src := l.source(file, res.GetKind(), origNamespace, origName, ov.subst)
 	substitutes := ov.subst != nil && anns[substituteAnnotation] != "disabled"
-	if _, tmpl := l.templates[file]; src != nil && !tmpl && !substitutes && !l.touched(trans, tmp, ov, e, res.GetKind(), origName, res.GetName()) && res.GetName() == src.Name {
-		// Nothing transformed it: it is the object as written, decoded already.
+	if _, tmpl := l.templates[file]; src != nil && !tmpl && !substitutes && res.GetName() == src.Name &&
+		res.GetNamespace() == src.Namespace && res.GetApiVersion() == src.APIVersion && !l.touched(trans, tmp, ov, e, ids) {
+		// Nothing transformed it: it is the object as written, decoded already. (Its id is
+		// the one it was written with, so a patch that changed it selected that id.)
 		return *src, file, nil
 	}
 	data, err := res.AsYAML()
@@ -212,7 +215,7 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 	if src != nil {
 		o = manifest.Rendered(o, src)
 	}
-	l.patchOrigins(&o, trans, tmp, ov, e, origName)
+	l.patchOrigins(&o, trans, tmp, ov, e, ids)
 	return o, file, nil
 }
 
