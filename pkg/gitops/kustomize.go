@@ -36,6 +36,9 @@ type patch struct {
 	apiVersion, kind, namespace, name string
 	file                              string
 	fields                            []manifest.FieldOrigin
+	// annotationOp: a JSON patch operation reads or writes metadata.annotations (or the
+	// whole metadata), which the annotations kustomize adds for a build's metadata change.
+	annotationOp bool
 }
 
 func readKustomization(file string, opts manifest.Options) (*kustomization, error) {
@@ -223,6 +226,7 @@ func patchesOf(file, text string, off int, target *types.Selector) []patch {
 				if path == nil {
 					continue
 				}
+				p.annotationOp = p.annotationOp || readsAnnotations(path) || readsAnnotations(mapValue(op, "from"))
 				steps := strings.Split(strings.TrimPrefix(path.Value, "/"), "/")
 				for i := range steps {
 					steps[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(steps[i])
@@ -248,6 +252,16 @@ func patchesOf(file, text string, off int, target *types.Selector) []patch {
 		out = append(out, p)
 	}
 	return out
+}
+
+// readsAnnotations reports whether a JSON pointer (nil: none) is metadata.annotations,
+// within it, or above it.
+func readsAnnotations(ptr *yaml.Node) bool {
+	if ptr == nil {
+		return false
+	}
+	v := ptr.Value
+	return v == "" || v == "/" || v == "/metadata" || strings.HasPrefix(v, "/metadata/annotations")
 }
 
 func scalar(n *yaml.Node) string {

@@ -37,7 +37,10 @@ type loader struct {
 	substituted map[templateKey]*manifest.Set
 	files       map[string][]*manifest.Object // byFile
 	tolerate    func(apiVersion, kind, field string) bool
-	wd          string // the working directory, for abs
+	// kustAnnotationOps caches whether a kustomization's patches read or write annotations
+	// (annotationOps).
+	kustAnnotationOps *bool
+	wd                string // the working directory, for abs
 }
 
 // byFile indexes the tree's objects by the absolute path of their file.
