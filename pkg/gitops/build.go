@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -62,16 +63,7 @@ func (l *loader) build(dir string, ov overlay, e *manifest.Object) ([]manifest.O
 			k.Resources = append(k.Resources, r)
 		}
 	}
-	data, err := sigsyaml.Marshal(k)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, "kustomization.yaml"), data, 0o600); err != nil {
-		return nil, nil, err
-	}
-	opts := krusty.MakeDefaultOptions()
-	opts.LoadRestrictions = types.LoadRestrictionsNone // as Flux builds
-	m, err := krusty.MakeKustomizer(opts).Run(filesys.MakeFsOnDisk(), tmp)
+	m, err := runKustomize(filesys.MakeFsOnDisk(), tmp, k, l.annotationOps(ov, e))
 	if err != nil {
 		file := l.rel(filepath.Join(dir, "kustomization.yaml"))
 		if e != nil {
@@ -96,6 +88,68 @@ func (l *loader) build(dir string, ov overlay, e *manifest.Object) ([]manifest.O
 		objs = append(objs, o)
 	}
 	return objs, files, errors.Join(errs...)
+}
+
+// runKustomize writes k as tmp's kustomization and has kustomize build it. A build asks
+// kustomize for origin and transformer annotations, which objects carry while the patches
+// run: a JSON patch on metadata.annotations can succeed on them where the build Flux runs
+// (without them) fails. With verify the build is also run as Flux runs it, and fails when
+// that fails.
+func runKustomize(fs filesys.FileSystem, tmp string, k types.Kustomization, verify bool) (resmap.ResMap, error) {
+	run := func(k types.Kustomization) (resmap.ResMap, error) {
+		data, err := sigsyaml.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(tmp, "kustomization.yaml"), data, 0o600); err != nil {
+			return nil, err
+		}
+		opts := krusty.MakeDefaultOptions()
+		opts.LoadRestrictions = types.LoadRestrictionsNone // as Flux builds
+		return krusty.MakeKustomizer(opts).Run(fs, tmp)
+	}
+	m, err := run(k)
+	if err != nil || !verify {
+		return m, err
+	}
+	k.BuildMetadata = nil
+	if _, err := run(k); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// annotationOps reports whether a JSON patch of the tree's kustomizations or of the
+// entry's overlay reads or writes metadata.annotations, or a patch could not be read.
+func (l *loader) annotationOps(ov overlay, e *manifest.Object) bool {
+	if l.kustAnnotationOps == nil {
+		found := false
+		for _, k := range l.kusts {
+			found = found || !k.allRead
+			for _, p := range k.patches {
+				found = found || p.annotationOp
+			}
+		}
+		l.kustAnnotationOps = &found
+	}
+	if *l.kustAnnotationOps {
+		return true
+	}
+	for _, p := range ov.patches {
+		if e == nil {
+			return true
+		}
+		ps := patchesOf(e.Source.File, p.Patch, 0, p.Target)
+		if len(ps) == 0 {
+			return true
+		}
+		for _, q := range ps {
+			if q.annotationOp {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // plainFiles lists the manifest files of a directory without a kustomization (and the
@@ -166,13 +220,16 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 		file = filepath.Clean(filepath.Join(tmp, origin.Path))
 	}
 	origName, origNamespace := res.GetName(), res.GetNamespace()
-	if ids := res.PrevIds(); len(ids) > 0 {
+	ids := append(res.PrevIds(), res.CurId())
+	if len(ids) > 1 {
 		origName, origNamespace = ids[0].Name, ids[0].Namespace
 	}
 	src := l.source(file, res.GetKind(), origNamespace, origName, ov.subst)
 	substitutes := ov.subst != nil && anns[substituteAnnotation] != "disabled"
-	if _, tmpl := l.templates[file]; src != nil && !tmpl && !substitutes && !l.touched(trans, tmp, ov, e, res.GetKind(), origName, res.GetName()) && res.GetName() == src.Name {
-		// Nothing transformed it: it is the object as written, decoded already.
+	if _, tmpl := l.templates[file]; src != nil && !tmpl && !substitutes && res.GetName() == src.Name &&
+		res.GetNamespace() == src.Namespace && res.GetApiVersion() == src.APIVersion && !l.touched(trans, tmp, ov, e, ids) {
+		// Nothing transformed it: it is the object as written, decoded already. (Its id is
+		// the one it was written with, so a patch that changed it selected that id.)
 		return *src, file, nil
 	}
 	data, err := res.AsYAML()
@@ -212,7 +269,7 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 	if src != nil {
 		o = manifest.Rendered(o, src)
 	}
-	l.patchOrigins(&o, trans, tmp, ov, e, origName)
+	l.patchOrigins(&o, trans, tmp, ov, e, ids)
 	return o, file, nil
 }
 

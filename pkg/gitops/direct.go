@@ -33,7 +33,9 @@ import (
 // accumulate. ok is false when the build needs kustomize as a whole: then nothing was
 // rendered.
 func (l *loader) direct(dir string, ov overlay, e *manifest.Object) (objs []manifest.Object, files map[string]bool, ok bool, err error) {
-	if ov.transforms() {
+	if ov.transforms() || l.annotationOps(ov, e) {
+		// A patch on annotations: whether it applies without a build's metadata is for
+		// kustomize's build as a whole to verify.
 		return nil, nil, false, nil
 	}
 	w, patches, ok := l.walkDirect(dir, ov, e)

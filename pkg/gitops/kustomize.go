@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/resid"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
@@ -31,10 +32,13 @@ type kustomization struct {
 // fields it sets.
 type patch struct {
 	target *types.Selector
-	kind   string // the kind a strategic merge patch names itself, "" for a JSON patch
-	name   string
-	file   string
-	fields []manifest.FieldOrigin
+	// The id a strategic merge patch names itself, "" for a JSON patch.
+	apiVersion, kind, namespace, name string
+	file                              string
+	fields                            []manifest.FieldOrigin
+	// annotationOp: a JSON patch operation reads or writes metadata.annotations (or the
+	// whole metadata), which the annotations kustomize adds for a build's metadata change.
+	annotationOp bool
 }
 
 func readKustomization(file string, opts manifest.Options) (*kustomization, error) {
@@ -97,35 +101,66 @@ func secretArgs(s []types.SecretArgs) []types.ConfigMapArgs {
 }
 
 // kustomizationPatches reads where the fields of a kustomization's patches are written:
-// a patch file's lines, or an inline patch's lines within the kustomization file.
+// a patch file's lines, or an inline patch's lines within the kustomization file. allRead
+// is false when a patch of any form gave none: what it selects is kustomize's to say.
 func kustomizationPatches(file string, data []byte, k *types.Kustomization) (out []patch, allRead bool) {
 	dir := filepath.Dir(file)
 	var doc yaml.Node
 	_ = yaml.Unmarshal(data, &doc)
-	inline := inlinePatchLines(&doc, "patches")
 	allRead = true
-	for i, p := range k.Patches {
-		var ps []patch
-		if p.Path != "" {
-			f := filepath.Join(dir, p.Path)
-			if text, err := os.ReadFile(f); err == nil { // else kustomize reports it
-				ps = patchesOf(f, string(text), 0, p.Target)
+	read := func(ps []types.Patch, inline map[int]int) {
+		for i, p := range ps {
+			var got []patch
+			if p.Path != "" {
+				f := filepath.Join(dir, p.Path)
+				if text, err := os.ReadFile(f); err == nil { // else kustomize reports it
+					got = patchesOf(f, string(text), 0, p.Target)
+				}
+			} else {
+				got = patchesOf(file, p.Patch, inline[i], p.Target)
 			}
-		} else {
-			ps = patchesOf(file, p.Patch, inline[i], p.Target)
+			allRead = allRead && len(got) > 0
+			out = append(out, got...)
 		}
-		allRead = allRead && len(ps) > 0
-		out = append(out, ps...)
 	}
-	for _, p := range k.PatchesStrategicMerge {
+	read(k.Patches, inlinePatchLines(&doc, "patches"))
+	read(k.PatchesJson6902, inlinePatchLines(&doc, "patchesJson6902"))
+	smLines := inlineSMLines(&doc)
+	for i, p := range k.PatchesStrategicMerge {
+		var got []patch
 		if s := string(p); !strings.Contains(s, "\n") {
 			f := filepath.Join(dir, s)
 			if text, err := os.ReadFile(f); err == nil {
-				out = append(out, patchesOf(f, string(text), 0, nil)...)
+				got = patchesOf(f, string(text), 0, nil)
 			}
+		} else {
+			got = patchesOf(file, s, smLines[i], nil)
 		}
+		allRead = allRead && len(got) > 0
+		out = append(out, got...)
 	}
 	return out, allRead
+}
+
+// inlineSMLines gives, for each inline patch of a kustomization's patchesStrategicMerge,
+// the line before its text starts.
+func inlineSMLines(doc *yaml.Node) map[int]int {
+	out := map[int]int{}
+	n := doc
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	if n = mapValue(n, "patchesStrategicMerge"); n == nil || n.Kind != yaml.SequenceNode {
+		return out
+	}
+	for i, item := range n.Content {
+		if item.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+			out[i] = item.Line
+		} else {
+			out[i] = item.Line - 1
+		}
+	}
+	return out
 }
 
 // inlinePatchLines gives, for each item of a list of patches (a kustomization's patches,
@@ -191,6 +226,7 @@ func patchesOf(file, text string, off int, target *types.Selector) []patch {
 				if path == nil {
 					continue
 				}
+				p.annotationOp = p.annotationOp || readsAnnotations(path) || readsAnnotations(mapValue(op, "from"))
 				steps := strings.Split(strings.TrimPrefix(path.Value, "/"), "/")
 				for i := range steps {
 					steps[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(steps[i])
@@ -202,8 +238,9 @@ func patchesOf(file, text string, off int, target *types.Selector) []patch {
 				p.fields = append(p.fields, manifest.FieldOrigin{Field: joinSteps(steps), File: file, Line: line + off})
 			}
 		case yaml.MappingNode:
-			p.kind = scalar(mapValue(n, "kind"))
+			p.apiVersion, p.kind = scalar(mapValue(n, "apiVersion")), scalar(mapValue(n, "kind"))
 			p.name = scalar(mapValue(mapValue(n, "metadata"), "name"))
+			p.namespace = scalar(mapValue(mapValue(n, "metadata"), "namespace"))
 			leaves(n, nil, func(steps []string, line int) {
 				switch joinSteps(steps) {
 				case "apiVersion", "kind", "metadata.name", "metadata.namespace":
@@ -215,6 +252,16 @@ func patchesOf(file, text string, off int, target *types.Selector) []patch {
 		out = append(out, p)
 	}
 	return out
+}
+
+// readsAnnotations reports whether a JSON pointer (nil: none) is metadata.annotations,
+// within it, or above it.
+func readsAnnotations(ptr *yaml.Node) bool {
+	if ptr == nil {
+		return false
+	}
+	v := ptr.Value
+	return v == "" || v == "/" || v == "/metadata" || strings.HasPrefix(v, "/metadata/annotations")
 }
 
 func scalar(n *yaml.Node) string {
@@ -266,21 +313,35 @@ func joinSteps(steps []string) string {
 	return b.String()
 }
 
-// applies reports whether a patch applies to an object of that kind and name (its
-// original name or its current one), as far as its target says.
-func (p *patch) applies(kind string, names ...string) bool {
-	k, n := p.kind, p.name
+// applies reports whether a patch may have changed an object with those ids (its
+// previous ids and its current one), as kustomize selects: a target's group, version,
+// kind, name and namespace are regular expressions matched whole against any of them, a
+// strategic merge patch without a target is the object of its own id. A target that
+// selects by labels or annotations counts as applying: what the object's labels were when
+// the patch ran is kustomize's to know.
+func (p *patch) applies(ids []resid.ResId) bool {
 	if p.target != nil {
-		k, n = p.target.Kind, p.target.Name
-	}
-	if k != "" && k != kind {
+		if p.target.LabelSelector != "" || p.target.AnnotationSelector != "" {
+			return true
+		}
+		re, err := types.NewSelectorRegex(p.target)
+		if err != nil {
+			return true // kustomize refused it already; never assume it left the object alone
+		}
+		for _, id := range ids {
+			if re.MatchGvk(id.Gvk) && re.MatchName(id.Name) && re.MatchNamespace(id.EffectiveNamespace()) {
+				return true
+			}
+		}
 		return false
 	}
-	if n == "" {
-		return true
+	if p.kind == "" || p.name == "" {
+		return true // not an object's id: kustomize decides
 	}
-	for _, name := range names {
-		if name == n {
+	g, v := resid.ParseGroupVersion(p.apiVersion)
+	own := resid.NewResIdWithNamespace(resid.NewGvk(g, v, p.kind), p.name, p.namespace)
+	for _, id := range ids {
+		if id.Equals(own) {
 			return true
 		}
 	}

@@ -5,22 +5,28 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/kyaml/resid"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
-// touched reports whether a transformer of a build changed an object: kustomize lists a
-// patch transformer on every object it ran over, so a patch counts only when it targets
-// the object (one selecting by labels or annotations counts always).
-func (l *loader) touched(trans resource.Transformations, tmp string, ov overlay, e *manifest.Object, kind string, names ...string) bool {
+// touched reports whether a transformer of a build may have changed an object (ids, its
+// previous ids and its current one): kustomize lists a patch transformer on every object
+// it ran over, so a patch counts only when it may select the object, as kustomize selects.
+// Patches that could not all be read count always.
+func (l *loader) touched(trans resource.Transformations, tmp string, ov overlay, e *manifest.Object, ids []resid.ResId) bool {
 	for _, tr := range trans {
 		switch tr.ConfiguredBy.Kind {
 		case "PatchTransformer", "PatchStrategicMergeTransformer", "PatchJson6902Transformer":
 		default:
 			return true
 		}
-		for _, p := range l.patchesOf(tr, tmp, ov, e) {
-			if p.applies(kind, names...) || (p.target != nil && (p.target.LabelSelector != "" || p.target.AnnotationSelector != "")) {
+		ps, all := l.patchesOf(tr, tmp, ov, e)
+		if !all {
+			return true
+		}
+		for _, p := range ps {
+			if p.applies(ids) {
 				return true
 			}
 		}
@@ -28,35 +34,39 @@ func (l *loader) touched(trans resource.Transformations, tmp string, ov overlay,
 	return false
 }
 
-// patchesOf are the patches of the kustomization a transformation was configured in.
-func (l *loader) patchesOf(tr *resource.Origin, tmp string, ov overlay, e *manifest.Object) []patch {
+// patchesOf are the patches of the kustomization a transformation was configured in; all
+// is false when some of them could not be read (or the kustomization is not known).
+func (l *loader) patchesOf(tr *resource.Origin, tmp string, ov overlay, e *manifest.Object) (ps []patch, all bool) {
 	in := filepath.Clean(filepath.Join(tmp, tr.ConfiguredIn))
 	if filepath.Dir(in) == tmp {
 		if e == nil {
-			return nil
+			return nil, len(ov.patches) == 0
 		}
-		var ps []patch
+		all = true
 		for i, p := range ov.patches {
-			ps = append(ps, patchesOf(e.Source.File, p.Patch, ov.patchLines[i], p.Target)...)
+			got := patchesOf(e.Source.File, p.Patch, ov.patchLines[i], p.Target)
+			all = all && len(got) > 0
+			ps = append(ps, got...)
 		}
-		return ps
+		return ps, all
 	}
 	if k, ok := l.kusts[filepath.Dir(in)]; ok {
-		return k.patches
+		return k.patches, k.allRead
 	}
-	return nil
+	return nil, false
 }
 
 // patchOrigins points the fields the patches of a build set at the patches' lines.
-func (l *loader) patchOrigins(o *manifest.Object, trans resource.Transformations, tmp string, ov overlay, e *manifest.Object, origName string) {
+func (l *loader) patchOrigins(o *manifest.Object, trans resource.Transformations, tmp string, ov overlay, e *manifest.Object, ids []resid.ResId) {
 	for _, tr := range trans {
 		switch tr.ConfiguredBy.Kind {
 		case "PatchTransformer", "PatchStrategicMergeTransformer", "PatchJson6902Transformer":
 		default:
 			continue
 		}
-		for _, p := range l.patchesOf(tr, tmp, ov, e) {
-			if !p.applies(o.Kind, origName, o.Name) {
+		ps, _ := l.patchesOf(tr, tmp, ov, e)
+		for _, p := range ps {
+			if !p.applies(ids) {
 				continue
 			}
 			for _, f := range p.fields {

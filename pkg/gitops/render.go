@@ -38,7 +38,10 @@ type loader struct {
 	files       map[string][]*manifest.Object // byFile
 	notObjects  map[string]bool               // files holding YAML that is no object, by absolute path
 	tolerate    func(apiVersion, kind, field string) bool
-	wd          string // the working directory, for abs
+	// kustAnnotationOps caches whether a kustomization's patches read or write annotations
+	// (annotationOps).
+	kustAnnotationOps *bool
+	wd                string // the working directory, for abs
 }
 
 // byFile indexes the tree's objects by the absolute path of their file.

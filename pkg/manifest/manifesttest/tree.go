@@ -82,6 +82,9 @@ func Members(team string, m int) string { return fmt.Sprintf("dev%d.%s@example.c
 
 const members = 25
 
+// Team returns the manifest of a Team whose limits leave room for perTeam clusters.
+func Team(team string, perTeam int) string { return teamDoc(team, perTeam) }
+
 func teamDoc(team string, perTeam int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `apiVersion: butler.butlerlabs.dev/v1alpha1
