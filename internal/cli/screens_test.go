@@ -83,9 +83,70 @@ func TestScreens(t *testing.T) {
 	}
 }
 
-// capture runs line in a fresh tmux server of the given width and returns the screen once
-// the command has ended: trailing blank lines dropped, escapes kept when color.
+// firstScreens are the help of both binaries and of every group of commands: what a
+// newcomer reads first, on terminals narrow and wide.
+var firstScreens = []string{
+	"butlerctl", "butlerctl addon", "butlerctl auth", "butlerctl cluster", "butlerctl completion",
+	"butlerctl context", "butlerctl env", "butlerctl policy", "butlerctl team", "butlerctl upgrade",
+	"butleradm", "butleradm auth", "butleradm cluster", "butleradm completion", "butleradm env",
+	"butleradm network", "butleradm policy", "butleradm provider", "butleradm team", "butleradm user",
+	"butleradm webhook",
+}
+
+// TestFirstScreens runs `--help` of each of firstScreens in tmux at 60, 80 and 120
+// columns, on a terminal tall enough to hold it all, and compares the screen with
+// testdata/screens/first (-update rewrites them; review the diff): each command of a list
+// on a line of its own, its description wrapped under its column, at any width.
+func TestFirstScreens(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed, so the terminal screens are not checked: apt-get install -y tmux (or make test-deps)")
+	}
+	bin, err := exec.LookPath("butlerctl") // the test binary, set up by testscript.Main
+	if err != nil {
+		t.Fatalf("butlerctl is not on PATH: %v", err)
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	for _, cmd := range firstScreens {
+		for _, width := range []int{60, 80, 120} {
+			name := fmt.Sprintf("%s-%d", strings.ReplaceAll(cmd, " ", "-"), width)
+			t.Run(name, func(t *testing.T) {
+				got := captureRows(t, filepath.Dir(bin), work, cmd+" --help", width, 250, false)
+				golden := filepath.Join(root, "testdata", "screens", "first", name+".txt")
+				if *update {
+					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run with -update and review the new screen)", err)
+				}
+				if got != string(want) {
+					t.Errorf("the screen differs from %s (run with -update and review the diff):\n%s", golden, got)
+				}
+			})
+		}
+	}
+}
+
+// capture runs line in a fresh tmux server of the given width, 50 rows high, and returns
+// the screen once the command has ended: trailing blank lines dropped, escapes kept when
+// color.
 func capture(t *testing.T, bindir, work, line string, width int, color bool) string {
+	t.Helper()
+	return captureRows(t, bindir, work, line, width, 50, color)
+}
+
+// captureRows is capture on a terminal of the given rows.
+func captureRows(t *testing.T, bindir, work, line string, width, rows int, color bool) string {
 	t.Helper()
 	sock := fmt.Sprintf("butler-screens-%d-%d", os.Getpid(), time.Now().UnixNano())
 	tmux := func(args ...string) ([]byte, error) {
@@ -99,7 +160,7 @@ func capture(t *testing.T, bindir, work, line string, width int, color bool) str
 	}
 	const done = "[screen done]"
 	shell := fmt.Sprintf("cd %s && %s; echo '%s'; exec sleep 60", work, line, done)
-	args := append([]string{"new-session", "-d", "-s", "s", "-x", fmt.Sprint(width), "-y", "50", "env", "-i"}, env...)
+	args := append([]string{"new-session", "-d", "-s", "s", "-x", fmt.Sprint(width), "-y", fmt.Sprint(rows), "env", "-i"}, env...)
 	if out, err := tmux(append(args, "sh", "-c", shell)...); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}

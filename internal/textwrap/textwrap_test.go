@@ -67,3 +67,70 @@ Flags:
 		t.Error("width 0 changed the text")
 	}
 }
+
+// TestHelpCommandLists: each command of a list stays on its own line at any width, its
+// description wrapped under its column, in cobra's sections and a group's.
+func TestHelpCommandLists(t *testing.T) {
+	in := `Available Commands:
+  addon       List, install and uninstall a cluster's named addons
+  auth        Who you are
+
+Cluster Commands:
+  create      Create a tenant cluster, judged first by the server's rules
+
+Additional help topics:
+  butlerctl environment  Variables that are no flag, and what they do
+  butlerctl x Kept whole: no gap of two spaces ends the command path
+`
+	want := `Available Commands:
+  addon       List, install and
+              uninstall a
+              cluster's named
+              addons
+  auth        Who you are
+
+Cluster Commands:
+  create      Create a tenant
+              cluster, judged
+              first by the
+              server's rules
+
+Additional help topics:
+  butlerctl environment  Variables
+                         that
+                         are no
+                         flag,
+                         and
+                         what
+                         they do
+  butlerctl x Kept whole: no gap of two spaces ends the command path
+`
+	if got := Help(in, 32); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestHelpDefinitions: in prose, an indented term and its description in a column stay
+// apart from the terms around them, the lines continuing the description joined to it and
+// wrapped under the column.
+func TestHelpDefinitions(t *testing.T) {
+	in := `Variables:
+  A_VAR=1     does one thing when it is set to one
+  B=1|0       after a refusal, the next steps
+              or off; by default only on a terminal
+`
+	want := `Variables:
+  A_VAR=1     does one thing
+              when it is set
+              to one
+  B=1|0       after a
+              refusal, the
+              next steps or
+              off; by
+              default only
+              on a terminal
+`
+	if got := Help(in, 28); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
