@@ -57,11 +57,13 @@ func readKustomization(file string, opts manifest.Options) (*kustomization, erro
 			k.inputs = append(k.inputs, p.Path)
 		}
 	}
+	//lint:ignore SA1019 kustomize still applies the deprecated patch lists; their files are inputs too
 	for _, p := range k.k.PatchesStrategicMerge {
 		if s := string(p); !strings.Contains(s, "\n") {
 			k.inputs = append(k.inputs, s)
 		}
 	}
+	//lint:ignore SA1019 kustomize still applies the deprecated patch lists; their files are inputs too
 	for _, p := range k.k.PatchesJson6902 {
 		if p.Path != "" {
 			k.inputs = append(k.inputs, p.Path)
@@ -117,6 +119,7 @@ func kustomizationPatches(file string, data []byte, k *types.Kustomization) (out
 		allRead = allRead && len(ps) > 0
 		out = append(out, ps...)
 	}
+	//lint:ignore SA1019 kustomize still applies the deprecated strategic-merge patches; so does the render
 	for _, p := range k.PatchesStrategicMerge {
 		if s := string(p); !strings.Contains(s, "\n") {
 			f := filepath.Join(dir, s)
