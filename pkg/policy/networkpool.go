@@ -29,9 +29,6 @@ type PoolDecision struct {
 	Err      error
 }
 
-// Allowed reports whether the request passes.
-func (d PoolDecision) Allowed() bool { return d.Err == nil }
-
 // AdmitNetworkPool decides a NetworkPool create, update or delete like Butler's NetworkPool
 // webhook. allocations are the IPAllocations labelled with the pool's name
 // (v1alpha1.LabelNetworkPool) in every namespace; they are read on update and delete only.
