@@ -2,7 +2,6 @@ package gitops
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -110,7 +109,7 @@ func kustomizationPatches(file string, data []byte, k *types.Kustomization) (out
 		var ps []patch
 		if p.Path != "" {
 			f := filepath.Join(dir, p.Path)
-			if text, err := os.ReadFile(f); err == nil { // else kustomize reports it
+			if text, err := fileio.ReadFile(f, manifest.DefaultMaxFileBytes); err == nil { // else kustomize reports it
 				ps = patchesOf(f, string(text), 0, p.Target)
 			}
 		} else {
@@ -123,7 +122,7 @@ func kustomizationPatches(file string, data []byte, k *types.Kustomization) (out
 	for _, p := range k.PatchesStrategicMerge {
 		if s := string(p); !strings.Contains(s, "\n") {
 			f := filepath.Join(dir, s)
-			if text, err := os.ReadFile(f); err == nil {
+			if text, err := fileio.ReadFile(f, manifest.DefaultMaxFileBytes); err == nil {
 				out = append(out, patchesOf(f, string(text), 0, nil)...)
 			}
 		}
