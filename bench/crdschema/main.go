@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 type crd struct {
@@ -46,7 +48,7 @@ func main() {
 	}
 	n := 0
 	for _, f := range flag.Args() {
-		data, err := os.ReadFile(f)
+		data, err := fileio.ReadFile(f, 64<<20) // CRDs, in the tens of KiB
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "crdschema:", err)
 			os.Exit(1)

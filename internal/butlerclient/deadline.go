@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // Deadlines of the tools' requests, as kubectl's where kubectl has one.
@@ -80,7 +81,7 @@ func (d *deadlineTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	// The body is read here, under the deadline (client-go reads it whole anyway): a body
 	// cut off by the deadline is then the request's error, not a failed read that client-go
 	// logs to stderr before returning it.
-	body, err := io.ReadAll(resp.Body)
+	body, err := fileio.ReadAll(resp.Body, maxBodyBytes)
 	_ = resp.Body.Close()
 	timedOut := context.Cause(ctx) == error(cause)
 	timer.Stop()
@@ -124,3 +125,8 @@ func (b *cancelOnClose) Close() error {
 	b.cancel(nil)
 	return err
 }
+
+// maxBodyBytes bounds a response read under the deadline: far above the largest list of
+// Butler's objects a server sends (each object is at most etcd's 1.5 MiB), far below what
+// would exhaust memory.
+const maxBodyBytes = 1 << 30

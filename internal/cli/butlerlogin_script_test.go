@@ -27,7 +27,6 @@ func cmdButlerLogin(ts *testscript.TestScript, neg bool, args []string) {
 	valid, err := time.ParseDuration(args[4])
 	ts.Check(err)
 	now := time.Now().UTC().Truncate(time.Second)
-	type team struct{ Name, Role string }
 	server := map[string]any{
 		"user": map[string]any{
 			"email": args[2], "name": "Logged In", "isPlatformAdmin": false,

@@ -39,12 +39,6 @@ func Set(c *v1alpha1.TenantCluster, t time.Time) {
 	c.Annotations[Annotation] = Format(t)
 }
 
-// Expired reports whether c has an expiry at or before now.
-func Expired(c *v1alpha1.TenantCluster, now time.Time) bool {
-	t, ok, err := Expiry(c)
-	return err == nil && ok && !t.After(now)
-}
-
 // Left is the time left for a table: "-" without an expiry, "expired" once it passed,
 // "invalid" when the annotation cannot be read, else the duration as kubectl prints ages.
 func Left(c *v1alpha1.TenantCluster, now time.Time, human func(time.Duration) string) string {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -16,6 +15,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 // Doc is what a command hands the printer: its items (rows, objects) and how to show them
@@ -208,7 +208,7 @@ func resourcePrinter(family, value string) (printers.ResourcePrinter, error) {
 		return nil, cmdutil.UsageError("-o %s: template format specified but no template given", family)
 	}
 	if strings.HasSuffix(family, "-file") {
-		data, err := os.ReadFile(value)
+		data, err := fileio.ReadFile(value, maxTemplateBytes)
 		if err != nil {
 			return nil, cmdutil.UsageError("-o %s: error reading --template %s, %v", family, value, err)
 		}
@@ -308,3 +308,7 @@ func (d Doc) YAMLDocuments(w io.Writer) error {
 	}
 	return nil
 }
+
+// maxTemplateBytes bounds the file of -o go-template-file and jsonpath-file: a template,
+// not a data set.
+const maxTemplateBytes = 1 << 20

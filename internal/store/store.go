@@ -59,9 +59,6 @@ type Store interface {
 // flag, and exits 2.
 var ErrNoServer = storeerr.Missing(storeerr.NeedServer, "the manifests have no server")
 
-// IsNoServer reports whether err is (or wraps) the error of Store.Server offline.
-func IsNoServer(err error) bool { return errors.Is(err, ErrNoServer) }
-
 // Server is what only a live store does.
 type Server interface {
 	ClusterPager

@@ -56,6 +56,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/config/crd"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
 // Versions of the control plane; they name the cache folder and must match
@@ -547,7 +549,7 @@ func (e *Env) LoadManifests(ctx context.Context, path string) error {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := fileio.ReadFile(f, manifest.DefaultMaxFileBytes)
 		if err != nil {
 			return err
 		}

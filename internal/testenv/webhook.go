@@ -48,8 +48,9 @@ func WithWebhook() Option { return func(o *options) { o.webhook = true } }
 // the platform namespace.
 var WebhookInstall = webhook.Install{Namespace: PlatformNamespace, Service: webhook.DefaultService}
 
-// WebhookUser is the identity the webhook server reads with: its ServiceAccount's name.
-var WebhookUser = webhook.ServiceAccountUsername(WebhookInstall)
+// WebhookUser is the identity the webhook server reads with: the user name the API server
+// gives its ServiceAccount (WebhookInstall names none, so the manifests' default).
+var WebhookUser = "system:serviceaccount:" + WebhookInstall.Namespace + ":" + webhook.DefaultName
 
 // webhookServer is the running in-process server.
 type webhookServer struct {

@@ -75,11 +75,6 @@ func ServiceAccount(in Install) *corev1.ServiceAccount {
 	}
 }
 
-// ServiceAccountUsername is the user name the API server gives the ServiceAccount.
-func ServiceAccountUsername(in Install) string {
-	return "system:serviceaccount:" + in.Namespace + ":" + in.name()
-}
-
 // ClusterRole is what the server reads (get, list and watch: Teams, TenantClusters,
 // ProviderConfigs, Users, IdentityProviders, ClusterCreationPolicies, IPAllocations) and the SubjectAccessReviews it creates to ask
 // whether a requester may update Teams.

@@ -91,15 +91,6 @@ type Change struct {
 	Data []byte
 }
 
-// WriteFile writes data to path (see Open and Commit); a new file gets mode newMode.
-func WriteFile(path string, data []byte, newMode fs.FileMode) error {
-	f, err := Open(path, newMode, 0)
-	if err != nil {
-		return err
-	}
-	return Commit([]Change{{File: f, Data: data}})
-}
-
 // Commit writes every change or none: each text goes to a hidden temporary file beside
 // its target (.NAME.tmp-*), created 0600, fsynced, then given the target's owner, group
 // and mode; an existing file is then replaced by a rename, a new one hard-linked into

@@ -29,9 +29,9 @@ func TestWriteRefusesIrregularFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = WriteFile(p, []byte("x"), 0o600)
+		err = writeFile(p, []byte("x"), 0o600)
 		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), p) {
-			t.Errorf("WriteFile(%s) = %v, want a refusal naming it", p, err)
+			t.Errorf("writeFile(%s) = %v, want a refusal naming it", p, err)
 		}
 		after, _ := os.Stat(p)
 		if after.Mode() != before.Mode() {
@@ -55,7 +55,7 @@ func TestWriteThroughSymlink(t *testing.T) {
 	if err := os.Symlink("real/config.yaml", link); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(link, []byte("new\n"), 0o600); err != nil {
+	if err := writeFile(link, []byte("new\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
@@ -71,7 +71,7 @@ func TestWriteThroughSymlink(t *testing.T) {
 	if err := os.Symlink("real/new.yaml", dangling); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(dangling, []byte("x\n"), 0o600); err != nil {
+	if err := writeFile(dangling, []byte("x\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Stat(filepath.Join(dir, "real", "new.yaml")); err != nil || st.Mode().Perm() != 0o600 {
@@ -92,7 +92,7 @@ func TestWriteKeepsOwnerAndGroup(t *testing.T) {
 	if err := os.Chown(p, 4321, 8765); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(p, []byte("new\n"), 0o644); err != nil {
+	if err := writeFile(p, []byte("new\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := os.Stat(p)
@@ -141,4 +141,13 @@ func TestLock(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(dir, "*.lock")); len(m) > 0 {
 		t.Errorf("locks left: %v", m)
 	}
+}
+
+// writeFile writes data to path as the tools write one file: Open, then Commit.
+func writeFile(path string, data []byte, newMode os.FileMode) error {
+	f, err := Open(path, newMode, 0)
+	if err != nil {
+		return err
+	}
+	return Commit([]Change{{File: f, Data: data}})
 }

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
@@ -339,7 +340,7 @@ func (f *subsetFS) ReadFile(path string) ([]byte, error) {
 // filterResources is a kustomization file with its resources (and bases) cut to the
 // directories and the files of subset.
 func filterResources(file, dir string, subset map[string]bool, kusts map[string]*kustomization) ([]byte, bool) {
-	data, err := os.ReadFile(file)
+	data, err := fileio.ReadFile(file, manifest.DefaultMaxFileBytes)
 	if err != nil {
 		return nil, false
 	}

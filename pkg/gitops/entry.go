@@ -176,6 +176,7 @@ func (l *loader) rawFor(o *manifest.Object) *manifest.Object {
 func (l *loader) plainKustomize() (*manifest.Set, error) {
 	used := map[string]bool{}
 	for dir, k := range l.kusts {
+		//lint:ignore SA1019 kustomize still builds bases, so a tree that lists them still uses those files
 		for _, r := range append(append(append([]string{}, k.k.Resources...), k.k.Components...), k.k.Bases...) {
 			used[filepath.Join(dir, r)] = true
 		}

@@ -2,7 +2,6 @@ package gitops
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -61,11 +60,13 @@ func readKustomization(file string, opts manifest.Options) (*kustomization, erro
 			k.inputs = append(k.inputs, p.Path)
 		}
 	}
+	//lint:ignore SA1019 kustomize still applies the deprecated patch lists; their files are inputs too
 	for _, p := range k.k.PatchesStrategicMerge {
 		if s := string(p); !strings.Contains(s, "\n") {
 			k.inputs = append(k.inputs, s)
 		}
 	}
+	//lint:ignore SA1019 kustomize still applies the deprecated patch lists; their files are inputs too
 	for _, p := range k.k.PatchesJson6902 {
 		if p.Path != "" {
 			k.inputs = append(k.inputs, p.Path)
@@ -113,7 +114,7 @@ func kustomizationPatches(file string, data []byte, k *types.Kustomization) (out
 			var got []patch
 			if p.Path != "" {
 				f := filepath.Join(dir, p.Path)
-				if text, err := os.ReadFile(f); err == nil { // else kustomize reports it
+				if text, err := fileio.ReadFile(f, manifest.DefaultMaxFileBytes); err == nil { // else kustomize reports it
 					got = patchesOf(f, string(text), 0, p.Target)
 				}
 			} else {
@@ -124,13 +125,15 @@ func kustomizationPatches(file string, data []byte, k *types.Kustomization) (out
 		}
 	}
 	read(k.Patches, inlinePatchLines(&doc, "patches"))
+	//lint:ignore SA1019 kustomize still applies the deprecated JSON 6902 patches; so does the render
 	read(k.PatchesJson6902, inlinePatchLines(&doc, "patchesJson6902"))
 	smLines := inlineSMLines(&doc)
+	//lint:ignore SA1019 kustomize still applies the deprecated strategic-merge patches; so does the render
 	for i, p := range k.PatchesStrategicMerge {
 		var got []patch
 		if s := string(p); !strings.Contains(s, "\n") {
 			f := filepath.Join(dir, s)
-			if text, err := os.ReadFile(f); err == nil {
+			if text, err := fileio.ReadFile(f, manifest.DefaultMaxFileBytes); err == nil {
 				got = patchesOf(f, string(text), 0, nil)
 			}
 		} else {

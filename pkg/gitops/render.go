@@ -116,12 +116,6 @@ func (l *loader) template(abs string, s *substitution) *manifest.Set {
 	return set
 }
 
-// entry is a Flux Kustomization or Argo CD Application that applies part of the tree.
-type entry struct {
-	obj    *manifest.Object
-	target string
-}
-
 // output is what one entry (or one root kustomization) renders.
 type output struct {
 	objects []manifest.Object

@@ -2,10 +2,8 @@ package manifest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -332,20 +330,4 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 	m["apiVersion"], m["kind"] = h.apiVersion, h.kind
 	o.Obj = &unstructured.Unstructured{Object: m}
 	return o, nil
-}
-
-var strictFieldRE = regexp.MustCompile(`^(unknown|duplicate) field "(.*)"$`)
-
-// jsonError maps an error of the JSON decoder back to a field. The converter catches
-// these first; this is the safety net.
-func jsonError(o *Object, err error) *DecodeError {
-	msg := err.Error()
-	if m := strictFieldRE.FindStringSubmatch(msg); m != nil {
-		return o.errorAt(m[2], 0, "%s field", m[1])
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return o.errorAt(te.Field, 0, "expected %s, got %s", te.Type, te.Value)
-	}
-	return o.errorAt("", 0, "%s", strings.TrimPrefix(msg, "json: "))
 }

@@ -115,9 +115,10 @@ func explicitFindings(obj *Object, s *jsonSchema, found field.ErrorList) field.E
 			continue
 		}
 		val := e.val
-		if m, ok := val.(map[string]any); ok {
-			// Written as {}: the server fills the defaults of its properties first.
-			m = map[string]any{}
+		if _, ok := val.(map[string]any); ok {
+			// Written as {} (only {} is recorded, and shared): the server fills the defaults
+			// of its properties first, into a map of this value's own.
+			m := map[string]any{}
 			for k, ps := range fs.Properties {
 				if ps != nil && ps.Default != nil {
 					m[k] = ps.Default

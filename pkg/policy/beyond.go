@@ -43,9 +43,6 @@ func BeyondButlerRules() []string {
 	return ids
 }
 
-// BeyondButlerDescription says what rule does, "" for Butler's own rules.
-func BeyondButlerDescription(rule string) string { return beyondButler[rule] }
-
 // beyondNote is appended to the message of a refusal by one of these rules, so whoever
 // reads it knows Butler itself would not refuse.
 func beyondNote(rule string) string {

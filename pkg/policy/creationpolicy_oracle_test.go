@@ -1,7 +1,6 @@
 package policy_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -248,10 +247,4 @@ func ccpOracleKeys(options map[string]v1alpha1.OptionRule) []string {
 	}
 	sort.Strings(other)
 	return append(keys, other...)
-}
-
-// jsonValues is how the server prints a values list in an Invalid error.
-func jsonValues(v []string) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }

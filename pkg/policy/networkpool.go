@@ -29,9 +29,6 @@ type PoolDecision struct {
 	Err      error
 }
 
-// Allowed reports whether the request passes.
-func (d PoolDecision) Allowed() bool { return d.Err == nil }
-
 // AdmitNetworkPool decides a NetworkPool create, update or delete like Butler's NetworkPool
 // webhook. allocations are the IPAllocations labelled with the pool's name
 // (v1alpha1.LabelNetworkPool) in every namespace; they are read on update and delete only.
@@ -98,13 +95,15 @@ func PoolWarnings(pool *v1alpha1.NetworkPool) []string {
 	if ta == nil {
 		return nil
 	}
-	hasStartEnd, hasRanges := ta.Start != "" && ta.End != "", len(ta.Ranges) > 0
+	//lint:ignore SA1019 the server still reads the deprecated start/end and warns about them; so does this
+	start, end := ta.Start, ta.End
+	hasStartEnd, hasRanges := start != "" && end != "", len(ta.Ranges) > 0
 	switch {
 	case hasStartEnd && hasRanges:
 		return []string{"Start/End are ignored when Ranges is present; remove them"}
 	case hasStartEnd:
 		return []string{fmt.Sprintf("Start/End fields are deprecated; migrate to Ranges. Equivalent configuration:\n"+
-			"  tenantAllocation:\n    ranges:\n    - start: %s\n      end: %s", ta.Start, ta.End)}
+			"  tenantAllocation:\n    ranges:\n    - start: %s\n      end: %s", start, end)}
 	}
 	return nil
 }

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the deprecated start/end are what these cases feed the server's checks and warnings
+
 package policy_test
 
 import (

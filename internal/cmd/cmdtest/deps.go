@@ -2,6 +2,7 @@ package cmdtest
 
 import (
 	"bytes"
+	"context"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,8 +21,13 @@ func Now() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) }
 // the command's spec.
 func Deps[S any](s S, spec output.Spec, format string) (factory.Deps[S], *bytes.Buffer, *bytes.Buffer) {
 	ios, _, out, errOut := iostreams.Test()
-	d := factory.Deps[S]{IO: ios, Store: factory.Fixed(s), Now: Now}
+	d := factory.Deps[S]{IO: ios, Store: fixed(s), Now: Now}
 	d.Print = output.Register(&cobra.Command{}, &format, spec)
 	d.Printer = d.Print.Printer(ios)
 	return d, out, errOut
+}
+
+// fixed is a store opener that returns s.
+func fixed[S any](s S) func(context.Context) (S, error) {
+	return func(context.Context) (S, error) { return s, nil }
 }

@@ -3,6 +3,7 @@ package doctor
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -50,7 +51,7 @@ func TestNewCmdRefusesBadStuckAfter(t *testing.T) {
 func TestRunOffline(t *testing.T) {
 	deps, out, _ := cmdtest.Deps[Store](storetest.Payments(t, "bob@example.com"), Spec, "")
 	err := run(context.Background(), &Options{Deps: deps})
-	if !store.IsNoServer(err) || out.Len() > 0 {
+	if !errors.Is(err, store.ErrNoServer) || out.Len() > 0 {
 		t.Errorf("err %v, printed %q", err, out.String())
 	}
 }

@@ -62,8 +62,3 @@ func StoreAs[S any](f *Factory) func(context.Context) (S, error) {
 		return narrow, nil
 	}
 }
-
-// Fixed is a store opener that returns s, for tests that build Options by hand.
-func Fixed[S any](s S) func(context.Context) (S, error) {
-	return func(context.Context) (S, error) { return s, nil }
-}

@@ -13,17 +13,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
-// StrictFlag is the name of --strict. A command that gates CI turns it on by default with
-// DefaultStrict.
+// StrictFlag is the name of --strict.
 const StrictFlag = "strict"
-
-// DefaultStrict makes --strict the default of a command unless the user set the flag (on
-// the command line, in the environment or in the config file); call it first in RunE.
-func DefaultStrict(cmd *cobra.Command, o *factory.GlobalOptions) {
-	if f := cmd.Flags().Lookup(StrictFlag); f != nil && !cmdutil.IsSet(cmd.Flags(), StrictFlag) {
-		o.Strict = true
-	}
-}
 
 // New returns a root command with the global flags of both binaries.
 func New(f *factory.Factory, use, short, long string) *cobra.Command {

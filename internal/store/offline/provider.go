@@ -18,6 +18,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
@@ -225,7 +226,7 @@ func (s *Store) deleteDocument(o *manifest.Object, what string) (store.Result, e
 	if err := s.write([]manifest.Change{{Source: &src, Delete: true}}); err != nil {
 		return store.Result{}, err
 	}
-	if b, err := os.ReadFile(src.File); err == nil && !hasObjects(string(b)) {
+	if b, err := fileio.ReadFile(src.File, manifest.DefaultMaxFileBytes); err == nil && !hasObjects(string(b)) {
 		if err := os.Remove(src.File); err != nil {
 			return store.Result{}, err
 		}
@@ -267,7 +268,7 @@ func (s *Store) reload(file string) {
 			kept = append(kept, o)
 		}
 	}
-	if b, err := os.ReadFile(file); err == nil {
+	if b, err := fileio.ReadFile(file, manifest.DefaultMaxFileBytes); err == nil {
 		objs, _ := manifest.Decode(file, b)
 		kept = append(kept, objs...)
 	}

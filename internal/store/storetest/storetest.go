@@ -22,6 +22,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -229,7 +231,7 @@ func Payments(t testing.TB, as string) *Store {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
 			return err
 		}
-		b, err := os.ReadFile(path)
+		b, err := fileio.ReadFile(path, manifest.DefaultMaxFileBytes)
 		if err != nil {
 			return err
 		}

@@ -4,9 +4,8 @@ package install
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,6 +19,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -118,17 +118,12 @@ func (o *Options) helm() (*v1alpha1.TenantAddonHelm, *runtime.RawExtension, erro
 	if o.ValuesFile == "" {
 		return h, nil, nil
 	}
-	fh, err := os.Open(o.ValuesFile)
-	if err != nil {
-		return nil, nil, cmdutil.UsageError("--values: %v", err)
-	}
-	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, maxValuesBytes+1))
-	if err != nil {
-		return nil, nil, cmdutil.UsageError("--values: %v", err)
-	}
-	if len(b) > maxValuesBytes {
+	b, err := fileio.ReadFile(o.ValuesFile, maxValuesBytes)
+	if errors.Is(err, fileio.ErrTooLarge) {
 		return nil, nil, cmdutil.UsageError("--values: %s is larger than %d bytes", o.ValuesFile, maxValuesBytes)
+	}
+	if err != nil {
+		return nil, nil, cmdutil.UsageError("--values: %v", err)
 	}
 	j, err := yaml.YAMLToJSON(b)
 	if err != nil || len(j) == 0 || j[0] != '{' {

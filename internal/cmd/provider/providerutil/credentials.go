@@ -37,15 +37,6 @@ type Credentials struct {
 	Source string
 }
 
-// NewCredentials wraps data (tests, and callers that already hold the values).
-func NewCredentials(source string, data map[string][]byte) *Credentials {
-	c := &Credentials{data: map[string][]byte{}, Source: source}
-	for k, v := range data {
-		c.data[k] = bytes.Clone(v)
-	}
-	return c
-}
-
 // Keys are the key names, sorted.
 func (c *Credentials) Keys() []string {
 	keys := make([]string, 0, len(c.data))

@@ -1,6 +1,7 @@
 package providerutil
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -174,4 +175,13 @@ func TestReadFlags(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", tc.flags, err, tc.msg)
 		}
 	}
+}
+
+// NewCredentials wraps data, as reading them would.
+func NewCredentials(source string, data map[string][]byte) *Credentials {
+	c := &Credentials{data: map[string][]byte{}, Source: source}
+	for k, v := range data {
+		c.data[k] = bytes.Clone(v)
+	}
+	return c
 }

@@ -53,13 +53,8 @@ type Options struct {
 	RESTConfig func() (*rest.Config, error)
 }
 
-// NewCmd returns the command; runF, when not nil, runs instead of run.
-func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
-	o := &Options{}
-	cmd := &cobra.Command{
-		Use:   "serve --cert-dir DIR",
-		Short: "Run the validating admission webhook server",
-		Long: `Run the validating admission webhook server over HTTPS.
+// long is the help of serve: what it reads, serves and refuses.
+var long = `Run the validating admission webhook server over HTTPS.
 
 The serving certificate and key are tls.crt and tls.key in --cert-dir (a mounted
 kubernetes.io/tls Secret, for example); they are read again whenever they change, so a
@@ -102,7 +97,15 @@ for switching enforcement on in a cluster whose existing objects may not pass.
 Some rules go beyond Butler's own webhooks (team restrictions on versions, providers and
 addons; updates that change nothing admitted unchecked; who may change a Team judged on
 the Team as it was). Each is on by default and says so in its message; --without-rule ID
-switches one off, --as-butler all of them, so that the webhook answers exactly as Butler.`,
+switches one off, --as-butler all of them, so that the webhook answers exactly as Butler.`
+
+// NewCmd returns the command; runF, when not nil, runs instead of run.
+func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
+	o := &Options{}
+	cmd := &cobra.Command{
+		Use:   "serve --cert-dir DIR",
+		Short: "Run the validating admission webhook server",
+		Long:  long,
 		Example: `  butleradm webhook serve --cert-dir /tls --port 9443
   butleradm webhook serve --cert-dir ./certs --kubeconfig ~/.kube/config --log-format text
   butleradm webhook serve --cert-dir /tls --audit

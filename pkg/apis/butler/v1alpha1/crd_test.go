@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -306,7 +305,11 @@ func controllerGen(t *testing.T, root string) (string, string) {
 	if p := os.Getenv("CONTROLLER_GEN"); p != "" {
 		return p, ""
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	// go test puts its own toolchain's bin first on PATH, so this is the go running the test.
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return "", "no go command on PATH"
+	}
 	bin := filepath.Join(t.TempDir(), "controller-gen")
 	build := exec.Command(goBin, "build", "-o", bin, "sigs.k8s.io/controller-tools/cmd/controller-gen")
 	build.Dir = filepath.Join(root, "hack", "tools")

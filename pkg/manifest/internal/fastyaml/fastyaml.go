@@ -113,10 +113,8 @@ type parser struct {
 	eof                 bool
 	refused             bool // a line no document of the subset holds
 
-	limit int       // nodes it may make
-	made  int       // nodes made, past the limit too
-	over  int       // the line of the first node past the limit (0: none)
-	spare yaml.Node // what node returns past the limit, overwritten each time
+	limit int // nodes it may make
+	made  int // nodes made, past the limit too
 
 	slab  []yaml.Node
 	stack []*yaml.Node // children of the collections being built
