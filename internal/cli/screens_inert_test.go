@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,17 +42,7 @@ func hostile(t *testing.T, dir string) {
 // TestInertScreens runs each hostile screen in tmux at 80 columns, with and without
 // colour, and compares the terminal with testdata/screens/inert-*.txt.
 func TestInertScreens(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: apt-get install -y tmux (or make test-deps)")
-	}
-	bin, err := exec.LookPath("butlerctl")
-	if err != nil {
-		t.Fatalf("butlerctl is not on PATH: %v", err)
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, root := screenSetup(t)
 	for _, sc := range hostileScreens {
 		for _, color := range []bool{false, true} {
 			name := sc.name + "-80"

@@ -36,17 +36,7 @@ var screens = []screen{
 // diff). Layout regressions (a table wider than the terminal, a wrapped column, a lost
 // hint) fail here. It needs tmux: `apt-get install -y tmux` (make test-deps).
 func TestScreens(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed, so the terminal screens are not checked: apt-get install -y tmux (or make test-deps)")
-	}
-	bin, err := exec.LookPath("butlerctl") // the test binary, set up by testscript.Main
-	if err != nil {
-		t.Fatalf("butlerctl is not on PATH: %v", err)
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, root := screenSetup(t)
 	for _, sc := range screens {
 		for _, width := range []int{80, 160} {
 			for _, color := range []bool{false, true} {
@@ -83,6 +73,24 @@ func TestScreens(t *testing.T) {
 	}
 }
 
+// screenSetup skips a test of screens without tmux, and gives the binaries' path (the
+// test binary, set up by testscript.Main) and the repository's root.
+func screenSetup(t *testing.T) (bin, root string) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed, so the terminal screens are not checked: apt-get install -y tmux (or make test-deps)")
+	}
+	bin, err := exec.LookPath("butlerctl")
+	if err != nil {
+		t.Fatalf("butlerctl is not on PATH: %v", err)
+	}
+	root, err = filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin, root
+}
+
 // firstScreens are the help of both binaries and of every group of commands: what a
 // newcomer reads first, on terminals narrow and wide.
 var firstScreens = []string{
@@ -98,17 +106,7 @@ var firstScreens = []string{
 // testdata/screens/first (-update rewrites them; review the diff): each command of a list
 // on a line of its own, its description wrapped under its column, at any width.
 func TestFirstScreens(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed, so the terminal screens are not checked: apt-get install -y tmux (or make test-deps)")
-	}
-	bin, err := exec.LookPath("butlerctl") // the test binary, set up by testscript.Main
-	if err != nil {
-		t.Fatalf("butlerctl is not on PATH: %v", err)
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, root := screenSetup(t)
 	work := t.TempDir()
 	for _, cmd := range firstScreens {
 		for _, width := range []int{60, 80, 120} {

@@ -60,6 +60,24 @@ spec:
 `
 }
 
+// providerDoc is a platform ProviderConfig, hv, for trees whose clusters name it (the
+// server skips the team's limits for a cluster without one).
+const providerDoc = `---
+apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: ProviderConfig
+metadata: {name: hv, namespace: butler-system}
+spec:
+  provider: harvester
+  credentialsRef: {name: c, namespace: butler-system}
+  harvester: {endpoint: "https://h.example.com:6443", namespace: default, networkName: default/vlan}
+  scope: {type: platform}
+`
+
+// withProvider makes a clusterDoc name providerDoc's ProviderConfig.
+func withProvider(cluster string) string {
+	return strings.Replace(cluster, "  teamRef: {name: t}\n", "  teamRef: {name: t}\n  providerConfigRef: {name: hv, namespace: butler-system}\n", 1)
+}
+
 func load(t *testing.T, docs ...string) *manifest.Set {
 	t.Helper()
 	set, err := manifest.LoadFiles([]manifest.File{{Name: "tree.yaml", Data: []byte(strings.Join(docs, ""))}}, manifest.Options{})
@@ -109,7 +127,7 @@ func TestVerdictIndependentOfNames(t *testing.T) {
 	}
 	scaled := func(name string, replicas int) string {
 		c := strings.Replace(clusterDoc(name, "dev", "op@example.com"), "replicas: 1", fmt.Sprintf("replicas: %d", replicas), 1)
-		return strings.Replace(c, "  teamRef: {name: t}\n", "  teamRef: {name: t}\n  providerConfigRef: {name: hv, namespace: butler-system}\n", 1)
+		return withProvider(c)
 	}
 	limited := `apiVersion: butler.butlerlabs.dev/v1alpha1
 kind: Team
@@ -118,16 +136,7 @@ spec:
   access:
     users: [{name: op@example.com, role: operator}]
   resourceLimits: {maxTotalNodes: 3}
----
-apiVersion: butler.butlerlabs.dev/v1alpha1
-kind: ProviderConfig
-metadata: {name: hv, namespace: butler-system}
-spec:
-  provider: harvester
-  credentialsRef: {name: c, namespace: butler-system}
-  harvester: {endpoint: "https://h.example.com:6443", namespace: default, networkName: default/vlan}
-  scope: {type: platform}
-`
+` + providerDoc
 	var adds, scales []verdict
 	for _, name := range []string{"aa", "mm", "zz"} {
 		base := load(t, team, clusterDoc("kept", "dev", "op@example.com"))
@@ -160,18 +169,9 @@ spec:
   environments:
     - {name: dev, limits: {maxClusters: 1}}
     - {name: prod, limits: {maxClusters: 1}}
----
-apiVersion: butler.butlerlabs.dev/v1alpha1
-kind: ProviderConfig
-metadata: {name: hv, namespace: butler-system}
-spec:
-  provider: harvester
-  credentialsRef: {name: c, namespace: butler-system}
-  harvester: {endpoint: "https://h.example.com:6443", namespace: default, networkName: default/vlan}
-  scope: {type: platform}
-`
+` + providerDoc
 	cluster := func(name, env string) string {
-		return strings.Replace(clusterDoc(name, env, "op@example.com"), "  teamRef: {name: t}\n", "  teamRef: {name: t}\n  providerConfigRef: {name: hv, namespace: butler-system}\n", 1)
+		return withProvider(clusterDoc(name, env, "op@example.com"))
 	}
 	base := load(t, tree, cluster("a", "dev"))
 	// a moves to prod by its label alone (no migration): refused; b is past dev's cap.
@@ -228,18 +228,9 @@ func TestNamespaceFilledOnACopy(t *testing.T) {
 // is not reported; the usage counts what Butler holds.
 func TestStateRefusedClusterCountsNothing(t *testing.T) {
 	tree := strings.Replace(team, "maxClustersPerMember: 1", "maxClusters: 2", 1) + `  resourceLimits: {maxNodesPerCluster: 3}
----
-apiVersion: butler.butlerlabs.dev/v1alpha1
-kind: ProviderConfig
-metadata: {name: hv, namespace: butler-system}
-spec:
-  provider: harvester
-  credentialsRef: {name: c, namespace: butler-system}
-  harvester: {endpoint: "https://h.example.com:6443", namespace: default, networkName: default/vlan}
-  scope: {type: platform}
-`
+` + providerDoc
 	cluster := func(name string, replicas string) string {
-		doc := strings.Replace(clusterDoc(name, "dev", "op@example.com"), "  teamRef: {name: t}\n", "  teamRef: {name: t}\n  providerConfigRef: {name: hv, namespace: butler-system}\n", 1)
+		doc := withProvider(clusterDoc(name, "dev", "op@example.com"))
 		return strings.Replace(doc, "replicas: 1", "replicas: "+replicas, 1)
 	}
 	r := State(load(t, tree, cluster("a", "1"), cluster("b", "5"), cluster("c", "1")), Options{})
@@ -282,23 +273,13 @@ spec:
     users: [{name: admin@example.com, role: admin}, {name: op@example.com, role: operator}]
   resourceLimits: {maxMemory: ` + mem + `}
   environments: [{name: dev}]
----
-apiVersion: butler.butlerlabs.dev/v1alpha1
-kind: ProviderConfig
-metadata: {name: hv, namespace: butler-system}
-spec:
-  provider: harvester
-  credentialsRef: {name: c, namespace: butler-system}
-  harvester: {endpoint: "https://h.example.com:6443", namespace: default, networkName: default/vlan}
-  scope: {type: platform}
-`
+` + providerDoc
 	}
 	// Two clusters of 1Gi each, past the limit in both trees: the replay prints the limit
 	// before the Teams are compared.
 	var past string
 	for _, name := range []string{"a", "b"} {
-		past += strings.Replace(strings.Replace(clusterDoc(name, "dev", "op@example.com"), "memory: 1Gi", "memory: 1024Mi", 1),
-			"  teamRef: {name: t}\n", "  teamRef: {name: t}\n  providerConfigRef: {name: hv, namespace: butler-system}\n", 1)
+		past += withProvider(strings.Replace(clusterDoc(name, "dev", "op@example.com"), "memory: 1Gi", "memory: 1024Mi", 1))
 	}
 	// The team admin applies the change (the server refuses it), or Flux does and the
 	// gate judges the admin as its author.
