@@ -96,7 +96,7 @@ func Change(base, head *manifest.Set, o Options) *Report {
 	r.Findings = append(dropRepeated(r.Findings, judged), judged...)
 	r.Findings = append(r.Findings, c.objects()...)
 	r.Notes = c.notes
-	r.Usage = usage(b, h, c.refused)
+	r.Usage = usage(b, h, c.refused, c.keptTeams(r.Findings))
 	r.finish()
 	return r
 }
@@ -124,6 +124,21 @@ type change struct {
 	// where "1Gi" and "1024Mi" differ), and printing a resource.Quantity caches its
 	// canonical spelling, which the replay's messages do.
 	decoded map[*manifest.Object]*v1alpha1.Team
+}
+
+// keptTeams are the Teams of base whose change the findings refuse, by name: what Butler
+// keeps, and what the usage after the change counts against.
+func (c *change) keptTeams(fs []Finding) map[string]*v1alpha1.Team {
+	kept := map[string]*v1alpha1.Team{}
+	for _, f := range fs {
+		if f.Kind != "Team" || f.Severity != SeverityError {
+			continue
+		}
+		if t := c.base.team(f.Name); t != nil {
+			kept[f.Name] = t
+		}
+	}
+	return kept
 }
 
 // decodedTeams copies the Teams of the sets (decoded above).

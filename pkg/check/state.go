@@ -209,7 +209,7 @@ func State(set *manifest.Set, o Options) *Report {
 		return Unreadable(unread)
 	}
 	r.Findings = append(append(t.kindRules(), refs...), replayed...)
-	r.Usage = usage(nil, t, refused)
+	r.Usage = usage(nil, t, refused, nil)
 	r.finish()
 	return r
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
@@ -21,15 +22,25 @@ type Usage struct {
 	Before      string `json:"before,omitempty"`
 	After       string `json:"after"`
 	Over        bool   `json:"over"`
+	// Requested is the limit a change of the Team asked for when the change is refused:
+	// Limit is then the one Butler keeps.
+	Requested string `json:"requested,omitempty"`
 	// Target is the management cluster, when the repository reconciles into several.
 	Target string `json:"target,omitempty"`
 }
 
 // usage lists the capped figures of every team of head, with before read from base and
-// the refused requests' clusters as the base has them.
-func usage(base, head *tree, refused map[string]*v1alpha1.TenantCluster) []Usage {
+// the refused requests' clusters as the base has them; a team whose change is refused
+// (kept, by name: the Team Butler keeps) is counted against the limits it keeps, each
+// with the one the change asked for.
+func usage(base, head *tree, refused map[string]*v1alpha1.TenantCluster, kept map[string]*v1alpha1.Team) []Usage {
 	var out []Usage
-	for _, team := range head.set.Teams() {
+	for _, asked := range head.set.Teams() {
+		team := asked
+		if k := kept[asked.Name]; k != nil {
+			team = k
+		}
+		first := len(out)
 		ns := team.TeamNamespace()
 		after := figuresOf(admitted(head.namespace(ns), refused), team)
 		var before *figures
@@ -86,8 +97,49 @@ func usage(base, head *tree, refused map[string]*v1alpha1.TenantCluster) []Usage
 				}
 			}
 		}
+		if team != asked {
+			wanted := limitsOf(asked)
+			for i := range out[first:] {
+				u := &out[first+i]
+				cap, _, _ := strings.Cut(u.Cap, " (")
+				if l := wanted[[2]string{u.Environment, cap}]; l != u.Limit {
+					u.Requested = l
+				}
+			}
+		}
 	}
 	return out
+}
+
+// limitsOf are a Team's caps as usage shows them, by environment ("" for the team's own)
+// and cap.
+func limitsOf(team *v1alpha1.Team) map[[2]string]string {
+	m := map[[2]string]string{}
+	if l := team.Spec.ResourceLimits; l != nil {
+		if l.MaxClusters != nil {
+			m[[2]string{"", "maxClusters"}] = itoa(int64(*l.MaxClusters))
+		}
+		if l.MaxTotalNodes != nil {
+			m[[2]string{"", "maxTotalNodes"}] = itoa(int64(*l.MaxTotalNodes))
+		}
+		for cap, q := range map[string]*resource.Quantity{"maxCPUCores": l.MaxCPUCores, "maxMemory": l.MaxMemory, "maxStorage": l.MaxStorage} {
+			if computeSet(q) {
+				m[[2]string{"", cap}] = q.String()
+			}
+		}
+	}
+	for _, e := range team.Spec.Environments {
+		if e.Limits == nil {
+			continue
+		}
+		if positive(e.Limits.MaxClusters) {
+			m[[2]string{e.Name, "maxClusters"}] = itoa(int64(*e.Limits.MaxClusters))
+		}
+		if positive(e.Limits.MaxClustersPerMember) {
+			m[[2]string{e.Name, "maxClustersPerMember"}] = itoa(int64(*e.Limits.MaxClustersPerMember))
+		}
+	}
+	return m
 }
 
 // admitted is clusters as Butler holds them: refused creates dropped, refused updates as

@@ -39,10 +39,14 @@ func markdown(w io.Writer, r *check.Report) error {
 			if u.Over {
 				after = "**" + after + "** ⚠️"
 			}
+			limit := md(u.Limit)
+			if u.Requested != "" {
+				limit += " → " + md(u.Requested) + " (refused)"
+			}
 			if r.Mode == "change" {
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", md(u.Team), md(env), md(u.Cap), md(u.Before), after, md(u.Limit))
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", md(u.Team), md(env), md(u.Cap), md(u.Before), after, limit)
 			} else {
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", md(u.Team), md(env), md(u.Cap), after, md(u.Limit))
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", md(u.Team), md(env), md(u.Cap), after, limit)
 			}
 		}
 	}
@@ -63,7 +67,7 @@ func markdown(w io.Writer, r *check.Report) error {
 			if fd.Severity == check.SeverityError {
 				icon = "❌"
 			}
-			msg := fd.Message
+			msg := fd.Message + figures(fd)
 			if fd.Note != "" {
 				msg += " (" + fd.Note + ")"
 			}

@@ -52,13 +52,7 @@ func textReport(w io.Writer, r *check.Report, width int) error {
 			prefix = fmt.Sprintf("  %d: ", fd.Line)
 			text = fmt.Sprintf("%s: %s: %s [%s]", fd.Severity, inert.Text(object(fd)), inert.Text(fd.Message), inert.Text(fd.Rule))
 		}
-		if fd.Limit != "" {
-			text += fmt.Sprintf(" (limit %s, total %s", inert.Text(fd.Limit), inert.Text(fd.Total))
-			if fd.Over != "" {
-				text += fmt.Sprintf(", over by %s", inert.Text(fd.Over))
-			}
-			text += ")"
-		}
+		text += inert.Text(figures(fd))
 		fmt.Fprintln(w, textwrap.Indent(text, prefix, strings.Repeat(" ", len(prefix)), width))
 		if fd.Note != "" {
 			fmt.Fprintln(w, textwrap.Indent(inert.Text(fd.Note), "     note: ", strings.Repeat(" ", 11), width))
@@ -147,11 +141,25 @@ func object(fd check.Finding) string {
 	return fmt.Sprintf("%s %q", fd.Kind, name)
 }
 
+// figures are a refusal's cap, the total the request makes and by how much it is over,
+// as " (limit 6, total 7, over by 1)"; "" for a finding without them. Every format that
+// words a finding carries them.
+func figures(fd check.Finding) string {
+	if fd.Limit == "" {
+		return ""
+	}
+	f := fmt.Sprintf(" (limit %s, total %s", fd.Limit, fd.Total)
+	if fd.Over != "" {
+		f += ", over by " + fd.Over
+	}
+	return f + ")"
+}
+
 // github prints one workflow command per finding (::error / ::warning), which GitHub
 // shows on the file's line in the pull request, then the summary.
 func github(w io.Writer, r *check.Report) error {
 	for _, fd := range r.Findings {
-		msg := object(fd) + ": " + fd.Message
+		msg := object(fd) + ": " + fd.Message + figures(fd)
 		if fd.Note != "" {
 			msg += " (" + fd.Note + ")"
 		}
