@@ -245,7 +245,7 @@ func junit(w io.Writer, r *check.Report) error {
 	for _, fd := range r.Findings {
 		si, ci := add(fd.File, object(fd))
 		c := &doc.Suites[si].Cases[ci]
-		line := inert.Line(fmt.Sprintf("%s:%d: %s [%s]", displayFile(fd.File), fd.Line, inert.Text(fd.Message), fd.Rule))
+		line := inert.Line(fmt.Sprintf("%s:%d: %s%s [%s]", displayFile(fd.File), fd.Line, inert.Text(fd.Message), inert.Text(figures(fd)), fd.Rule))
 		if fd.Severity != check.SeverityError {
 			c.SystemOut += "warning: " + line + "\n"
 			continue
@@ -254,7 +254,7 @@ func junit(w io.Writer, r *check.Report) error {
 			doc.Suites[si].Failures++
 			doc.Failures++
 		}
-		c.Failures = append(c.Failures, junitFailure{Message: inert.Text(fd.Message), Type: inert.Text(fd.Rule), Text: line})
+		c.Failures = append(c.Failures, junitFailure{Message: inert.Text(fd.Message + figures(fd)), Type: inert.Text(fd.Rule), Text: line})
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

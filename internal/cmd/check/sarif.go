@@ -99,7 +99,7 @@ func sarif(w io.Writer, r *check.Report) error {
 	}
 	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}}
 	for _, fd := range r.Findings {
-		msg := inert.Text(object(fd) + ": " + fd.Message)
+		msg := inert.Text(object(fd) + ": " + fd.Message + figures(fd))
 		if fd.Note != "" {
 			msg += " (" + inert.Text(fd.Note) + ")"
 		}
