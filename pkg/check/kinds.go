@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -147,7 +148,7 @@ func (c *change) teamChange(op policy.Operation, b, h *manifest.Object) []Findin
 	var fs []Finding
 	if op != policy.Delete {
 		if d := policy.AdmitTeam(op, bt, ht, c.applier, c.applierAdmin); d != nil {
-			fs = append(fs, atPatch(findingAt(h, "", "Forbidden", d.Message, d.Rule, SeverityError), h, d))
+			fs = append(fs, atPatch(findingAt(h, teamDenialField(d.Rule, bt, ht), "Forbidden", d.Message, d.Rule, SeverityError), h, d))
 			if !c.opt.gitOps() {
 				return fs // the author is the applier: the server's refusal says it
 			}
@@ -185,7 +186,7 @@ func (c *change) teamChange(op policy.Operation, b, h *manifest.Object) []Findin
 		admin := policy.IsTeamAdmin(bt, c.author, c.admin)
 		switch {
 		case !policy.LimitsEqual(bt.Spec.ResourceLimits, ht.Spec.ResourceLimits) && !c.admin:
-			fs = append(fs, findingAt(h, "spec.resourceLimits", "", fmt.Sprintf("%s may not change the resource limits of team %q: only platform admins of the base may",
+			fs = append(fs, findingAt(h, limitsEditedField(bt, ht), "", fmt.Sprintf("%s may not change the resource limits of team %q: only platform admins of the base may",
 				who, ht.Name), RuleAuthorTeamLimits, SeverityError))
 		case envLimitsEdited(bt, ht) != "" && !admin:
 			fs = append(fs, findingAt(h, envLimitsEdited(bt, ht), "", fmt.Sprintf("%s may not change the environment limits of team %q: only its admins in the base, and platform admins, may; a role this change grants counts from the next change",
@@ -196,6 +197,39 @@ func (c *change) teamChange(op policy.Operation, b, h *manifest.Object) []Findin
 		}
 	}
 	return fs
+}
+
+// teamDenialField is the field a refusal of the Team webhook is about, for its line: the
+// limit or environment limits the change edits; "" (the object) for the others.
+func teamDenialField(rule string, b, h *v1alpha1.Team) string {
+	if b == nil {
+		b = &v1alpha1.Team{}
+	}
+	switch rule {
+	case policy.RuleTeamResourceLimits:
+		return limitsEditedField(b, h)
+	case policy.RuleTeamEnvLimits:
+		return envLimitsEdited(b, h)
+	}
+	return ""
+}
+
+// limitsEditedField is the path of the first of the resource limits that b changes from a
+// as the server compares them ("spec.resourceLimits.maxClusters"), or of the block when it
+// is added or removed.
+func limitsEditedField(a, b *v1alpha1.Team) string {
+	x, y := a.Spec.ResourceLimits, b.Spec.ResourceLimits
+	if x == nil || y == nil {
+		return "spec.resourceLimits"
+	}
+	vx, vy := reflect.ValueOf(*x), reflect.ValueOf(*y)
+	for i := 0; i < vx.NumField(); i++ {
+		if !policy.LimitsEqual(vx.Field(i).Interface(), vy.Field(i).Interface()) {
+			name, _, _ := strings.Cut(vx.Type().Field(i).Tag.Get("json"), ",")
+			return "spec.resourceLimits." + name
+		}
+	}
+	return "spec.resourceLimits"
 }
 
 // envLimitsEdited compares the environments' limits by name, and gives the path of the
