@@ -104,6 +104,8 @@ type Report struct {
 	// what the controllers render and the check does not (HelmReleases).
 	Recognised  map[string]int `json:"recognised,omitempty"`
 	NotRendered map[string]int `json:"notRendered,omitempty"`
+	// Charts are the directories of Helm charts in the tree, not rendered.
+	Charts []string `json:"charts,omitempty"`
 	// Targets are the management clusters judged apart, when there are several.
 	Targets []string `json:"targets,omitempty"`
 }

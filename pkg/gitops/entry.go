@@ -52,8 +52,12 @@ func (l *loader) argoOverlay(e *manifest.Object, u map[string]any) (path string,
 	ov.labels, _, _ = unstructured.NestedStringMap(src, "kustomize", "commonLabels")
 	ov.annotations, _, _ = unstructured.NestedStringMap(src, "kustomize", "commonAnnotations")
 	ov.components, _, _ = unstructured.NestedStringSlice(src, "kustomize", "components")
-	if _, ok := l.resolveDir(path); !ok || path == "" {
+	dir, ok := l.resolveDir(path)
+	if !ok || path == "" {
 		return "", ov, "of another repository", nil
+	}
+	if l.inChart(dir) != "" {
+		return "", ov, "of a Helm chart", nil
 	}
 	return path, ov, "", ov.readPatches(e, u, "spec", "source", "kustomize", "patches")
 }
@@ -101,6 +105,9 @@ func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
 	}
 	out := &output{files: map[string]bool{}}
 	l.rendered[e] = out // guards a loop of entries
+	if l.elsewhere(e, t) {
+		return out
+	}
 	u := content(e)
 	fail := func(field, format string, args ...any) *output {
 		out.errs = append(out.errs, &manifest.DecodeError{File: e.Source.File, Line: e.Line(field), Kind: e.Kind,

@@ -32,6 +32,10 @@ type Options struct {
 	// change is judged by the base's CRDs, never by ones it brings. Asked for only when
 	// a document has a field the tools do not know.
 	CRDs func() []string
+	// Sources are the GitRepositories ("NAMESPACE/NAME") that are this repository, besides
+	// the one a bootstrap sync of the tree points at: a Flux Kustomization sourced from
+	// any other source is not rendered from this tree.
+	Sources []string
 
 	// For tests: every build by kustomize as a whole (the result direct must equal), and
 	// how many builds took which way.
@@ -74,6 +78,15 @@ type Tree struct {
 	NotObjects []manifest.Source
 	// Raw is every object of the files as written.
 	Raw *manifest.Set
+	// Elsewhere are the Flux Kustomizations whose source is not this repository, not
+	// rendered (counted in NotRendered by the source's kind).
+	Elsewhere []Elsewhere
+	// Charts are the directories of Helm charts (holding Chart.yaml), as walked: their
+	// files are templates, not manifests, and are not read.
+	Charts []string
+	// SourceNote, when not "", says that no source was identified as this repository, so
+	// every Flux Kustomization was rendered from it.
+	SourceNote string
 }
 
 // Target is one management cluster's objects.
@@ -159,6 +172,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		return nil, err
 	}
 	raw = l.raw
+	l.findSources(t)
 	if len(entries) == 0 {
 		// Without Flux there is no substitution: templates are manifests like the others.
 		if err := l.plainTemplates(); err != nil {
@@ -234,10 +248,12 @@ func (l *loader) entriesWhole(paths []string, stdin io.Reader, mo manifest.Optio
 func (l *loader) scan(files []string, t *Tree, opts manifest.Options) (map[string]bool, []error) {
 	var errs []error
 	skip := map[string]bool{}
+	l.findCharts(files, t, skip)
 	for _, f := range files {
 		abs := l.abs(f)
 		l.display[abs] = f
 		switch {
+		case skip[abs]: // a chart's file
 		case isKustomizationFile(f):
 			k, err := readKustomization(f, opts)
 			if err != nil {

@@ -42,6 +42,11 @@ type loader struct {
 	// (annotationOps).
 	kustAnnotationOps *bool
 	wd                string // the working directory, for abs
+	// sources are the GitRepositories ("NAMESPACE/NAME") that are this repository; none:
+	// every Flux Kustomization renders from it.
+	sources map[string]bool
+	charts  map[string]bool           // directories of Helm charts, absolute
+	skipped map[*manifest.Object]bool // entries whose source is not this repository
 }
 
 // byFile indexes the tree's objects by the absolute path of their file.
@@ -180,8 +185,8 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 	byTarget := map[string][]*manifest.Object{}
 	var names []string
 	for _, e := range entries {
-		if by, ok := reachedBy[l.abs(e.Source.File)]; ok && by != e {
-			continue
+		if by, ok := reachedBy[l.abs(e.Source.File)]; (ok && by != e) || l.skipped[e] {
+			continue // another entry's, or not rendered from this repository: no target
 		}
 		name := targetName(l, e)
 		if _, ok := byTarget[name]; !ok {

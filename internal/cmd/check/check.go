@@ -58,6 +58,8 @@ type Options struct {
 	WholePlatform bool
 	AuthorMap     string
 	FailOn        string
+	// Sources are Flux GitRepositories (NAMESPACE/NAME) that are this repository (--source).
+	Sources []string
 	// Live reads the platform's objects (--context or --kubeconfig); nil offline.
 	Live func(context.Context) ([]manifest.Object, error)
 
@@ -129,6 +131,7 @@ something would be, 2 when the manifests cannot be read.`,
 	fl.StringArrayVar(&o.Applier.Groups, "applier-group", nil, "A group of the applier (repeatable)")
 	fl.StringVar(&o.AuthorMap, "author-map", "", "YAML file mapping CI logins to the e-mails the Team objects use (login: e-mail); --as is looked up in it. With --base, a file of the repository is read as the base holds it")
 	fl.BoolVar(&o.WholePlatform, "complete", false, "The manifests are the whole platform: a reference they do not resolve is an error, not \"not judged\"")
+	fl.StringArrayVar(&o.Sources, "source", nil, "A Flux GitRepository that is this repository, NAMESPACE/NAME (repeatable), besides the one the bootstrap sync (flux-system) points at: Flux Kustomizations of other sources are not rendered")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{FormatText, FormatGitHub, FormatJUnit, FormatSARIF, FormatMarkdown}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{"error", "warning"}, cobra.ShellCompDirectiveNoFileComp))
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -187,6 +190,9 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	}
 	if o.Format != FormatText && o.Print.Structured() {
 		return cmdutil.UsageError("--format %s is a report of its own: it does not go with -o %s", o.Format, o.Print)
+	}
+	if err := validSources(o.Sources); err != nil {
+		return err
 	}
 	if o.Base != "" && len(o.BaseManifests) > 0 {
 		return cmdutil.UsageError("--base and --base-manifests both name the base: give one")

@@ -23,6 +23,9 @@ const (
 	RuleNotJudged   = "field-not-judged"
 	// RuleNotKubernetes is a document that is YAML but not a Kubernetes object.
 	RuleNotKubernetes = "not-kubernetes"
+	// RuleNotRendered is what the tree holds and the check does not render: a Flux
+	// Kustomization of another source, a Helm chart.
+	RuleNotRendered = "not-rendered"
 )
 
 // judge loads head (and base) as their controllers apply them and runs the check on each
@@ -97,13 +100,24 @@ func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, err
 		}
 		r.Add() // sorted again by the new names
 	}
+	treeNotes(r, head, names)
+	return r, nil
+}
+
+// treeNotes adds to the report what the loader says of the tree as a whole: the tool
+// folders and paths left out, that no Flux source was identified as this repository, and
+// the Helm charts it holds.
+func treeNotes(r *check.Report, head *gitops.Tree, names func(string) string) {
 	if n := leftOutNote(head.LeftOut, names); n != "" {
 		r.Notes = append(r.Notes, n)
 	}
 	if n := excludedNote(head.Raw.Excluded, head.Raw.ExcludePatterns); n != "" {
 		r.Notes = append(r.Notes, n)
 	}
-	return r, nil
+	if head.SourceNote != "" {
+		r.Notes = append(r.Notes, head.SourceNote)
+	}
+	r.Charts = head.Charts
 }
 
 // leftOutNote names the tool folders the walk did not enter (manifest.ToolDirs), so that
@@ -126,7 +140,7 @@ func leftOutNote(dirs []string, names func(string) string) string {
 // headOptions are how head is read, and for a change from --base-manifests the digests
 // head's files record for the base to compare with.
 func (o *Options) headOptions(ctx context.Context) (gitops.Options, *digests) {
-	opts := gitops.Options{Root: repoRoot(ctx)}
+	opts := gitops.Options{Root: repoRoot(ctx), Sources: o.Sources}
 	opts.Manifest.Exclude, opts.Manifest.IgnoreFile = o.Exclude, o.headIgnore(ctx)
 	// A state check judges one cluster at a time: the loader keeps records of a plain
 	// tree's clusters and each is read again when judged, so that memory does not grow
@@ -163,6 +177,7 @@ func (o *Options) loaderFindings(head *gitops.Tree) []check.Finding {
 				Rule: RuleNotJudged, Severity: check.SeverityWarning})
 		}
 	}
+	extra = append(extra, o.notRenderedFindings(head)...)
 	for _, u := range head.Unreached {
 		extra = append(extra, check.Finding{File: u.Source.File, Line: u.Source.Line, Kind: u.Kind, Namespace: u.Namespace, Name: u.Name,
 			Message: "no Flux Kustomization or Argo CD Application of the repository applies this file: not judged", Rule: RuleNotApplied, Severity: check.SeverityWarning})
@@ -270,7 +285,7 @@ func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tr
 			repo.close()
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: %w", o.Base, err))
 		}
-		opts := gitops.Options{Root: repo.baseRoot, Manifest: manifest.Options{Reuse: reuse, Exclude: o.Exclude}}
+		opts := gitops.Options{Root: repo.baseRoot, Sources: o.Sources, Manifest: manifest.Options{Reuse: reuse, Exclude: o.Exclude}}
 		if base, err = gitops.Load(repo.basePaths, nil, opts); err != nil {
 			repo.close()
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("--base %s: the base does not read: %w", o.Base, err))
@@ -281,7 +296,7 @@ func (o *Options) loadBase(ctx context.Context, stdin io.Reader, head *gitops.Tr
 		if !o.noReuse {
 			reuse = dirReuse(o.Manifests, o.BaseManifests, head.Raw, sums, manifest.DefaultMaxFileBytes)
 		}
-		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{Manifest: manifest.Options{Reuse: reuse, Exclude: o.Exclude}}); err != nil {
+		if base, err = gitops.Load(o.BaseManifests, stdin, gitops.Options{Sources: o.Sources, Manifest: manifest.Options{Reuse: reuse, Exclude: o.Exclude}}); err != nil {
 			return nil, nil, closeBase, storeerr.BadInput(fmt.Errorf("the base manifests do not read: %w", err))
 		}
 	}

@@ -92,6 +92,11 @@ func notJudged(w io.Writer, r *check.Report) error {
 			return err
 		}
 	}
+	if len(r.Charts) > 0 {
+		if _, err := fmt.Fprintf(w, "Helm charts, not rendered: %d (%s)\n", len(r.Charts), inert.Line(strings.Join(r.Charts, ", "))); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

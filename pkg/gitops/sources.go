@@ -1,0 +1,164 @@
+package gitops
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+)
+
+// Elsewhere is a Flux Kustomization whose source is not this repository: what it applies
+// is another artifact's, so it is not rendered from this tree.
+type Elsewhere struct {
+	Object manifest.Object
+	// Source is its sourceRef, "KIND NAMESPACE/NAME".
+	Source string
+	// Kind is the source's kind (OCIRepository, Bucket, GitRepository, ExternalArtifact).
+	Kind string
+}
+
+// sourceRef is a Flux object's spec.sourceRef, its namespace defaulted as Flux defaults
+// it: the referring object's own namespace.
+type sourceRef struct{ kind, namespace, name string }
+
+func (s sourceRef) String() string { return s.kind + " " + s.namespace + "/" + s.name }
+
+// fluxSource reads a Flux Kustomization's sourceRef. A sourceRef without kind is taken as
+// a GitRepository (Flux requires the kind; the tree may be older than that rule).
+func fluxSource(e *manifest.Object) sourceRef {
+	u := content(e)
+	var s sourceRef
+	s.kind, _, _ = unstructured.NestedString(u, "spec", "sourceRef", "kind")
+	s.namespace, _, _ = unstructured.NestedString(u, "spec", "sourceRef", "namespace")
+	s.name, _, _ = unstructured.NestedString(u, "spec", "sourceRef", "name")
+	if s.kind == "" {
+		s.kind = "GitRepository"
+	}
+	if s.namespace == "" {
+		s.namespace = e.Namespace
+	}
+	return s
+}
+
+// findSources decides which GitRepositories are this repository: those of
+// Options.Sources ("NAMESPACE/NAME"), and the one each bootstrap sync of the tree points
+// at (bootstrap).
+// None found: every Flux Kustomization renders from this repository, as before sources
+// were followed, and SourceNote says so.
+func (l *loader) findSources(t *Tree) {
+	l.sources, l.skipped = map[string]bool{}, map[*manifest.Object]bool{}
+	for _, s := range l.opts.Sources {
+		l.sources[s] = true
+	}
+	gitRepos := map[string]bool{}
+	for i := range l.raw.Objects {
+		o := &l.raw.Objects[i]
+		if group(o) == "source.toolkit.fluxcd.io" && o.Kind == "GitRepository" {
+			gitRepos[o.Namespace+"/"+o.Name] = true
+		}
+	}
+	anyFlux := false
+	for i := range l.raw.Objects {
+		o := &l.raw.Objects[i]
+		if !isFluxKustomization(o) {
+			continue
+		}
+		anyFlux = true
+		if l.bootstrap(o) && gitRepos[o.Namespace+"/"+o.Name] {
+			l.sources[o.Namespace+"/"+o.Name] = true
+		}
+	}
+	if len(l.sources) == 0 && anyFlux {
+		t.SourceNote = "no Flux source of the tree is identified as this repository (no bootstrap " +
+			"GitRepository and Kustomization pair such as flux-system/flux-system, no --source): " +
+			"every Flux Kustomization is rendered from this repository, whatever its sourceRef"
+	}
+}
+
+// bootstrap reports whether a Flux Kustomization is a bootstrap sync, laid out as flux
+// bootstrap (and Butler's export) writes it: named after its namespace N, sourced from
+// the GitRepository N/N, and written in the directory N below its own spec.path
+// (clusters/c/flux-system/gotk-sync.yaml applying ./clusters/c). A tenant's pair of a
+// GitRepository and a Kustomization of one name is not enough: that is the layout of
+// Flux's multi-tenancy, whose tenants' repositories are other repositories.
+func (l *loader) bootstrap(k *manifest.Object) bool {
+	s := fluxSource(k)
+	if k.Name != k.Namespace || s.kind != "GitRepository" || s.namespace != k.Namespace || s.name != k.Name {
+		return false
+	}
+	p, _, _ := unstructured.NestedString(content(k), "spec", "path")
+	if p == "" {
+		p = "."
+	}
+	dir, ok := l.resolveDir(p)
+	return ok && filepath.Dir(l.abs(k.Source.File)) == filepath.Join(dir, k.Namespace)
+}
+
+// elsewhere reports whether a Flux Kustomization's source is not this repository, and
+// records it in the tree once. A Kustomization written without a namespace (its parent
+// decides where it lands, which the tree does not say) matches a source of this
+// repository by name alone.
+func (l *loader) elsewhere(e *manifest.Object, t *Tree) bool {
+	if len(l.sources) == 0 || !isFluxKustomization(e) {
+		return false
+	}
+	s := fluxSource(e)
+	if s.kind == "GitRepository" {
+		if l.sources[s.namespace+"/"+s.name] {
+			return false
+		}
+		if s.namespace == "" {
+			for k := range l.sources {
+				if strings.HasSuffix(k, "/"+s.name) {
+					return false
+				}
+			}
+		}
+	}
+	l.skipped[e] = true
+	t.NotRendered["Kustomization (kustomize.toolkit.fluxcd.io) from "+s.kind]++
+	t.Elsewhere = append(t.Elsewhere, Elsewhere{Object: *e, Source: s.String(), Kind: s.kind})
+	return true
+}
+
+// chartFile marks a Helm chart: its directory holds templates and values, not manifests.
+const chartFile = "Chart.yaml"
+
+// findCharts lists the directories of Helm charts among the files walked (a chart's own
+// charts/ subcharts are part of it) and marks every file below them to be skipped.
+func (l *loader) findCharts(files []string, t *Tree, skip map[string]bool) {
+	var dirs []string
+	for _, f := range files {
+		if filepath.Base(f) == chartFile {
+			dirs = append(dirs, filepath.Dir(l.abs(f)))
+		}
+	}
+	sort.Strings(dirs)
+	l.charts = map[string]bool{}
+	for _, d := range dirs {
+		if l.inChart(d) == "" {
+			l.charts[d] = true
+			t.Charts = append(t.Charts, filepath.ToSlash(l.rel(d)))
+		}
+	}
+	for _, f := range files {
+		if abs := l.abs(f); l.inChart(abs) != "" {
+			skip[abs] = true
+		}
+	}
+}
+
+// inChart is the chart directory a path is below (or is), "" for none.
+func (l *loader) inChart(abs string) string {
+	for d := abs; ; d = filepath.Dir(d) {
+		if l.charts[d] {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return ""
+		}
+	}
+}
