@@ -51,6 +51,9 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("NO_COLOR", "")
+			// Public repositories as published (testdata/public), to read only: a script
+			// that changes one copies it first.
+			env.Setenv("PUBLIC", filepath.Join(root, "testdata", "public"))
 			if err := copyDir(filepath.Join(root, "examples", "flux"), filepath.Join(env.WorkDir, "flux")); err != nil {
 				return err
 			}

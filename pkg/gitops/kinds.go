@@ -19,9 +19,11 @@ var recognisedGroups = map[string]bool{
 	"resource.k8s.io": true, "events.k8s.io": true,
 	// Kustomize configuration
 	"kustomize.config.k8s.io": true,
-	// Flux: source, kustomize, helm, notification, image automation
+	// Flux: source, kustomize, helm, notification, image automation; the source extensions
+	// (ArtifactGenerator, Flux 2.7) and the CLI's schema plugin configuration
 	"source.toolkit.fluxcd.io": true, "kustomize.toolkit.fluxcd.io": true, "helm.toolkit.fluxcd.io": true,
 	"notification.toolkit.fluxcd.io": true, "image.toolkit.fluxcd.io": true,
+	"source.extensions.fluxcd.io": true, "schema.plugin.fluxcd.io": true,
 	// Argo CD
 	"argoproj.io": true,
 	// Sealed Secrets

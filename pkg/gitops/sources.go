@@ -46,8 +46,9 @@ func fluxSource(e *manifest.Object) sourceRef {
 // findSources decides which GitRepositories are this repository: those of
 // Options.Sources ("NAMESPACE/NAME"), and the one each bootstrap sync of the tree points
 // at (bootstrap).
-// None found: every Flux Kustomization renders from this repository, as before sources
-// were followed, and SourceNote says so.
+// Neither: the bootstrap's conventional name, flux-system/flux-system, when a Kustomization
+// names it. None found: every Flux Kustomization sourced from a GitRepository renders from
+// this repository, as before sources were followed, and SourceNote says so.
 func (l *loader) findSources(t *Tree) {
 	l.sources, l.skipped = map[string]bool{}, map[*manifest.Object]bool{}
 	for _, s := range l.opts.Sources {
@@ -71,12 +72,28 @@ func (l *loader) findSources(t *Tree) {
 			l.sources[o.Namespace+"/"+o.Name] = true
 		}
 	}
+	if len(l.sources) == 0 {
+		// flux bootstrap always names its GitRepository flux-system/flux-system, and
+		// published repositories often hold only a placeholder for the generated
+		// gotk-sync.yaml: the Kustomizations that name that source are this repository's.
+		for i := range l.raw.Objects {
+			o := &l.raw.Objects[i]
+			if s := fluxSource(o); isFluxKustomization(o) && s.kind == "GitRepository" && s.namespace+"/"+s.name == bootstrapSource {
+				l.sources[bootstrapSource] = true
+				break
+			}
+		}
+	}
 	if len(l.sources) == 0 && anyFlux {
 		t.SourceNote = "no Flux source of the tree is identified as this repository (no bootstrap " +
 			"GitRepository and Kustomization pair such as flux-system/flux-system, no --source): " +
-			"every Flux Kustomization is rendered from this repository, whatever its sourceRef"
+			"every Flux Kustomization sourced from a GitRepository is rendered from this repository"
 	}
 }
+
+// bootstrapSource is the GitRepository flux bootstrap creates for the repository it
+// bootstraps, by that name in every cluster.
+const bootstrapSource = "flux-system/flux-system"
 
 // bootstrap reports whether a Flux Kustomization is a bootstrap sync, laid out as flux
 // bootstrap (and Butler's export) writes it: named after its namespace N, sourced from
@@ -98,15 +115,19 @@ func (l *loader) bootstrap(k *manifest.Object) bool {
 }
 
 // elsewhere reports whether a Flux Kustomization's source is not this repository, and
-// records it in the tree once. A Kustomization written without a namespace (its parent
+// records it in the tree once. A source of another kind (OCIRepository, Bucket,
+// ExternalArtifact) is never this repository. A Kustomization written without a namespace (its parent
 // decides where it lands, which the tree does not say) matches a source of this
 // repository by name alone.
 func (l *loader) elsewhere(e *manifest.Object, t *Tree) bool {
-	if len(l.sources) == 0 || !isFluxKustomization(e) {
+	if !isFluxKustomization(e) {
 		return false
 	}
 	s := fluxSource(e)
 	if s.kind == "GitRepository" {
+		if len(l.sources) == 0 {
+			return false // no source identified: every GitRepository is taken for this one
+		}
 		if l.sources[s.namespace+"/"+s.name] {
 			return false
 		}
