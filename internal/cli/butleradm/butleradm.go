@@ -10,6 +10,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/doctor"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/explain"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/network"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/policy"
@@ -45,7 +46,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 	cmd.AddCommand(provider.NewCmd(f), policy.NewCmd(f, true))
 	cmd.AddCommand(cluster.NewCmd(f, true))
 	cmd.AddCommand(user.NewCmd(f))
-	cmd.AddCommand(version.NewCmd(f, nil))
+	cmd.AddCommand(version.NewCmd(f, nil), explain.NewCmd(f, nil))
 	cmd.AddCommand(doctor.NewCmd(f, doctorchecks.Operator, nil))
 	cmd.AddCommand(check.NewCmd(f, nil))
 	cmd.AddCommand(webhook.NewCmd(f))

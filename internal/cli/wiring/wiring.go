@@ -14,6 +14,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
+	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/memlimit"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/live"
@@ -42,7 +43,12 @@ func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.S
 				// would be most of its memory (internal/memlimit).
 				memlimit.Follow(32<<20, 8<<20, 1.5)
 			}
-			return offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict, Lean: f.ReadOnly, Exclude: o.Exclude})
+			s, err := offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict, Lean: f.ReadOnly, Exclude: o.Exclude})
+			if err != nil {
+				return nil, err // not a typed nil in the interface
+			}
+			asHint(ctx, f, s)
+			return s, nil
 		}
 		as, groups := impersonation(f)
 		s, err := live.New(live.Options{
@@ -107,5 +113,19 @@ func stdinHint(f *factory.Factory) {
 			fmt.Fprintln(f.IOStreams.ErrOut, "Reading manifests from standard input (--manifests -): paste or type them, then press Ctrl-D on a line of its own.")
 			return
 		}
+	}
+}
+
+// asHint suggests the e-mail an --as that is no e-mail most likely means (--as carol where
+// carol@example.com exists): identities are e-mails compared whole, so the name alone
+// matches no team's access. Offline only, where --as is the identity every rule is judged
+// for; live the server decides who an impersonated name is.
+func asHint(ctx context.Context, f *factory.Factory, s store.Reader) {
+	o := f.Options
+	if o.As == "" || o.AsSource == "" { // completion: stay silent
+		return
+	}
+	if emails := lookup.LikelyEmails(ctx, s, o.As); len(emails) > 0 {
+		f.Errorf("Hint: --as %q is no e-mail, and identities are e-mails compared whole: did you mean --as %s?\n", o.As, strings.Join(emails, " or --as "))
 	}
 }

@@ -114,12 +114,26 @@ func run(ctx context.Context, o *Options) error {
 			v.Teams = append(v.Teams, Membership{Team: t.Name, Environment: e.Name, Role: er.Role.String(), Reason: er.Reason})
 		}
 	}
+	if len(v.Teams) == 0 {
+		noTeamWarning(ctx, o, s, v.User)
+	}
 	color, width := o.IO.ColorEnabled(), o.IO.Width()
 	return o.Printer.Print(output.Doc{
 		One:  true,
 		View: v,
 		Text: func(w io.Writer) error { return describe(w, v, color, width) },
 	})
+}
+
+// noTeamWarning says on stderr that the identity is in no team, which is rarely what was
+// meant (exit 0 still: whoami answers who you are), and names the e-mail a bare name most
+// likely stands for: identities are e-mails compared whole.
+func noTeamWarning(ctx context.Context, o *Options, s store.Reader, user string) {
+	msg := fmt.Sprintf("Warning: %q is in no team: no Team's access lists it or one of its groups", inert.Line(user))
+	if emails := lookup.LikelyEmails(ctx, s, user); len(emails) > 0 {
+		msg += fmt.Sprintf("; did you mean %s?", inert.Line(strings.Join(emails, " or ")))
+	}
+	fmt.Fprintln(o.IO.ErrOut, msg)
 }
 
 // identitySource says where the identity came from: live, the server's answer for the

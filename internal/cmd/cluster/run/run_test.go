@@ -2,6 +2,7 @@ package run
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cmdtest"
@@ -67,5 +68,20 @@ func TestRunRefusedWritesNothing(t *testing.T) {
 	}
 	if len(s.Clusters) != before || r.Stdout != "" {
 		t.Errorf("clusters %d -> %d; stdout %q", before, len(s.Clusters), r.Stdout)
+	}
+}
+
+// On manifests a preflight that passes is a success (CI gates on it): exit 0, nothing
+// written, COMMAND not run, and stderr says so.
+func TestRunOfflinePassExitsZero(t *testing.T) {
+	s := storetest.Payments(t, "bob@example.com")
+	before := len(s.Clusters)
+	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false,
+		"ci-ok", "--team", "payments", "--environment", "dev", "--ttl", "1h", "--", "true")
+	if r.Code != 0 {
+		t.Fatalf("exit %d (%v), want 0", r.Code, r.Err)
+	}
+	if len(s.Clusters) != before || r.Stdout != "" || !strings.Contains(r.Stderr, "nothing was created and true was not run") {
+		t.Errorf("clusters %d -> %d; stdout %q; stderr %q", before, len(s.Clusters), r.Stdout, r.Stderr)
 	}
 }

@@ -5,6 +5,8 @@ package delete
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -31,6 +34,9 @@ type Options struct {
 	shared.EnvOptions[Store]
 
 	Yes bool
+	// Force deletes the environment even while clusters still carry its label (and asks
+	// nothing, as --yes).
+	Force bool
 }
 
 // Spec is what env delete prints: a line for people; for programs the Team as written,
@@ -47,17 +53,21 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Long: `Remove an environment from a team. On a terminal you are asked to type the environment's
 name to confirm; without one (scripts, CI) pass --yes.
 
-Clusters labelled with the environment are not touched: they keep working and still count
+An environment that clusters still carry as their label is not deleted: the command names
+them and exits 4, since a label naming no environment of the team leaves a tree that
+'butlerctl check' refuses. Move them first with 'butleradm env migrate', or pass --force
+to delete it anyway: the clusters are not touched, they keep working and still count
 toward the team's quotas, and the server tolerates their label as long as it does not
-change. The command says how many there are. Removing the last environment removes
-spec.environments.
+change. Removing the last environment removes spec.environments.
 
 Removing an environment that has caps counts as changing caps, which only the team's admins
 and platform admins may do: the change is checked against the server's Team rules first,
 and a denial prints the server's message and exits 4. Only spec.environments changes;
 working on manifests, the team's file is edited in place.`,
 		Example: `  butleradm env delete qa --team payments
-  butleradm env delete qa --team payments --yes --manifests gitops/ --as alice@example.com`,
+  butleradm env delete qa --team payments --yes --manifests gitops/ --as alice@example.com
+  butleradm env migrate --team payments --environment prod -l butler.butlerlabs.dev/environment=dev --relabel --yes
+  butleradm env delete dev --team payments --yes`,
 		Args: cmdutil.ExactArgs(1, "an environment NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
@@ -68,7 +78,7 @@ working on manifests, the team's file is edited in place.`,
 	fl := cmd.Flags()
 	o.TeamFlag(cmd, "Team of the environment (required)")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
-	fl.BoolVar(&o.Yes, "force", false, "Same as --yes (butler-cli's name)")
+	fl.BoolVar(&o.Force, "force", false, "Delete even while clusters still carry the environment's label; asks nothing, as --yes")
 	return cmd
 }
 
@@ -89,15 +99,20 @@ func run(ctx context.Context, o *Options) error {
 		return err
 	}
 
+	in := labelled(clusters, name)
+	if len(in) > 0 && !o.Force {
+		return stillLabelled(old.Name, name, in)
+	}
+	yes := o.Yes || o.Force
 	pr := prompt.New(o.IO)
-	if !o.Yes && !pr.CanPrompt() {
+	if !yes && !pr.CanPrompt() {
 		return cmdutil.UsageError("deleting environment %q needs confirmation: pass --yes (there is no terminal to ask on)", name)
 	}
-	if n := labelled(clusters, name); n > 0 {
+	if n := len(in); n > 0 {
 		fmt.Fprintf(o.IO.ErrOut, "%d cluster(s) still carry the label %s=%s: they keep working and still count toward team %s\n",
 			n, v1alpha1.LabelEnvironment, name, old.Name)
 	}
-	if !o.Yes {
+	if !yes {
 		q := fmt.Sprintf("Remove environment %q from team %s? Type the environment name to confirm: ", name, old.Name)
 		if err := pr.TypeName(q, "deletion", name); err != nil {
 			return err
@@ -135,13 +150,31 @@ func withoutEnvironment(t *v1alpha1.Team, i int) *v1alpha1.Team {
 	return updated
 }
 
-// labelled counts the clusters whose environment label is env.
-func labelled(clusters []v1alpha1.TenantCluster, env string) int {
-	n := 0
+// labelled names the clusters whose environment label is env.
+func labelled(clusters []v1alpha1.TenantCluster, env string) []string {
+	var in []string
 	for i := range clusters {
 		if policy.InEnvironment(&clusters[i], env) {
-			n++
+			in = append(in, clusters[i].Name)
 		}
 	}
-	return n
+	sort.Strings(in)
+	return in
+}
+
+// maxNamed is how many clusters the refusal names before it counts the rest.
+const maxNamed = 10
+
+// stillLabelled refuses deleting an environment that clusters still carry: their label
+// would name no environment of the team, a tree the gate refuses (exit 4, as a provider
+// still in use is refused).
+func stillLabelled(team, env string, in []string) error {
+	shown := in
+	more := ""
+	if len(in) > maxNamed {
+		shown, more = in[:maxNamed], fmt.Sprintf(" and %d more", len(in)-maxNamed)
+	}
+	return cmdutil.DeniedError(fmt.Errorf("environment %q still labels %d cluster(s) of team %s: %s%s\n"+
+		"Move them first: butleradm env migrate --team %s --environment OTHER -l %s=%s --relabel; or pass --force to delete it anyway",
+		env, len(in), team, inert.Line(strings.Join(shown, ", ")), more, team, v1alpha1.LabelEnvironment, env))
 }

@@ -16,8 +16,33 @@ func exec(t *testing.T, as, stdin string, tty bool, args ...string) (*storetest.
 	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, stdin, tty, args...)
 }
 
-func TestDeleteWithYes(t *testing.T) {
-	s, r := exec(t, "alice@example.com", "", false, "dev", "--team", "payments", "--yes")
+// execEmpty is exec over the worked example without its clusters: no environment is
+// still carried by one, so the delete goes as far as its confirmation.
+func execEmpty(t *testing.T, as, stdin string, tty bool, args ...string) (*storetest.Store, cmdtest.Result) {
+	t.Helper()
+	s := storetest.Payments(t, as)
+	s.Clusters = nil
+	return s, cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, stdin, tty, args...)
+}
+
+// dev still labels two clusters: refused (exit 4) with their names and the way out,
+// before any question, with --yes too, and nothing written.
+func TestLabelledRefused(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		s, r := exec(t, "alice@example.com", "dev\n", tty, "dev", "--team", "payments", "--yes")
+		if r.Code != cmdutil.ExitDenied || s.Writes() != 0 || r.Stderr != "" {
+			t.Fatalf("tty %v: exit %d (%v), %d writes, stderr %q", tty, r.Code, r.Err, s.Writes(), r.Stderr)
+		}
+		want := `environment "dev" still labels 2 cluster(s) of team payments: carol-sandbox-1, carol-sandbox-2
+Move them first: butleradm env migrate --team payments --environment OTHER -l butler.butlerlabs.dev/environment=dev --relabel; or pass --force to delete it anyway`
+		if r.Msg() != want {
+			t.Errorf("message %q", r.Msg())
+		}
+	}
+}
+
+func TestDeleteWithForce(t *testing.T) {
+	s, r := exec(t, "alice@example.com", "", false, "dev", "--team", "payments", "--force")
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -50,7 +75,7 @@ func TestDeleteLastRemovesEnvironments(t *testing.T) {
 }
 
 func TestWithoutTerminalNeedsYes(t *testing.T) {
-	s, r := exec(t, "alice@example.com", "dev\n", false, "dev", "--team", "payments")
+	s, r := execEmpty(t, "alice@example.com", "dev\n", false, "dev", "--team", "payments")
 	if r.Code != cmdutil.ExitUsage {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
@@ -63,12 +88,11 @@ func TestWithoutTerminalNeedsYes(t *testing.T) {
 }
 
 func TestPromptConfirms(t *testing.T) {
-	s, r := exec(t, "alice@example.com", "dev\n", true, "dev", "--team", "payments")
+	s, r := execEmpty(t, "alice@example.com", "dev\n", true, "dev", "--team", "payments")
 	if r.Code != 0 || s.Writes() != 1 {
 		t.Fatalf("exit %d: %v", r.Code, r.Err)
 	}
-	want := "2 cluster(s) still carry the label butler.butlerlabs.dev/environment=dev: they keep working and still count toward team payments\n" +
-		`Remove environment "dev" from team payments? Type the environment name to confirm: `
+	want := `Remove environment "dev" from team payments? Type the environment name to confirm: `
 	if r.Stderr != want {
 		t.Errorf("stderr %q", r.Stderr)
 	}
@@ -76,7 +100,7 @@ func TestPromptConfirms(t *testing.T) {
 
 func TestPromptMismatchCancels(t *testing.T) {
 	for _, typed := range []string{"prod\n", "Dev\n", ""} {
-		s, r := exec(t, "alice@example.com", typed, true, "dev", "--team", "payments")
+		s, r := execEmpty(t, "alice@example.com", typed, true, "dev", "--team", "payments")
 		if r.Code != cmdutil.ExitFailure || s.Writes() != 0 {
 			t.Fatalf("%q: exit %d: %v", typed, r.Code, r.Err)
 		}
@@ -137,6 +161,7 @@ func TestNotFoundAndBadName(t *testing.T) {
 // applied to a fresh read, without asking again, and their edit is kept.
 func TestConcurrentEditIsKept(t *testing.T) {
 	s := storetest.Payments(t, "alice@example.com")
+	s.Clusters = nil
 	s.Interfere = func(team *v1alpha1.Team) { team.Environment("prod").Description = "edited meanwhile" }
 	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
 	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 1 {
@@ -151,6 +176,7 @@ func TestConcurrentEditIsKept(t *testing.T) {
 // Someone else deleted the same environment meanwhile: nothing is left to write.
 func TestConcurrentDeleteIsDone(t *testing.T) {
 	s := storetest.Payments(t, "alice@example.com")
+	s.Clusters = nil
 	s.Interfere = func(team *v1alpha1.Team) { team.Spec.Environments = team.Spec.Environments[1:] } // prod only
 	r := cmdtest.Run(t, s, cmdtest.Cmd(NewCmd), factory.GlobalOptions{}, "", false, "dev", "--team", "payments", "--yes")
 	if r.Code != 0 || s.Conflicts != 1 || len(s.Updated) != 0 {
