@@ -126,42 +126,6 @@ type change struct {
 	decoded map[*manifest.Object]*v1alpha1.Team
 }
 
-// keptTeams are the Teams of base whose change the findings refuse, by name: what Butler
-// keeps, and what the usage after the change counts against.
-func (c *change) keptTeams(fs []Finding) map[string]*v1alpha1.Team {
-	kept := map[string]*v1alpha1.Team{}
-	for _, f := range fs {
-		if f.Kind != "Team" || f.Severity != SeverityError {
-			continue
-		}
-		if t := c.base.team(f.Name); t != nil {
-			kept[f.Name] = t
-		}
-	}
-	return kept
-}
-
-// decodedTeams copies the Teams of the sets (decoded above).
-func decodedTeams(sets ...*manifest.Set) map[*manifest.Object]*v1alpha1.Team {
-	m := map[*manifest.Object]*v1alpha1.Team{}
-	for _, set := range sets {
-		for i := range set.Objects {
-			if t, ok := set.Objects[i].Obj.(*v1alpha1.Team); ok {
-				m[&set.Objects[i]] = t.DeepCopy()
-			}
-		}
-	}
-	return m
-}
-
-// team is o's Team as decoded (nil for no object, or another kind).
-func (c *change) team(o *manifest.Object) *v1alpha1.Team {
-	if o == nil {
-		return nil
-	}
-	return c.decoded[o]
-}
-
 func derefs[T any](ps []*T) []T {
 	out := make([]T, 0, len(ps))
 	for _, p := range ps {
