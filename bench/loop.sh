@@ -11,7 +11,9 @@
 #                          fresh clone on a fresh machine pays it
 #
 # Phases: modules (go mod download of the project and its tools modules), control plane
-# (testbin), goreleaser's configuration loader, vet and the cross builds, then the test run (unit: the race run, then the scripts).
+# (testbin), goreleaser's configuration loader, the tools' modules and tmux, vet and
+# gofmt, the lint gate, the cross builds, then the test run (unit: the race run, then the
+# scripts): `make test`'s own targets, in its order.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in /usr/bin/time jq; do
@@ -49,15 +51,19 @@ phase() {
 
 mods() {
   go mod download
-  for m in hack/tools hack/k8s-tools hack/etcd-tools hack/goreleaser; do
+  for m in hack/tools hack/k8s-tools hack/etcd-tools hack/goreleaser hack/lint; do
     (cd "$m" && GOWORK=off go mod download)
   done
 }
 total=$SECONDS
+# The prerequisites of `make test`, in its order, then its test run.
 phase modules mods
 phase control-plane make testbin
 phase goreleaser-config make goreleaser-config
-phase vet make vet fmt-check cross
+phase deps make codegen-deps test-deps
+phase vet make vet fmt-check
+phase lint make lint
+phase cross make cross
 phase tests make unit UNITFLAGS=-json
 echo "# make test, $mode, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"
 echo
