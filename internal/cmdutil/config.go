@@ -1,6 +1,8 @@
 package cmdutil
 
 import (
+	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -212,32 +214,11 @@ func closest(key string, names []string) string {
 		if n == "config" || n == "help" {
 			continue
 		}
-		if d := editDistance(first, n); d < bestD {
+		if d := editdist.Levenshtein(first, n); d < bestD {
 			best, bestD = n, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // FlagErrorFunc turns cobra's flag errors into usage errors (exit 2). Under a group, a

@@ -1,6 +1,8 @@
 package crdexplain
 
 import (
+	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
+
 	"sort"
 	"strings"
 )
@@ -17,7 +19,7 @@ func closest(typed string, cands map[string]string) []string {
 	best := map[string]int{}
 	for n, v := range cands {
 		ln := strings.ToLower(n)
-		d := distance(typed, ln)
+		d := editdist.Levenshtein(typed, ln)
 		if d > max(2, len(typed)/3) && !(len(typed) >= 3 && strings.Contains(ln, typed)) {
 			continue
 		}
@@ -40,25 +42,4 @@ func closest(typed string, cands map[string]string) []string {
 		out = append(out, hits[i].v)
 	}
 	return out
-}
-
-// distance is the Levenshtein distance of a and b, in bytes (names are ASCII).
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

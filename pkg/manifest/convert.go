@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
+
 	"encoding/json"
 	"fmt"
 	"math"
@@ -589,7 +591,7 @@ func suggest(k string, names []string) string {
 		if strings.EqualFold(n, k) {
 			return fmt.Sprintf(" (did you mean %q?)", n)
 		}
-		if d := levenshtein(strings.ToLower(k), strings.ToLower(n)); d < bestD {
+		if d := editdist.Levenshtein(strings.ToLower(k), strings.ToLower(n)); d < bestD {
 			best, bestD = n, d
 		}
 	}
@@ -597,26 +599,6 @@ func suggest(k string, names []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // fieldInfo is one JSON field of a struct.

@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
+
 	"fmt"
 	"reflect"
 	"sort"
@@ -66,7 +68,7 @@ func ourGroup(group string) (string, bool) {
 	}
 	for _, g := range []string{ButlerGroup, StewardGroup} {
 		first, _, _ := strings.Cut(g, ".")
-		if levenshtein(strings.ToLower(group), g) <= 3 || strings.HasPrefix(strings.ToLower(group), first+".butlerlabs") {
+		if editdist.Levenshtein(strings.ToLower(group), g) <= 3 || strings.HasPrefix(strings.ToLower(group), first+".butlerlabs") {
 			return g, false
 		}
 	}
