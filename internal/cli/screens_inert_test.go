@@ -46,10 +46,7 @@ func TestInertScreens(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: apt-get install -y tmux (or make test-deps)")
 	}
-	bin, err := exec.LookPath("butlerctl")
-	if err != nil {
-		t.Fatalf("butlerctl is not on PATH: %v", err)
-	}
+	bindir := builtBinaries(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +63,7 @@ func TestInertScreens(t *testing.T) {
 					t.Fatal(err)
 				}
 				hostile(t, filepath.Join(work, "payments"))
-				got := capture(t, filepath.Dir(bin), work, sc.cmd, 80, color)
+				got := capture(t, bindir, work, sc.cmd, 80, color)
 				if strings.Contains(got, "FAKE LINE\n") || !strings.Contains(got, "(hidden)") && sc.name == "inert-team-get" {
 					t.Errorf("the manifest's escapes acted on the terminal:\n%s", got)
 				}

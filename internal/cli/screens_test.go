@@ -39,10 +39,7 @@ func TestScreens(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed, so the terminal screens are not checked: apt-get install -y tmux (or make test-deps)")
 	}
-	bin, err := exec.LookPath("butlerctl") // the test binary, set up by testscript.Main
-	if err != nil {
-		t.Fatalf("butlerctl is not on PATH: %v", err)
-	}
+	bindir := builtBinaries(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +59,7 @@ func TestScreens(t *testing.T) {
 					if sc.name == "migrate-progress" {
 						legacyClusters(t, root, work, 40)
 					}
-					got := capture(t, filepath.Dir(bin), work, sc.cmd, width, color)
+					got := capture(t, bindir, work, sc.cmd, width, color)
 					golden := filepath.Join(root, "testdata", "screens", name+".txt")
 					if *update {
 						if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -101,10 +98,7 @@ func TestFirstScreens(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed, so the terminal screens are not checked: apt-get install -y tmux (or make test-deps)")
 	}
-	bin, err := exec.LookPath("butlerctl") // the test binary, set up by testscript.Main
-	if err != nil {
-		t.Fatalf("butlerctl is not on PATH: %v", err)
-	}
+	bindir := builtBinaries(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +108,7 @@ func TestFirstScreens(t *testing.T) {
 		for _, width := range []int{60, 80, 120} {
 			name := fmt.Sprintf("%s-%d", strings.ReplaceAll(cmd, " ", "-"), width)
 			t.Run(name, func(t *testing.T) {
-				got := captureRows(t, filepath.Dir(bin), work, cmd+" --help", width, 250, false)
+				got := captureRows(t, bindir, work, cmd+" --help", width, 250, false)
 				golden := filepath.Join(root, "testdata", "screens", "first", name+".txt")
 				if *update {
 					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
