@@ -37,10 +37,7 @@ func TestActionCheckStep(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	bin, err := exec.LookPath("butlerctl") // the test binary, set up by testscript.Main
-	if err != nil {
-		t.Fatalf("butlerctl is not on PATH: %v", err)
-	}
+	bin := filepath.Join(builtBinaries(t), "butlerctl")
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -16,7 +15,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -45,12 +43,8 @@ func TestBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "butlerctl")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/butlerctl")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := filepath.Join(builtBinaries(t), "butlerctl")
+	rss := buildRSSRun(t)
 	cases := append(corpusCases(t, filepath.Join(root, "testdata", "badinput")), generatedCases()...)
 	if len(cases) < 100 {
 		t.Fatalf("%d cases; the corpus must hold at least 100", len(cases))
@@ -58,7 +52,7 @@ func TestBadInput(t *testing.T) {
 	var worstMem, worstTime badRun
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, ok := runBadCase(t, bin, filepath.Join(root, "examples", "payments"), c)
+			r, ok := runBadCase(t, rss, bin, filepath.Join(root, "examples", "payments"), c)
 			if !ok {
 				return
 			}
@@ -74,31 +68,62 @@ func TestBadInput(t *testing.T) {
 		float64(worstMem.rss)/(1<<20), worstMem.name, worstTime.wall.Round(time.Millisecond), worstTime.name)
 }
 
-const (
-	rssRunName = "badinput-rss"
-	rssFileEnv = "BADINPUT_RSS_FILE"
+const rssFileEnv = "BADINPUT_RSS_FILE"
+
+// rssRunSource is rssrun BINARY ARGS...: it runs the binary and writes the child's peak
+// memory in bytes to $BADINPUT_RSS_FILE. A child started by the test process itself would
+// report the test process's own peak (Linux carries the memory high-water mark of the
+// process it was cloned from across exec), so a small process starts it instead. It is a
+// program of its own, built once without the race detector: the test binary in that role
+// started slowly under -race for each of the cases, and its own high-water mark (about
+// 100 MiB) was the floor of every peak measured.
+const rssRunSource = `package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
 )
 
-// rssRun is the test binary run as badinput-rss BINARY ARGS...: it runs the binary and
-// writes the child's peak memory in bytes to $BADINPUT_RSS_FILE. A child started by the
-// test process itself would report the test process's own peak (Linux carries the memory
-// high-water mark of the process it was cloned from across exec), so a small process
-// starts it instead.
-func rssRun() {
+func main() {
 	cmd := exec.Command(os.Args[1], os.Args[2:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
-		fmt.Fprintln(os.Stderr, "badinput-rss:", err)
+		fmt.Fprintln(os.Stderr, "rssrun:", err)
 		os.Exit(125)
 	}
 	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
-	if err := os.WriteFile(os.Getenv(rssFileEnv), []byte(strconv.FormatInt(rss, 10)), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "badinput-rss:", err)
+	if err := os.WriteFile(os.Getenv("` + rssFileEnv + `"), []byte(strconv.FormatInt(rss, 10)), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "rssrun:", err)
 		os.Exit(125)
 	}
 	os.Exit(cmd.ProcessState.ExitCode())
+}
+`
+
+// buildRSSRun builds rssRunSource as a module of its own (the standard library only) and
+// returns the program's path.
+func buildRSSRun(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range map[string]string{"go.mod": "module rssrun\n\ngo 1.22\n", "main.go": rssRunSource} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "rssrun")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build rssrun: %v\n%s", err, out)
+	}
+	return bin
 }
 
 type badRun struct {
@@ -107,7 +132,7 @@ type badRun struct {
 	wall time.Duration
 }
 
-func runBadCase(t *testing.T, bin, payments string, c badCase) (badRun, bool) {
+func runBadCase(t *testing.T, rssRun, bin, payments string, c badCase) (badRun, bool) {
 	dir := t.TempDir()
 	tree := filepath.Join(dir, "payments")
 	if err := copyDir(payments, tree); err != nil {
@@ -136,8 +161,7 @@ func runBadCase(t *testing.T, bin, payments string, c badCase) (badRun, bool) {
 		args = append(args, "--manifests", "-")
 	}
 	rssFile := filepath.Join(t.TempDir(), "rss")
-	cmd := exec.CommandContext(ctx, os.Args[0], append([]string{bin}, args...)...)
-	cmd.Args[0] = rssRunName // the test binary, as rssRun
+	cmd := exec.CommandContext(ctx, rssRun, append([]string{bin}, args...)...)
 	cmd.Env = append(os.Environ(), rssFileEnv+"="+rssFile)
 	cmd.Dir = dir
 	cmd.Env = append(cmd.Env, "XDG_CONFIG_HOME="+filepath.Join(dir, ".config"), "HOME="+dir)

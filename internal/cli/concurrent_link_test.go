@@ -25,6 +25,7 @@ func TestConcurrentEditsThroughSymlinkedTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bindir := builtBinaries(t)
 	for round := range 10 {
 		base := t.TempDir()
 		shared := filepath.Join(base, "common", "payments")
@@ -51,7 +52,7 @@ func TestConcurrentEditsThroughSymlinkedTrees(t *testing.T) {
 		errs := make([]error, len(runs))
 		for i, args := range runs {
 			wg.Go(func() {
-				cmd := exec.Command(args[0], args[1:]...)
+				cmd := exec.Command(filepath.Join(bindir, args[0]), args[1:]...)
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &out
 				errs[i] = cmd.Run()

@@ -12,8 +12,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
-// TestConcurrentOfflineWrites runs the real binaries (this test binary under their names,
-// as the scripts do) at the same time on one manifests tree, 20 rounds of six runs each:
+// TestConcurrentOfflineWrites runs the real binaries (builtBinaries) at the same time on
+// one manifests tree, 20 rounds of six runs each:
 //
 //   - two `butleradm env update` of different environments of one Team: both edits land;
 //   - two `butlerctl cluster create --write` of the same name: one is created, the other
@@ -31,6 +31,7 @@ func TestConcurrentOfflineWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bindir := builtBinaries(t)
 	for round := range 20 {
 		dir := filepath.Join(t.TempDir(), "payments")
 		if err := copyDir(filepath.Join(root, "examples", "payments"), dir); err != nil {
@@ -49,7 +50,7 @@ func TestConcurrentOfflineWrites(t *testing.T) {
 		var wg sync.WaitGroup
 		for i, args := range runs {
 			wg.Go(func() {
-				cmd := exec.Command(args[0], append(args[1:], "--manifests", dir)...)
+				cmd := exec.Command(filepath.Join(bindir, args[0]), append(args[1:], "--manifests", dir)...)
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &out
 				err := cmd.Run()

@@ -42,7 +42,7 @@ func hostile(t *testing.T, dir string) {
 // TestInertScreens runs each hostile screen in tmux at 80 columns, with and without
 // colour, and compares the terminal with testdata/screens/inert-*.txt.
 func TestInertScreens(t *testing.T) {
-	bin, root := screenSetup(t)
+	bindir, root := screenSetup(t)
 	for _, sc := range hostileScreens {
 		for _, color := range []bool{false, true} {
 			name := sc.name + "-80"
@@ -55,7 +55,7 @@ func TestInertScreens(t *testing.T) {
 					t.Fatal(err)
 				}
 				hostile(t, filepath.Join(work, "payments"))
-				got := capture(t, filepath.Dir(bin), work, sc.cmd, 80, color)
+				got := capture(t, bindir, work, sc.cmd, 80, color)
 				if strings.Contains(got, "FAKE LINE\n") || !strings.Contains(got, "(hidden)") && sc.name == "inert-team-get" {
 					t.Errorf("the manifest's escapes acted on the terminal:\n%s", got)
 				}

@@ -36,7 +36,7 @@ var screens = []screen{
 // diff). Layout regressions (a table wider than the terminal, a wrapped column, a lost
 // hint) fail here. It needs tmux: `apt-get install -y tmux` (make test-deps).
 func TestScreens(t *testing.T) {
-	bin, root := screenSetup(t)
+	bindir, root := screenSetup(t)
 	for _, sc := range screens {
 		for _, width := range []int{80, 160} {
 			for _, color := range []bool{false, true} {
@@ -52,7 +52,7 @@ func TestScreens(t *testing.T) {
 					if sc.name == "migrate-progress" {
 						legacyClusters(t, root, work, 40)
 					}
-					got := capture(t, filepath.Dir(bin), work, sc.cmd, width, color)
+					got := capture(t, bindir, work, sc.cmd, width, color)
 					golden := filepath.Join(root, "testdata", "screens", name+".txt")
 					if *update {
 						if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -73,22 +73,20 @@ func TestScreens(t *testing.T) {
 	}
 }
 
-// screenSetup skips a test of screens without tmux, and gives the binaries' path (the
-// test binary, set up by testscript.Main) and the repository's root.
-func screenSetup(t *testing.T) (bin, root string) {
+// screenSetup skips a test of screens without tmux, and gives the folder of the binaries
+// the screens run (built once, without the race detector: builtBinaries) and the
+// repository's root.
+func screenSetup(t *testing.T) (bindir, root string) {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed, so the terminal screens are not checked: apt-get install -y tmux (or make test-deps)")
 	}
-	bin, err := exec.LookPath("butlerctl")
-	if err != nil {
-		t.Fatalf("butlerctl is not on PATH: %v", err)
-	}
-	root, err = filepath.Abs("../..")
+	bindir = builtBinaries(t)
+	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bin, root
+	return bindir, root
 }
 
 // firstScreens are the help of both binaries and of every group of commands: what a
@@ -106,13 +104,13 @@ var firstScreens = []string{
 // testdata/screens/first (-update rewrites them; review the diff): each command of a list
 // on a line of its own, its description wrapped under its column, at any width.
 func TestFirstScreens(t *testing.T) {
-	bin, root := screenSetup(t)
+	bindir, root := screenSetup(t)
 	work := t.TempDir()
 	for _, cmd := range firstScreens {
 		for _, width := range []int{60, 80, 120} {
 			name := fmt.Sprintf("%s-%d", strings.ReplaceAll(cmd, " ", "-"), width)
 			t.Run(name, func(t *testing.T) {
-				got := captureRows(t, filepath.Dir(bin), work, cmd+" --help", width, 250, false)
+				got := captureRows(t, bindir, work, cmd+" --help", width, 250, false)
 				golden := filepath.Join(root, "testdata", "screens", "first", name+".txt")
 				if *update {
 					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {

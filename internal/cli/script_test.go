@@ -23,14 +23,14 @@ import (
 // -update rewrites the cmp goldens inside the scripts; review the diff before committing.
 var update = flag.Bool("update", false, "rewrite testscript goldens")
 
-// TestMain lets the scripts run both binaries in-process, and stops the test control
-// plane after the tests if TestLiveScripts started it.
+// TestMain lets the scripts run both binaries in-process, stops the test control plane
+// after the tests if TestLiveScripts started it, and removes the binaries builtBinaries
+// built.
 func TestMain(m *testing.M) {
-	testscript.Main(testenv.Main(m), map[string]func(){
+	testscript.Main(withBuiltBinaries{testenv.Main(m)}, map[string]func(){
 		"butlerctl":          func() { os.Exit(butlerctl.Main()) },
 		"butleradm":          func() { os.Exit(butleradm.Main()) },
 		kubectlbutler.Binary: func() { os.Exit(kubectlbutler.Main(os.Args[1:])) },
-		rssRunName:           rssRun,
 	})
 }
 

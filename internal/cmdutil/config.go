@@ -1,8 +1,6 @@
 package cmdutil
 
 import (
-	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -17,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 

@@ -1,10 +1,10 @@
 package crdexplain
 
 import (
-	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
-
 	"sort"
 	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
 )
 
 // closest are the values of cands (a name to what it stands for) whose name is within a

@@ -1,8 +1,6 @@
 package manifest
 
 import (
-	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
-
 	"encoding/json"
 	"fmt"
 	"math"
@@ -19,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
 )
 
 var (

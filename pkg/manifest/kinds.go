@@ -1,8 +1,6 @@
 package manifest
 
 import (
-	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
-
 	"fmt"
 	"reflect"
 	"sort"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
 )
 
 // The API groups whose every document the toolkit accounts for.
