@@ -47,6 +47,7 @@ phase() {
   local cpu
   cpu=$(awk '{printf "%.0f", $1 + $2}' "$tmp/$name.time")
   rows+=("$(printf '| %s | %d | %d |' "$name" "$wall" "$cpu")")
+  echo "loop: $name: ${wall}s wall, ${cpu}s CPU" >&2 # as it goes: a long cold run shows progress
 }
 
 mods() {
