@@ -50,15 +50,9 @@ phase() {
   echo "loop: $name: ${wall}s wall, ${cpu}s CPU" >&2 # as it goes: a long cold run shows progress
 }
 
-mods() {
-  go mod download
-  for m in hack/tools hack/k8s-tools hack/etcd-tools hack/goreleaser hack/lint; do
-    (cd "$m" && GOWORK=off go mod download)
-  done
-}
 total=$SECONDS
 # The prerequisites of `make test`, in its order, then its test run.
-phase modules mods
+phase modules bash -c 'go mod download && for m in hack/tools hack/k8s-tools hack/etcd-tools hack/goreleaser hack/lint; do (cd "$m" && GOWORK=off go mod download) || exit 1; done'
 phase control-plane make testbin
 phase goreleaser-config make goreleaser-config
 phase deps make codegen-deps test-deps
