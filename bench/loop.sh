@@ -73,7 +73,7 @@ json="$tmp/tests.log"
 echo "| package | wall s |"
 echo "| --- | ---: |"
 grep '^{' "$json" | jq -r 'select(.Test == null and (.Action == "pass" or .Action == "fail")) | [.Package, .Elapsed] | @tsv' |
-  sort -t$'\t' -k2 -n -r | sed 's|github.com/butlerdotdev/butler-toolkit/||' | awk -F'\t' '$2 >= 1 {printf "| %s | %.0f |\n", $1, $2}'
+  sort -t$'\t' -k2 -n -r | sed 's|github.com/butlerdotdev/butler-toolkit/||' | awk -F'\t' '$2 >= 2 {printf "| %s | %.0f |\n", $1, $2}'
 echo
 echo "Slowest scripts:"
 echo
