@@ -5,15 +5,13 @@ package crdexplain
 
 import (
 	"fmt"
-	"io/fs"
 	"sort"
 	"strings"
 	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"sigs.k8s.io/yaml"
 
-	"github.com/butlerdotdev/butler-toolkit/config/crd"
+	"github.com/butlerdotdev/butler-toolkit/internal/owncrds"
 )
 
 // Kind is one kind the tools carry a CRD for, at the version the CRD stores.
@@ -38,20 +36,12 @@ func Kinds() ([]*Kind, error) {
 }
 
 func load() ([]*Kind, error) {
-	files, err := fs.Glob(crd.FS, "*.yaml")
+	crds, err := owncrds.All()
 	if err != nil {
 		return nil, err
 	}
 	var out []*Kind
-	for _, f := range files {
-		b, err := crd.FS.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		c := &apiextensionsv1.CustomResourceDefinition{}
-		if err := yaml.Unmarshal(b, c); err != nil {
-			return nil, fmt.Errorf("the tools' own CRD %s: %w", f, err)
-		}
+	for _, c := range crds {
 		for _, v := range c.Spec.Versions {
 			if !v.Storage || v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 				continue

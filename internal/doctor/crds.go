@@ -3,14 +3,12 @@ package doctor
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"sort"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"sigs.k8s.io/yaml"
 
-	"github.com/butlerdotdev/butler-toolkit/config/crd"
+	"github.com/butlerdotdev/butler-toolkit/internal/owncrds"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
@@ -21,20 +19,12 @@ const InstallCRDs = "install Butler's CRDs at the version the tools know: helm u
 
 // known are the CRDs the tools were built with (config/crd), by name.
 func known() (map[string]*apiextensionsv1.CustomResourceDefinition, error) {
-	files, err := fs.Glob(crd.FS, "*.yaml")
+	crds, err := owncrds.All()
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]*apiextensionsv1.CustomResourceDefinition{}
-	for _, f := range files {
-		b, err := crd.FS.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		c := &apiextensionsv1.CustomResourceDefinition{}
-		if err := yaml.Unmarshal(b, c); err != nil {
-			return nil, fmt.Errorf("the tools' own CRD %s: %w", f, err)
-		}
+	out := make(map[string]*apiextensionsv1.CustomResourceDefinition, len(crds))
+	for _, c := range crds {
 		out[c.Name] = c
 	}
 	return out, nil

@@ -53,7 +53,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/yaml"
 
-	"github.com/butlerdotdev/butler-toolkit/config/crd"
+	"github.com/butlerdotdev/butler-toolkit/internal/owncrds"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
@@ -278,23 +278,7 @@ func start(o options) (*Env, error) {
 // loadCRDs reads the CRDs embedded from config/crd, so the harness finds them whatever
 // the test's working directory.
 func loadCRDs() ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	files, err := fs.Glob(crd.FS, "*.yaml")
-	if err != nil {
-		return nil, err
-	}
-	var out []*apiextensionsv1.CustomResourceDefinition
-	for _, f := range files {
-		b, err := crd.FS.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		c := &apiextensionsv1.CustomResourceDefinition{}
-		if err := yaml.UnmarshalStrict(b, c); err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		out = append(out, c)
-	}
-	return out, nil
+	return owncrds.All()
 }
 
 func setup(te *envtest.Environment, cfg *rest.Config) (*Env, error) {
