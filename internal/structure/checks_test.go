@@ -44,6 +44,11 @@ func TestChecksFindOffenders(t *testing.T) {
 		"internal/store/live -> internal/cmd/factory",
 		"pkg/policy -> github.com/spf13/cobra",
 		"pkg/policy -> internal/store")
+	grew, shrank := sizeProblems(map[string]int{"a": 81, "b": 79, "c": 80, "d": 500},
+		map[string]sized{"a": {80, ""}, "b": {80, ""}, "c": {80, ""}})
+	if len(grew) != 1 || !strings.HasPrefix(grew[0], "a:") || len(shrank) != 1 || !strings.HasPrefix(shrank[0], "b:") {
+		t.Errorf("sizeProblems: grew %q, shrank %q; want a grown, b shrunk", grew, shrank)
+	}
 	got := citations(t, root)
 	var where []string
 	for _, g := range got {
@@ -55,7 +60,7 @@ func TestChecksFindOffenders(t *testing.T) {
 	}
 }
 
-func assertKeys(t *testing.T, what string, got map[string]string, want ...string) {
+func assertKeys[V any](t *testing.T, what string, got map[string]V, want ...string) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("%s found %d offenders %v, want %q", what, len(got), got, want)
