@@ -106,4 +106,8 @@ func TestCommandChecksFindOffenders(t *testing.T) {
 		t.Errorf("factoryFuncs found %q", got)
 	}
 	assertKeys(t, "flagWordOffenders", flagWordOffenders(files), "pkg/policy/p.go:3")
+	write("internal/cmd/team/x/x.go", "package x\n\nfunc f() {\n\tfs.StringVar(&o.Team, \"team\", \"\", \"Team\")\n\tfs.StringVar(&o.Env, \"environment\", \"\", \"\")\n}\n")
+	if got := teamFlagDeclarations(goFiles(t, root)); len(got) != 1 || got[0] != "internal/cmd/team/x/x.go:4" {
+		t.Errorf("teamFlagDeclarations found %q", got)
+	}
 }

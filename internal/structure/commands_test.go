@@ -231,3 +231,40 @@ func TestCommandsNarrowTheStore(t *testing.T) {
 		t.Errorf("only %d uses of store.Store in the command layer now: lower maxWholeStores to %d", len(found), len(found))
 	}
 }
+
+// teamFlagDeclarations are the places outside cmdutil.TeamFlag that declare a flag named
+// "team" with pflag's own functions (by "path:line").
+func teamFlagDeclarations(files []goFile) []string {
+	var out []string
+	for _, f := range files {
+		if f.test || f.rel == "internal/cmdutil/teamflag.go" {
+			continue
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || !strings.HasPrefix(sel.Sel.Name, "String") {
+				return true
+			}
+			for _, a := range call.Args {
+				if lit, ok := a.(*ast.BasicLit); ok && lit.Value == `"team"` {
+					out = append(out, fmt.Sprintf("%s:%d", f.rel, f.fset.Position(call.Pos()).Line))
+					break
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// TestOneTeamFlag: every command takes --team through cmdutil.TeamFlag, so the flag is
+// declared one way (its completion and the config file's default team find it by name).
+func TestOneTeamFlag(t *testing.T) {
+	if got := teamFlagDeclarations(goFiles(t, repoRoot(t))); len(got) > 0 {
+		t.Errorf("--team declared outside cmdutil.TeamFlag:\n  %s", strings.Join(got, "\n  "))
+	}
+}

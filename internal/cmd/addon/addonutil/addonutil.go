@@ -44,7 +44,7 @@ type TargetOptions[S Store] struct {
 
 // TeamFlag is --team, the team that owns the cluster.
 func (o *TargetOptions[S]) TeamFlag(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamOwner)
 }
 
 // Validate checks -o and --team before anything is read.

@@ -74,7 +74,7 @@ counted too. Prints yes or no; exits 0 for yes and 4 for no.`,
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team (required)")
+	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamRequired)
 	cmd.Flags().StringVar(&o.Environment, "environment", "", "Environment of the team")
 	return cmd
 }

@@ -70,7 +70,7 @@ interrupted (as cluster list --watch; rows leave out WRITES).`,
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster")
+	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamOwnerOptional)
 	cmd.Flags().BoolVarP(&o.Watch, "watch", "w", false, "Live: after the cluster, print it again each time it changes, until interrupted")
 	return cmd
 }

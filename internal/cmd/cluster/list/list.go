@@ -85,7 +85,7 @@ time, until interrupted: a watch that resumes where it stopped when the connecti
 and falls back to listing every 2 seconds when the server refuses watches. The watch
 stream is the only request without a deadline. Rows leave out WRITES.`)
 	o.Print = output.Register(cmd, &f.Options.Output, clusterview.Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Only clusters of this team")
+	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamFilter("clusters"))
 	cmd.Flags().StringVar(&o.Environment, "environment", "", "Only clusters in this environment")
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "Clusters of every namespace")
 	cmd.Flags().StringVarP(&o.Selector, "selector", "l", "", "Label selector, e.g. butler.butlerlabs.dev/environment=dev")

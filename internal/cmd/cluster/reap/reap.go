@@ -72,7 +72,7 @@ schedule (butleradm webhook install --reap-schedule).`,
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Only the clusters of this team")
+	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamFilter("the clusters"))
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "The clusters of every namespace")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "List the expired clusters, delete nothing")
 	return cmd

@@ -34,7 +34,7 @@ func (o *ClusterOptions[S]) Complete(f *factory.Factory) {
 
 // TeamFlag is --team, the team that owns the cluster.
 func (o *ClusterOptions[S]) TeamFlag(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team that owns the cluster (required)")
+	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamOwner)
 }
 
 // Validate checks -o and that --team is given, before anything is read.

@@ -40,7 +40,7 @@ type addon struct{ name, version string }
 
 // AddCreateFlags registers the flags of a new cluster on fs.
 func AddCreateFlags(fs *pflag.FlagSet, cs *CreateSpec) {
-	fs.StringVar(&cs.Team, "team", "", "Team that owns the cluster (required)")
+	cmdutil.TeamFlag(fs, &cs.Team, cmdutil.TeamOwner)
 	fs.StringVar(&cs.Environment, "environment", "", "Environment of the team to create the cluster in")
 	fs.StringVar(&cs.Provider, "provider", "", "ProviderConfig name (default: the team's, or the only visible one)")
 	fs.Int32Var(&cs.Workers, "workers", 0, "Worker nodes")

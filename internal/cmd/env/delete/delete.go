@@ -76,7 +76,7 @@ working on manifests, the team's file is edited in place.`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	o.TeamFlag(cmd, "Team of the environment (required)")
+	o.TeamFlag(cmd, cmdutil.TeamMeaning("Team of the environment (required)"))
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Force, "force", false, "Delete even while clusters still carry the environment's label; asks nothing, as --yes")
 	return cmd

@@ -60,7 +60,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Team (required)")
+	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamRequired)
 	return cmd
 }
 

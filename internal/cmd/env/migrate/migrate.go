@@ -142,7 +142,7 @@ was interrupted; 2 usage; 3 team or environment not found; 4 refused (caps, role
 failure was a refusal by the server).`)
 	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{})
 	fl := cmd.Flags()
-	fl.StringVar(&o.Team, "team", "", "Team of the clusters (required)")
+	cmdutil.TeamFlag(fl, &o.Team, cmdutil.TeamMeaning("Team of the clusters (required)"))
 	fl.StringVar(&o.Environment, "environment", "", "Environment to move the clusters into (required)")
 	fl.BoolVar(&o.All, "all", false, "Migrate every cluster of the team")
 	fl.StringVarP(&o.Selector, "selector", "l", "", "Migrate the clusters this label selector matches, e.g. '!butler.butlerlabs.dev/environment'")

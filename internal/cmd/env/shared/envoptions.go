@@ -25,9 +25,9 @@ type EnvOptions[S store.Reader] struct {
 	Team string
 }
 
-// TeamFlag registers --team, described by usage.
-func (o *EnvOptions[S]) TeamFlag(cmd *cobra.Command, usage string) {
-	cmd.Flags().StringVar(&o.Team, "team", "", usage)
+// TeamFlag registers --team, with what it means to the command.
+func (o *EnvOptions[S]) TeamFlag(cmd *cobra.Command, use cmdutil.TeamUse) {
+	cmdutil.TeamFlag(cmd.Flags(), &o.Team, use)
 }
 
 // Validate checks -o, the environment's name (a label value) and --team before anything

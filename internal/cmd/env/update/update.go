@@ -81,7 +81,7 @@ manifests, the team's file is edited in place.`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
-	o.TeamFlag(cmd, "Team of the environment (required)")
+	o.TeamFlag(cmd, cmdutil.TeamMeaning("Team of the environment (required)"))
 	o.EnvFlags.AddFlags(fl, true)
 	fl.BoolVar(&o.ClearLimits, "clear-limits", false, "Remove the environment's limits (no caps)")
 	fl.BoolVar(&o.ClearClusterDefaults, "clear-cluster-defaults", false, "Remove the environment's cluster defaults")

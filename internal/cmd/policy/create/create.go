@@ -50,7 +50,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.Scope, "scope", "", "platformWide, team or teamAndEnvironment")
-	fl.StringVar(&o.Team, "team", "", "The team of a team or teamAndEnvironment scope")
+	cmdutil.TeamFlag(fl, &o.Team, cmdutil.TeamOfScope)
 	fl.StringVar(&o.Environment, "environment", "", "The environment of a teamAndEnvironment scope")
 	fl.StringArrayVar(&o.Providers, "provider-type", nil, "Only for this provider type (repeatable; default every provider)")
 	fl.StringArrayVar(&o.Rules, "option", nil, "OPTION=MODE[:V1,V2...] (repeatable), e.g. image=pin:ubuntu-24")

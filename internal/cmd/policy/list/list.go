@@ -72,7 +72,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
-	cmd.Flags().StringVar(&o.Target.Team, "team", "", "The team (without it, only platform-wide policies apply)")
+	cmdutil.TeamFlag(cmd.Flags(), &o.Target.Team, cmdutil.TeamMeaning("The team (without it, only platform-wide policies apply)"))
 	cmd.Flags().StringVar(&o.Target.Environment, "environment", "", "The environment (with --team)")
 	cmd.Flags().StringVar(&o.Target.Provider, "provider-type", "", "Only policies for this provider type (default: every provider)")
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -64,7 +64,7 @@ rewritten in place.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.Scope, "scope", "", "platformWide, team or teamAndEnvironment (default: the policy's)")
-	fl.StringVar(&o.Team, "team", "", "The team of a team or teamAndEnvironment scope")
+	cmdutil.TeamFlag(fl, &o.Team, cmdutil.TeamOfScope)
 	fl.StringVar(&o.Environment, "environment", "", "The environment of a teamAndEnvironment scope")
 	fl.StringArrayVar(&o.Providers, "provider-type", nil, "Only for these provider types (repeatable; replaces the list)")
 	fl.BoolVar(&o.AllProviders, "all-providers", false, "For every provider type (empties the list)")

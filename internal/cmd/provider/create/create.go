@@ -127,7 +127,7 @@ func (o *Options) addFlags(fl *pflag.FlagSet) {
 	o.Creds.AddFlags(fl)
 
 	fl.StringVar(&o.Scope, "scope", "", "Who may use it: platform (every team, the default) or team (--team only)")
-	fl.StringVar(&o.Team, "team", "", "The team of a team-scoped provider (given on the command line it implies --scope team; a default team from the config file counts only with --scope team)")
+	cmdutil.TeamFlag(fl, &o.Team, cmdutil.TeamMeaning("The team of a team-scoped provider (given on the command line it implies --scope team; a default team from the config file counts only with --scope team)"))
 
 	o.settings = settings()
 	for _, st := range o.settings {

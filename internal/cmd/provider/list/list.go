@@ -62,7 +62,7 @@ the list: only --team on the command line does.`,
 			return factory.Run(cmd, f, o, runF, run)
 		},
 	}
-	cmd.Flags().StringVar(&o.Team, "team", "", "Only the providers this team may use")
+	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamMeaning("Only the providers this team may use"))
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }

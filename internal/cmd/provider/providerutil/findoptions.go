@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -25,7 +26,7 @@ type FindOptions[S store.Reader] struct {
 
 // TeamFlag registers --team: the team's namespace first, then butler-system.
 func (o *FindOptions[S]) TeamFlag(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&o.Team, "team", "", "Look in this team's namespace, then in butler-system")
+	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamMeaning("Look in this team's namespace, then in butler-system"))
 }
 
 // Complete takes from the Factory what run needs, -n with it; it reads nothing yet.

@@ -68,7 +68,7 @@ an empty list says so on stderr and exits 0.`,
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
-	cmd.Flags().StringVar(&o.Team, "team", "", "Only clusters of this team")
+	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamFilter("clusters"))
 	cmd.Flags().StringVar(&o.Environment, "environment", "", "Only clusters in this environment")
 	return cmd
 }
