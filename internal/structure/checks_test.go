@@ -106,6 +106,15 @@ func TestCommandChecksFindOffenders(t *testing.T) {
 		t.Errorf("factoryFuncs found %q", got)
 	}
 	assertKeys(t, "flagWordOffenders", flagWordOffenders(files), "pkg/policy/p.go:3")
+	write("internal/cmd/team/z/z.go", "package z\n\nfunc (o *Options) Validate() error {\n\to.parsed = 1\n\tx := 2\n\t_ = x\n\treturn nil\n}\n")
+	if got := validateWrites(goFiles(t, root)); len(got) != 1 || got[0] != "internal/cmd/team/z/z.go:4" {
+		t.Errorf("validateWrites found %q", got)
+	}
+	write("internal/cmd/team/y/y.go", "package y\n\nfunc (o *Options) Validate(cmd *cobra.Command) error { return nil }\n\nfunc (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error { return nil }\n")
+	if got := misshapen(goFiles(t, root)); len(got) != 2 || !strings.HasPrefix(got[0], "internal/cmd/cluster/get/g.go:Options.Complete (*factory.Factory)") ||
+		!strings.HasPrefix(got[1], "internal/cmd/team/y/y.go:Options.Validate (*cobra.Command)") {
+		t.Errorf("misshapen found %q", got)
+	}
 	write("internal/cmd/team/x/x.go", "package x\n\nfunc f() {\n\tfs.StringVar(&o.Team, \"team\", \"\", \"Team\")\n\tfs.StringVar(&o.Env, \"environment\", \"\", \"\")\n}\n")
 	if got := teamFlagDeclarations(goFiles(t, root)); len(got) != 1 || got[0] != "internal/cmd/team/x/x.go:4" {
 		t.Errorf("teamFlagDeclarations found %q", got)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"regexp"
 	"strconv"
 	"strings"
@@ -114,7 +115,8 @@ func TestNoStoreAssertions(t *testing.T) {
 // Factory. Lower it as commands move to run(opts) over their Options; it never rises.
 const maxFactoryFuncs = 0
 
-// factoryFuncs are the non-test functions, other than NewCmd, New...Cmd and Complete,
+// factoryFuncs are the non-test functions, other than NewCmd, New...Cmd and Complete
+// (CompleteShared),
 // with a *factory.Factory parameter, outside the assembly of the binaries.
 func factoryFuncs(files []goFile) []string {
 	var found []string
@@ -124,7 +126,7 @@ func factoryFuncs(files []goFile) []string {
 		}
 		for _, d := range f.ast.Decls {
 			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Name.Name == "NewCmd" || fn.Name.Name == "Complete" ||
+			if !ok || fn.Name.Name == "NewCmd" || fn.Name.Name == "Complete" || fn.Name.Name == "CompleteShared" ||
 				(strings.HasPrefix(fn.Name.Name, "New") && strings.HasSuffix(fn.Name.Name, "Cmd")) {
 				continue
 			}
@@ -266,5 +268,131 @@ func teamFlagDeclarations(files []goFile) []string {
 func TestOneTeamFlag(t *testing.T) {
 	if got := teamFlagDeclarations(goFiles(t, repoRoot(t))); len(got) > 0 {
 		t.Errorf("--team declared outside cmdutil.TeamFlag:\n  %s", strings.Join(got, "\n  "))
+	}
+}
+
+// shapeSignatures are what factory.Run calls by these names (its Completer, Validator,
+// SharedCompleter and SharedValidator), written as the AST prints their parameters and
+// results.
+var shapeSignatures = map[string]string{
+	"Complete":       "(*factory.Factory, *cobra.Command, []string) error",
+	"CompleteShared": "(*factory.Factory, *cobra.Command, []string) error",
+	"Validate":       "() error",
+	"ValidateShared": "() error",
+}
+
+// misshapen are the methods of the command layer named as factory.Run's hooks whose
+// signature is not the hook's: factory.Run would never call them, and what they check
+// would silently not be checked.
+func misshapen(files []goFile) []string {
+	var found []string
+	for _, f := range files {
+		if f.test || !within(pathDir(f.rel), "internal/cmd") {
+			continue
+		}
+		for _, d := range f.ast.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil {
+				continue
+			}
+			want, named := shapeSignatures[fn.Name.Name]
+			if named && signature(fn.Type) != want {
+				found = append(found, fmt.Sprintf("%s:%s %s", f.rel, funcName(fn), signature(fn.Type)))
+			}
+		}
+	}
+	return found
+}
+
+// signature is "(params) results" with types only.
+func signature(ft *ast.FuncType) string {
+	list := func(fl *ast.FieldList) []string {
+		var out []string
+		if fl == nil {
+			return out
+		}
+		for _, p := range fl.List {
+			n := len(p.Names)
+			if n == 0 {
+				n = 1
+			}
+			for range n {
+				out = append(out, types.ExprString(p.Type))
+			}
+		}
+		return out
+	}
+	res := strings.Join(list(ft.Results), ", ")
+	return "(" + strings.Join(list(ft.Params), ", ") + ") " + res
+}
+
+// TestHooksHaveTheirShape: every Complete and Validate of the command layer is the one
+// factory.Run calls (kubectl's Complete(f, cmd, args) error and a pure Validate() error).
+func TestHooksHaveTheirShape(t *testing.T) {
+	if got := misshapen(goFiles(t, repoRoot(t))); len(got) > 0 {
+		t.Errorf("methods named as factory.Run's hooks with another signature (never called):\n  %s", strings.Join(got, "\n  "))
+	}
+}
+
+// validateWrites are the assignments in a Validate (ValidateShared) of the command layer
+// to a field of its receiver: Validate is pure, and what it would set belongs in Complete.
+func validateWrites(files []goFile) []string {
+	var found []string
+	for _, f := range files {
+		if f.test || !within(pathDir(f.rel), "internal/cmd") {
+			continue
+		}
+		for _, d := range f.ast.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || fn.Body == nil || (fn.Name.Name != "Validate" && fn.Name.Name != "ValidateShared") ||
+				len(fn.Recv.List) == 0 || len(fn.Recv.List[0].Names) == 0 {
+				continue
+			}
+			recv := fn.Recv.List[0].Names[0].Name
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				var lhs []ast.Expr
+				switch st := n.(type) {
+				case *ast.AssignStmt:
+					lhs = st.Lhs
+				case *ast.IncDecStmt:
+					lhs = []ast.Expr{st.X}
+				}
+				for _, e := range lhs {
+					if rootIdent(e) == recv {
+						found = append(found, fmt.Sprintf("%s:%d", f.rel, f.fset.Position(e.Pos()).Line))
+					}
+				}
+				return true
+			})
+		}
+	}
+	return found
+}
+
+// rootIdent is the identifier an expression such as o.a.b[i] starts from.
+func rootIdent(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x.Name
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		default:
+			return ""
+		}
+	}
+}
+
+// TestValidateWritesNothing: no Validate of the command layer sets a field of its Options
+// (kubectl's meaning: Complete fills the Options in, Validate only checks them).
+func TestValidateWritesNothing(t *testing.T) {
+	if got := validateWrites(goFiles(t, repoRoot(t))); len(got) > 0 {
+		t.Errorf("Validate methods that write their Options (move the writes to Complete):\n  %s", strings.Join(got, "\n  "))
 	}
 }

@@ -118,7 +118,7 @@ something would be, 2 when the manifests cannot be read.`,
 			if err := configFromBase(cmd, f.Options, o.Base, f.IOStreams.ErrOut); err != nil {
 				return err
 			}
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	fl := cmd.Flags()
@@ -141,8 +141,7 @@ something would be, 2 when the manifests cannot be read.`,
 // Complete takes from the Factory what run needs: the streams and printer, the manifests
 // (the current directory without --manifests), --strict, the author (--as, --as-group),
 // and, with --context or --kubeconfig, how to read the platform. It reads nothing.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Manifests = f.Options.Manifests
 	if len(o.Manifests) == 0 {
 		o.Manifests = []string{"."}
@@ -168,23 +167,21 @@ func (o *Options) Complete(f *factory.Factory) {
 		}
 		o.WholePlatform = true
 	}
+	o.WarningsAsErrors = o.FailOn == "warning"
+	o.StrictSource = cmdutil.FlagSource(cmd.Flags(), root.StrictFlag)
+	return nil
 }
 
 // Validate checks the flags and their combinations before anything is read; usage errors
 // exit 2.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Deps.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	switch o.Format {
 	case FormatText, FormatGitHub, FormatJUnit, FormatSARIF, FormatMarkdown:
 	default:
 		return cmdutil.UsageError("--format: %q is not one of text, github, junit, sarif, markdown", o.Format)
 	}
 	switch o.FailOn {
-	case "error":
-	case "warning":
-		o.WarningsAsErrors = true
+	case "error", "warning":
 	default:
 		return cmdutil.UsageError("--fail-on: %q is not one of error, warning", o.FailOn)
 	}
@@ -197,7 +194,6 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	if o.Base != "" && len(o.BaseManifests) > 0 {
 		return cmdutil.UsageError("--base and --base-manifests both name the base: give one")
 	}
-	o.StrictSource = cmdutil.FlagSource(cmd.Flags(), root.StrictFlag)
 	if (o.Base != "" || len(o.BaseManifests) > 0) && o.Author.Username == "" {
 		return cmdutil.UsageError("a change is judged as its author's requests: give --as AUTHOR (an e-mail) with --base or --base-manifests")
 	}

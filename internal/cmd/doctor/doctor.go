@@ -49,7 +49,7 @@ func NewCmd(f *factory.Factory, scope doctor.Scope, runF func(*Options) error) *
 		Example: example(scope),
 		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -100,10 +100,7 @@ func example(scope doctor.Scope) string {
 }
 
 // Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	if o.Checks.StuckAfter <= 0 {
 		return cmdutil.UsageError("--stuck-after: %v is not a duration to wait", o.Checks.StuckAfter)
 	}
@@ -111,9 +108,9 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Checks.Now = o.Now
+	return nil
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -97,7 +97,7 @@ error (exit 2) with the names closest to it.`,
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Kind, o.Path, _ = strings.Cut(args[0], ".")
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 		ValidArgsFunction: completeKinds,
 	}

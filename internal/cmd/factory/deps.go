@@ -13,8 +13,8 @@ import (
 
 // Deps are what most commands' Options carry, embedded as kubectl's Options embed their
 // IOStreams: the streams, the store as S, the clock, the -o flags NewCmd registers and the
-// printer they choose. A command that needs nothing more uses Deps' Complete and Validate
-// as its own.
+// printer they choose. factory.Run checks -o and completes them before the command's own
+// Complete; a command that needs nothing more has no Complete or Validate.
 //
 // S is the command's own store interface, declared in its package with the role
 // interfaces of internal/store it uses (and a compile-time proof that store.Store
@@ -33,18 +33,28 @@ type Deps[S any] struct {
 	OnlyReads bool
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (d *Deps[S]) Complete(f *Factory) {
-	f.ReadOnly = f.ReadOnly || d.OnlyReads
-	d.IO, d.Store, d.Now = f.IOStreams, StoreAs[S](f), f.Now
+// completeDeps takes from the Factory what run needs; it reads nothing yet. The store
+// opens on first use, so a command's Complete may still set OnlyReads.
+func (d *Deps[S]) completeDeps(f *Factory) {
+	d.IO, d.Now = f.IOStreams, f.Now
+	open := StoreAs[S](f)
+	d.Store = func(ctx context.Context) (S, error) {
+		f.ReadOnly = f.ReadOnly || d.OnlyReads
+		return open(ctx)
+	}
 	if d.Now == nil {
 		d.Now = time.Now
 	}
 	d.Printer = d.Print.Printer(f.IOStreams)
 }
 
-// Validate checks -o before anything is read.
-func (d *Deps[S]) Validate(cmd *cobra.Command) error { return d.Print.Validate(cmd) }
+// validatePrint checks -o before anything else.
+func (d *Deps[S]) validatePrint(cmd *cobra.Command) error {
+	if d.Print == nil {
+		return nil // a command without -o
+	}
+	return d.Print.Validate(cmd)
+}
 
 // StoreAs opens f's store (once, on first use) as S, an interface store.Store implements.
 // The conversion cannot fail for such an S; the package's compile-time proof holds it.

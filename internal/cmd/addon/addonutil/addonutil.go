@@ -48,10 +48,7 @@ func (o *TargetOptions[S]) TeamFlag(cmd *cobra.Command) {
 }
 
 // Validate checks -o and --team before anything is read.
-func (o *TargetOptions[S]) Validate(cmd *cobra.Command) error {
-	if err := o.Deps.Validate(cmd); err != nil {
-		return err
-	}
+func (o *TargetOptions[S]) ValidateShared() error {
 	return RequireTeam(o.Team)
 }
 

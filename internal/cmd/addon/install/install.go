@@ -76,7 +76,7 @@ first (repeatable).`,
 		Args: cmdutil.ExactArgs(2, "a CLUSTER name and NAME@VERSION"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Cluster, o.Ref = args[0], args[1]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -90,15 +90,17 @@ first (repeatable).`,
 	return cmd
 }
 
-// Validate checks the flags and NAME@VERSION before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+// Complete parses NAME@VERSION; a malformed one is a usage error. It reads nothing.
+func (o *Options) Complete(*factory.Factory, *cobra.Command, []string) error {
 	var err error
 	if o.Addon, o.Version, err = policy.ParseAddonRef(o.Ref); err != nil {
 		return cmdutil.UsageError("%v", err)
 	}
+	return nil
+}
+
+// Validate checks the flags before anything is read.
+func (o *Options) Validate() error {
 	switch {
 	case o.Chart == "" && o.Repo == "" && (o.ReleaseName != "" || o.ValuesFile != ""):
 		return cmdutil.UsageError("--release-name and --values go with --chart and --repo")

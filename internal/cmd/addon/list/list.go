@@ -49,7 +49,7 @@ installed by the controller itself and are not TenantAddons: butlerctl env get s
 		Args: cmdutil.ExactArgs(1, "a CLUSTER name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Cluster = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -50,7 +50,7 @@ delete carries the uid that was read; on manifests the TenantAddon's document is
 		Args:    cmdutil.ExactArgs(2, "a CLUSTER name and an addon NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Cluster, o.Addon = args[0], args[1]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -70,7 +70,7 @@ counted too. Prints yes or no; exits 0 for yes and 4 for no.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Verb = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

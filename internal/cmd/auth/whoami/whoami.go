@@ -71,7 +71,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Example: `  butlerctl auth whoami --manifests examples/payments --as bob@example.com`,
 		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -79,9 +79,9 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.AsSource = f.Options.AsSource
+	return nil
 }
 
 func run(ctx context.Context, o *Options) error {

@@ -54,6 +54,8 @@ type Options struct {
 	DryRun  string
 	Wait    bool
 	Timeout time.Duration
+	// timeoutSet: --timeout was given (it goes with --wait only).
+	timeoutSet bool
 
 	cmdLine string // as typed, for the hint after a refusal
 }
@@ -80,7 +82,7 @@ server's own message and exits 4; --explain shows every value's source and every
 				o.Name = args[0]
 			}
 			o.cmdLine = commandLine(cmd, args)
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	cmdutil.Details(cmd, `The checks: environment, per-member, provider and team quotas, team restrictions, and
@@ -121,28 +123,23 @@ func maxOneArg(cmd *cobra.Command, args []string) error {
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.OnlyReads = o.DryRun == "client" // a preflight writes nothing
-	o.Deps.Complete(f)
 	o.Offline = f.Offline()
 	o.FromStdin = o.Offline && len(f.Options.Manifests) > 0 && f.Options.Manifests[0] == "-"
+	o.timeoutSet = cmd.Flags().Changed("timeout")
+	// Flags into typed values; bad values are usage errors (exit 2).
+	return o.Parse(cmd.Flags(), o.Name)
 }
 
-// Validate turns flags into typed values before anything is read; bad values are usage
-// errors (exit 2).
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
-	if err := o.Parse(cmd.Flags(), o.Name); err != nil {
-		return err
-	}
+// Validate checks the flags' combinations before anything is read.
+func (o *Options) Validate() error {
 	switch o.DryRun {
 	case "none", "client", "server":
 	default:
 		return cmdutil.UsageError("--dry-run: %q is not one of none, client, server", o.DryRun)
 	}
-	if cmd.Flags().Changed("timeout") && !o.Wait {
+	if o.timeoutSet && !o.Wait {
 		return cmdutil.UsageError("--timeout goes with --wait")
 	}
 	if o.Wait && o.Timeout <= 0 {

@@ -69,7 +69,7 @@ name meanwhile is left alone. -l deletes every cluster of the team whose labels 
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/clusterview"
@@ -18,10 +17,7 @@ import (
 
 // Validate checks the flags and arguments before anything is read: a NAME or -l, --team,
 // and --yes with -l.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	switch {
 	case o.Team == "":
 		return cmdutil.UsageError("--team is required")

@@ -51,7 +51,7 @@ no events (exit 2).`, store.MaxEvents),
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -60,10 +60,7 @@ no events (exit 2).`, store.MaxEvents),
 }
 
 // Validate checks -o and --team, and that there is a live cluster, before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.ClusterOptions.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	if o.Offline {
 		return cmdutil.UsageError("cluster events needs a live cluster: manifests have no events")
 	}

@@ -67,7 +67,7 @@ annotation carrying the resourceVersion that was read.`,
 		Args:    cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -77,10 +77,7 @@ annotation carrying the resourceVersion that was read.`,
 }
 
 // Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.ClusterOptions.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	if o.TTL <= 0 {
 		return cmdutil.UsageError("--ttl is required and must be positive, such as 2h")
 	}

@@ -69,7 +69,7 @@ Steward's TenantControlPlane API exits 1.`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, shared.Spec)
@@ -83,12 +83,9 @@ Steward's TenantControlPlane API exits 1.`,
 	return cmd
 }
 
-// Validate checks -o and picks the permissions from the flags: one of --read-only,
+// Complete checks -o and picks the permissions from the flags: one of --read-only,
 // --quota-mode or the --block-* flags, read-only when none is given.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Complete(_ *factory.Factory, cmd *cobra.Command, _ []string) error {
 	fl := cmd.Flags()
 	for _, n := range []string{"read-only", "quota-mode"} {
 		if v, _ := fl.GetBool(n); cmdutil.IsSet(fl, n) && !v {

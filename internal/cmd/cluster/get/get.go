@@ -66,7 +66,7 @@ interrupted (as cluster list --watch; rows leave out WRITES).`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -77,16 +77,13 @@ interrupted (as cluster list --watch; rows leave out WRITES).`,
 
 // Complete takes from the Factory what run needs: the streams, store, clock and printer,
 // -n and whether the store is manifests. It reads nothing.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Namespace, o.Offline = f.Options.Namespace, f.Offline()
+	return nil
 }
 
 // Validate checks -o, and that --watch has a live cluster to watch, before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Deps.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	if o.Watch && o.Offline {
 		return cmdutil.UsageError("--watch needs a live cluster: manifests have nothing to watch")
 	}

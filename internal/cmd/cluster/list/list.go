@@ -60,7 +60,7 @@ default when neither is given).`,
   butlerctl cluster list --team payments --watch`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	cmdutil.Details(cmd, `PHASE unknown and WORKERS ?/3 mean the cluster has no status yet: manifests
@@ -94,16 +94,8 @@ stream is the only request without a deadline. Rows leave out WRITES.`)
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Namespace, o.Offline = f.Options.Namespace, f.Offline()
-}
-
-// Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
 	sel, err := labels.Parse(o.Selector)
 	if err != nil {
 		return cmdutil.UsageError("--selector: %v", err)

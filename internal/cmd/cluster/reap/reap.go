@@ -68,7 +68,7 @@ schedule (butleradm webhook install --reap-schedule).`,
   butleradm cluster reap --team payments`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -79,10 +79,7 @@ schedule (butleradm webhook install --reap-schedule).`,
 }
 
 // Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Deps.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	if (o.Team == "") == !o.AllNamespaces {
 		return cmdutil.UsageError("pass one of --team TEAM or -A (every namespace)")
 	}

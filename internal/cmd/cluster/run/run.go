@@ -57,8 +57,10 @@ type Options struct {
 	shared.CreateSpec
 	OnFailure string
 	KeepFor   time.Duration
-	Timeout   time.Duration
-	Command   []string
+	// keepForSet: --keep-for was given (it goes with --on-failure keep or freeze).
+	keepForSet bool
+	Timeout    time.Duration
+	Command    []string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -90,7 +92,7 @@ its TTL (butleradm cluster reap).`,
 			if err := o.takeArgs(cmd, args); err != nil {
 				return err
 			}
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	cmdutil.Details(cmd, `Every such cluster carries labels naming the run, from --label and from the CI's
@@ -133,31 +135,13 @@ func (o *Options) takeArgs(cmd *cobra.Command, args []string) error {
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Getenv = os.Getenv
 	o.Offline = f.Offline()
 	o.Signals = notify
-}
-
-// Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
+	o.keepForSet = cmd.Flags().Changed("keep-for")
 	if err := o.Parse(cmd.Flags(), o.Name); err != nil {
 		return err
-	}
-	if o.TTL <= 0 {
-		return cmdutil.UsageError("--ttl is required: it bounds how long a cluster a cancelled job leaves lives (such as 1h)")
-	}
-	switch o.OnFailure {
-	case OnFailureDelete, OnFailureKeep, OnFailureFreeze:
-	default:
-		return cmdutil.UsageError("--on-failure: %q is not one of delete, keep, freeze", o.OnFailure)
-	}
-	if cmd.Flags().Changed("keep-for") && o.OnFailure == OnFailureDelete {
-		return cmdutil.UsageError("--keep-for goes with --on-failure keep or freeze")
-	}
-	if o.KeepFor <= 0 || o.Timeout <= 0 {
-		return cmdutil.UsageError("--keep-for and --timeout must be positive")
 	}
 	// A mistyped COMMAND is found before a cluster is created and waited for.
 	if len(o.Command) > 0 {
@@ -167,6 +151,25 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	}
 	for k, v := range ciLabels(o.Getenv) {
 		o.AddLabel(k, v)
+	}
+	return nil
+}
+
+// Validate checks the flags before anything is read.
+func (o *Options) Validate() error {
+	if o.TTL <= 0 {
+		return cmdutil.UsageError("--ttl is required: it bounds how long a cluster a cancelled job leaves lives (such as 1h)")
+	}
+	switch o.OnFailure {
+	case OnFailureDelete, OnFailureKeep, OnFailureFreeze:
+	default:
+		return cmdutil.UsageError("--on-failure: %q is not one of delete, keep, freeze", o.OnFailure)
+	}
+	if o.keepForSet && o.OnFailure == OnFailureDelete {
+		return cmdutil.UsageError("--keep-for goes with --on-failure keep or freeze")
+	}
+	if o.KeepFor <= 0 || o.Timeout <= 0 {
+		return cmdutil.UsageError("--keep-for and --timeout must be positive")
 	}
 	return nil
 }

@@ -72,7 +72,7 @@ Scaling needs operator or admin in the cluster's environment (exit 4 otherwise).
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -82,11 +82,8 @@ Scaling needs operator or admin in the cluster's environment (exit 4 otherwise).
 	return cmd
 }
 
-// Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.ClusterOptions.Validate(cmd); err != nil {
-		return err
-	}
+// Complete checks the flags before anything is read.
+func (o *Options) Complete(_ *factory.Factory, cmd *cobra.Command, _ []string) error {
 	if !cmdutil.IsSet(cmd.Flags(), "workers") {
 		return cmdutil.UsageError("--workers is required")
 	}

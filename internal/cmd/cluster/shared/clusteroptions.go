@@ -27,9 +27,9 @@ type ClusterOptions[S store.Reader] struct {
 
 // Complete takes from the Factory what run needs, and whether it works on manifests; it
 // reads nothing yet.
-func (o *ClusterOptions[S]) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *ClusterOptions[S]) CompleteShared(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Offline = f.Offline()
+	return nil
 }
 
 // TeamFlag is --team, the team that owns the cluster.
@@ -38,10 +38,7 @@ func (o *ClusterOptions[S]) TeamFlag(cmd *cobra.Command) {
 }
 
 // Validate checks -o and that --team is given, before anything is read.
-func (o *ClusterOptions[S]) Validate(cmd *cobra.Command) error {
-	if err := o.Deps.Validate(cmd); err != nil {
-		return err
-	}
+func (o *ClusterOptions[S]) ValidateShared() error {
 	if o.Team == "" {
 		return cmdutil.UsageError("--team is required")
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
@@ -75,9 +74,9 @@ type ChangeOptions[S FreezeStore] struct {
 	ClusterOptions[S]
 }
 
-// Validate checks -o before anything is read; a missing --team is the store's to word
-// (lookup.Team), as before the team is read.
-func (o *ChangeOptions[S]) Validate(cmd *cobra.Command) error { return o.Deps.Validate(cmd) }
+// ValidateShared: a missing --team is the store's to word (lookup.Team), as before the team
+// is read; -o is factory.Run's.
+func (o *ChangeOptions[S]) ValidateShared() error { return nil }
 
 // Apply opens the store and makes the change ch (its Verb, Done and Permissions) to the
 // cluster named, printing by the command's -o.

@@ -82,7 +82,7 @@ status.observedState.kubernetesVersion), with progress on stderr.`,
 		Args: cmdutil.ExactArgs(1, "a cluster NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -97,12 +97,9 @@ status.observedState.kubernetesVersion), with progress on stderr.`,
 	return cmd
 }
 
-// Validate checks the flags before anything is read. A malformed version is bad input
-// (exit 2).
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.ClusterOptions.Validate(cmd); err != nil {
-		return err
-	}
+// Complete normalises --kubernetes-version; a malformed version is bad input (exit 2). It
+// reads nothing.
+func (o *Options) Complete(*factory.Factory, *cobra.Command, []string) error {
 	if o.Version == "" {
 		return cmdutil.UsageError("--kubernetes-version is required")
 	}
@@ -111,6 +108,11 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 		return cmdutil.UsageError("--kubernetes-version: %v", err)
 	}
 	o.Version = v
+	return nil
+}
+
+// Validate checks the flags before anything is read.
+func (o *Options) Validate() error {
 	if o.DryRun && o.Wait {
 		return cmdutil.UsageError("--wait cannot be combined with --dry-run: nothing is sent to wait for")
 	}

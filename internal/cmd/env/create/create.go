@@ -62,7 +62,7 @@ the team's file is edited in place.`,
 		Args: cmdutil.ExactArgs(1, "an environment NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -71,11 +71,8 @@ the team's file is edited in place.`,
 	return cmd
 }
 
-// Validate checks -o, the name and the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.EnvOptions.Validate(cmd); err != nil {
-		return err
-	}
+// Complete parses the environment's flags; bad values are usage errors. It reads nothing.
+func (o *Options) Complete(_ *factory.Factory, cmd *cobra.Command, _ []string) error {
 	var err error
 	o.patch, err = o.EnvFlags.Parse(cmd.Flags(), false)
 	return err

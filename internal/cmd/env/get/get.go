@@ -75,7 +75,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Args: cmdutil.ExactArgs(1, "an environment name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -56,7 +56,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butlerctl env list --team payments --sort-by .clusterCount -o custom-columns=NAME:.name,CLUSTERS:.clusterCount`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -20,10 +20,6 @@
 package migrate
 
 import (
-	"os"
-	"os/signal"
-	"syscall"
-
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
 
@@ -93,22 +89,7 @@ It plans first and prints the plan, then asks you to confirm (without a terminal
   butleradm env migrate --team payments --environment prod --all --relabel --yes -o json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Names = args
-			o.Complete(f)
-			if err := o.Validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			// The first Ctrl-C stops starting clusters (those in flight finish, so none is
-			// left half done); a second one ends the process.
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			go func() {
-				<-ctx.Done()
-				stop()
-			}()
-			return run(ctx, o)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	// No API object of its own: -o json|yaml print the plan and results (Output).
@@ -156,17 +137,26 @@ failure was a refusal by the server).`)
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+// Complete takes from the Factory what run needs and parses --selector; it reads nothing
+// yet.
+func (o *Options) Complete(f *factory.Factory, _ *cobra.Command, _ []string) error {
 	o.Offline = f.Offline()
+	if o.Selector != "" {
+		sel, err := labels.Parse(o.Selector)
+		if err != nil {
+			return cmdutil.UsageError("--selector %q: %v", o.Selector, err)
+		}
+		o.selector = sel
+	}
+	return nil
 }
 
+// StopsOnInterrupt: the first Ctrl-C stops starting clusters (those in flight finish, so
+// none is left half done); a second one ends the process.
+func (*Options) StopsOnInterrupt() {}
+
 // Validate checks -o and the flags; mistakes are usage errors (exit 2).
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	if err := cmdutil.RequireFlag("team", o.Team); err != nil {
 		return err
 	}
@@ -182,13 +172,6 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 		return cmdutil.UsageError("cannot mix --all with --selector")
 	case !o.All && o.Selector == "" && len(o.Names) == 0:
 		return cmdutil.UsageError("specify TenantCluster names or pass --all")
-	}
-	if o.Selector != "" {
-		sel, err := labels.Parse(o.Selector)
-		if err != nil {
-			return cmdutil.UsageError("--selector %q: %v", o.Selector, err)
-		}
-		o.selector = sel
 	}
 	if o.Concurrency < 1 || o.Concurrency > MaxConcurrency {
 		return cmdutil.UsageError("--concurrency must be between 1 and %d, got %d", MaxConcurrency, o.Concurrency)

@@ -32,10 +32,7 @@ func (o *EnvOptions[S]) TeamFlag(cmd *cobra.Command, use cmdutil.TeamUse) {
 
 // Validate checks -o, the environment's name (a label value) and --team before anything
 // is read.
-func (o *EnvOptions[S]) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+func (o *EnvOptions[S]) ValidateShared() error {
 	if err := policy.ValidateEnvironmentName(o.Name); err != nil {
 		return cmdutil.WithCode(cmdutil.ExitUsage, err)
 	}

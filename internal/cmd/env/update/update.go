@@ -76,7 +76,7 @@ manifests, the team's file is edited in place.`,
 		Args: cmdutil.ExactArgs(1, "an environment NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -89,15 +89,15 @@ manifests, the team's file is edited in place.`,
 	return cmd
 }
 
-// Validate checks -o, the name and the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.EnvOptions.Validate(cmd); err != nil {
-		return err
-	}
+// Complete parses the environment's flags; bad values are usage errors. It reads nothing.
+func (o *Options) Complete(_ *factory.Factory, cmd *cobra.Command, _ []string) error {
 	var err error
-	if o.patch, err = o.EnvFlags.Parse(cmd.Flags(), true); err != nil {
-		return err
-	}
+	o.patch, err = o.EnvFlags.Parse(cmd.Flags(), true)
+	return err
+}
+
+// Validate checks that there is something to update, before anything is read.
+func (o *Options) Validate() error {
 	if o.patch.Empty() && !o.ClearLimits && !o.ClearClusterDefaults && !o.ClearAccess {
 		return cmdutil.UsageError(NothingToUpdate)
 	}

@@ -48,7 +48,7 @@ On a terminal the pool's name must be typed to confirm; elsewhere pass --yes.`,
 		Args:    cmdutil.ExactArgs(1, "a NetworkPool NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

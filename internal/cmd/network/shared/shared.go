@@ -31,11 +31,11 @@ type PoolOptions[S Pools] struct {
 
 // Complete takes from the Factory what run needs, -n defaulting to butler-system; it
 // reads nothing yet.
-func (o *PoolOptions[S]) Complete(f *factory.Factory) {
+func (o *PoolOptions[S]) CompleteShared(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	if o.Namespace == "" {
 		o.Namespace = v1alpha1.DefaultProviderNamespace
 	}
-	o.Deps.Complete(f)
+	return nil
 }
 
 // Pool opens the store and reads the pool with its IPAllocations; the store is returned

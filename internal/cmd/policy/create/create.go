@@ -45,7 +45,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	fl := cmd.Flags()
@@ -60,10 +60,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 }
 
 // Validate checks -o and that standard input is read once.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Deps.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	return o.OneStdin()
 }
 

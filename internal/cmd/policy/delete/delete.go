@@ -44,7 +44,7 @@ the policy's document is removed from its file.`,
 	}
 	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		return factory.Run(cmd, f, o, runF, run)
+		return factory.Run(cmd, []string{name}, f, o, runF, run)
 	})
 	return cmd
 }

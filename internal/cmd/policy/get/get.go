@@ -38,7 +38,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	}
 	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		return factory.Run(cmd, f, o, runF, run)
+		return factory.Run(cmd, []string{name}, f, o, runF, run)
 	})
 	return cmd
 }

@@ -69,7 +69,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butlerctl policy list --team payments -o json --view`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	cmdutil.TeamFlag(cmd.Flags(), &o.Target.Team, cmdutil.TeamMeaning("The team (without it, only platform-wide policies apply)"))
@@ -91,7 +91,7 @@ func NewAdminCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butleradm policy list -o json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{Objects: true, List: true, Name: true})
@@ -99,10 +99,7 @@ func NewAdminCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 }
 
 // Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	if o.Target.Environment != "" && o.Target.Team == "" {
 		return cmdutil.UsageError("--environment needs --team")
 	}

@@ -3,6 +3,8 @@ package policyutil
 import (
 	"slices"
 
+	"github.com/spf13/cobra"
+
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -30,10 +32,10 @@ type SpecOptions struct {
 	manifestsStdin bool
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *SpecOptions) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+// CompleteShared takes from the Factory what run needs; it reads nothing yet.
+func (o *SpecOptions) CompleteShared(f *factory.Factory, _ *cobra.Command, _ []string) error {
 	o.manifestsStdin = slices.Contains(f.Options.Manifests, "-")
+	return nil
 }
 
 // OneStdin refuses -f - with --manifests -, before anything is read: both would read

@@ -73,13 +73,13 @@ rewritten in place.`,
 	fl.StringVarP(&o.File, "filename", "f", "", "Replace the spec with the ClusterCreationPolicy of this YAML file (- for standard input)")
 	o.Print = f.NamedCommand(cmd, "a policy NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		return factory.Run(cmd, f, o, runF, run)
+		return factory.Run(cmd, []string{name}, f, o, runF, run)
 	})
 	return cmd
 }
 
-// Validate checks the flag combinations: something to change, flags or -f but not both.
-func (o *Options) Validate(cmd *cobra.Command) error {
+// Complete checks the flag combinations: something to change, flags or -f but not both.
+func (o *Options) Complete(_ *factory.Factory, cmd *cobra.Command, _ []string) error {
 	o.edits = 0
 	for _, name := range []string{"scope", "team", "environment", "provider-type", "all-providers", "option", "remove-option"} {
 		if cmd.Flags().Changed(name) {

@@ -40,6 +40,8 @@ type Options struct {
 	factory.Deps[Store]
 
 	Files []string
+	// commandPath names the command in a usage error.
+	commandPath string
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -57,7 +59,7 @@ checked without it. Exit 0 when all is well, 2 when anything is wrong; -o json p
   butleradm policy validate -f policy.yaml --manifests DIR -o json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "A file, a directory or - for standard input (repeatable)")
@@ -67,20 +69,18 @@ checked without it. Exit 0 when all is well, 2 when anything is wrong; -o json p
 
 // Complete takes from the Factory what run needs, the store only on manifests; it reads
 // nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, _ []string) error {
 	if !f.Offline() {
 		o.Store = nil
 	}
+	o.commandPath = cmd.CommandPath()
+	return nil
 }
 
 // Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	if len(o.Files) == 0 {
-		return cmdutil.UsageError("%s needs -f FILE\nSee '%s --help'.", cmd.CommandPath(), cmd.CommandPath())
+		return cmdutil.UsageError("%s needs -f FILE\nSee '%s --help'.", o.commandPath, o.commandPath)
 	}
 	return nil
 }

@@ -17,13 +17,10 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
-// Validate checks -o, then builds the ProviderConfig from the flags or the file (-f, the
-// one thing read before run). Bad flags are usage errors (exit 2); problems with the
-// ProviderConfig itself are reported by run, all at once.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+// build makes the ProviderConfig from the flags or the file (-f, the one thing read
+// before run). Bad flags are usage errors (exit 2); problems with the ProviderConfig
+// itself are reported by run, all at once.
+func (o *Options) build(cmd *cobra.Command) error {
 	if err := o.Creds.Check(); err != nil {
 		return err
 	}

@@ -109,7 +109,7 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	// -o json|yaml print the objects created (a List of the ProviderConfig and its Secret).
@@ -135,8 +135,9 @@ func (o *Options) addFlags(fl *pflag.FlagSet) {
 	}
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+// Complete takes from the Factory what run needs and builds the ProviderConfig from the
+// flags or -f FILE, the one thing read before run.
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, _ []string) error {
 	o.Manifests = f.Options.Manifests
+	return o.build(cmd)
 }

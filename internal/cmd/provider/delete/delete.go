@@ -75,7 +75,7 @@ admins) may delete; the ProviderConfig's document is removed from its file.`,
 	fl.BoolVar(&o.DeleteCredentials, "delete-credentials", false, "Also delete the credentials Secret, unless another ProviderConfig references it")
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		return factory.Run(cmd, f, o, runF, run)
+		return factory.Run(cmd, []string{name}, f, o, runF, run)
 	})
 	return cmd
 }

@@ -65,7 +65,7 @@ provider needs, and the TenantClusters that use it. -o yaml and -o json print th
 	o.TeamFlag(cmd)
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		return factory.Run(cmd, f, o, runF, run)
+		return factory.Run(cmd, []string{name}, f, o, runF, run)
 	})
 	return cmd
 }

@@ -59,7 +59,7 @@ the list: only --team on the command line does.`,
   butleradm provider list --manifests gitops/ -o name`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamMeaning("Only the providers this team may use"))
@@ -68,20 +68,18 @@ the list: only --team on the command line does.`,
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+// A default team from the config file does not filter an operator's list: only --team on
+// the command line does.
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, _ []string) error {
 	o.Namespace = f.Options.Namespace
-}
-
-// Validate checks the flags before anything is read. A default team from the config file
-// does not filter an operator's list: only --team on the command line does.
-func (o *Options) Validate(cmd *cobra.Command) error {
 	if !providerutil.OnCommandLine(cmd, "team") {
 		o.Team = ""
 	}
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+	return nil
+}
+
+// Validate checks the flags before anything is read.
+func (o *Options) Validate() error {
 	if o.Team != "" && o.Namespace != "" {
 		return cmdutil.UsageError("pass --team or -n, not both")
 	}

@@ -30,9 +30,9 @@ func (o *FindOptions[S]) TeamFlag(cmd *cobra.Command) {
 }
 
 // Complete takes from the Factory what run needs, -n with it; it reads nothing yet.
-func (o *FindOptions[S]) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *FindOptions[S]) CompleteShared(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Namespace = f.Options.Namespace
+	return nil
 }
 
 // Provider opens the store and finds the ProviderConfig as Find does; the store is

@@ -71,20 +71,20 @@ platform admins (and, for a team-scoped provider, the team's admins) may rotate.
 	o.Creds.AddFlags(fl)
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
-		return factory.Run(cmd, f, o, runF, run)
+		return factory.Run(cmd, []string{name}, f, o, runF, run)
 	})
 	return cmd
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.FindOptions.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Manifests = f.Options.Manifests
+	return nil
 }
 
 // Validate checks the credential flags before anything is read; -o is checked by the named
 // command's wiring.
-func (o *Options) Validate(*cobra.Command) error {
+func (o *Options) Validate() error {
 	if !o.Creds.Given() {
 		return cmdutil.UsageError("new credentials are required: --credentials-file, --credentials-env-file, --credentials-stdin or --credentials-from-file")
 	}

@@ -58,7 +58,7 @@ a ProviderConfig references, its key names are checked against what the provider
   cat pc.yaml | butleradm provider validate -f -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Files = append(o.Files, args...)
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "A file, a directory or - for standard input (repeatable)")
@@ -68,19 +68,14 @@ a ProviderConfig references, its key names are checked against what the provider
 
 // Complete takes from the Factory what run needs, the --manifests paths when no file was
 // named; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, _ []string) error {
 	if len(o.Files) == 0 {
 		o.Files = f.Options.Manifests
 	}
-}
-
-// Validate checks there are files to read and -o before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
 	if len(o.Files) == 0 {
 		return cmdutil.UsageError("%s needs files: -f FILE (repeatable) or FILE arguments\nSee '%s --help'.", cmd.CommandPath(), cmd.CommandPath())
 	}
-	return o.Print.Validate(cmd)
+	return nil
 }
 
 // Checked is one ProviderConfig in -o json/yaml.

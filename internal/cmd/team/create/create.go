@@ -51,6 +51,8 @@ type Options struct {
 	limits     teamedit.LimitsPatch
 	users      []teamedit.UserGrant
 	groups     []teamedit.GroupGrant
+	// providerSet: --provider was given (a default from the config file is not checked).
+	providerSet bool
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -83,7 +85,7 @@ YAML list of spec.environments entries. They pass the same Team rules.`,
 		Args: cmdutil.ExactArgs(1, "a team NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -102,19 +104,10 @@ YAML list of spec.environments entries. They pass the same Team rules.`,
 // Spec is what team create prints: a line for people, the Team for programs.
 var Spec = output.Spec{Objects: true, Name: true}
 
-// Validate checks the flags; bad values are usage errors (exit 2).
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
-	if errs := validation.IsDNS1123Label(o.Name); len(errs) > 0 {
-		return cmdutil.UsageError("invalid team name %q: %s", o.Name, strings.Join(errs, "; "))
-	}
-	if cmdutil.IsSet(cmd.Flags(), "provider") {
-		if errs := validation.IsDNS1123Subdomain(o.Provider); len(errs) > 0 {
-			return cmdutil.UsageError("--provider %q: %s", o.Provider, strings.Join(errs, "; "))
-		}
-	}
+// Complete parses the limits, access and environment flags; bad values are usage errors.
+// It reads nothing.
+func (o *Options) Complete(_ *factory.Factory, cmd *cobra.Command, _ []string) error {
+	o.providerSet = cmdutil.IsSet(cmd.Flags(), "provider")
 	var err error
 	if o.limits, err = o.limitFlags.Parse(cmd.Flags()); err != nil {
 		return err
@@ -123,6 +116,19 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 		return err
 	}
 	return o.envs.parse(cmd.Flags())
+}
+
+// Validate checks the team's name and --provider before anything is read.
+func (o *Options) Validate() error {
+	if errs := validation.IsDNS1123Label(o.Name); len(errs) > 0 {
+		return cmdutil.UsageError("invalid team name %q: %s", o.Name, strings.Join(errs, "; "))
+	}
+	if o.providerSet {
+		if errs := validation.IsDNS1123Subdomain(o.Provider); len(errs) > 0 {
+			return cmdutil.UsageError("--provider %q: %s", o.Provider, strings.Join(errs, "; "))
+		}
+	}
+	return nil
 }
 
 // build is the Team the flags describe.

@@ -68,18 +68,15 @@ func NewVerbCmd(f *factory.Factory, v Verb, runF func(*Options) error) *cobra.Co
 		Args:    cmdutil.ExactArgs(v.nargs, argsWanted(v.use)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Team, o.args = args[0], args
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	return cmd
 }
 
-// Validate checks -o and parses the change from the arguments before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+// Complete checks -o and parses the change from the arguments before anything is read.
+func (o *Options) Complete(_ *factory.Factory, cmd *cobra.Command, _ []string) error {
 	return o.parse(o, cmd, o.args)
 }
 

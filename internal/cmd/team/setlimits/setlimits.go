@@ -58,7 +58,7 @@ the team's file is edited in place, keeping its comments and layout.`,
 		Args: cmdutil.ExactArgs(1, "a TEAM name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Team = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -67,11 +67,8 @@ the team's file is edited in place, keeping its comments and layout.`,
 	return cmd
 }
 
-// Validate checks -o and the limits, and that they make one change.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
+// Complete checks -o and the limits, and that they make one change.
+func (o *Options) Complete(_ *factory.Factory, cmd *cobra.Command, _ []string) error {
 	var err error
 	if o.limits, err = o.limitFlags.Parse(cmd.Flags()); err != nil {
 		return err

@@ -64,7 +64,7 @@ an empty list says so on stderr and exits 0.`,
   butlerctl upgrade plan --manifests examples/payments`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -75,7 +75,7 @@ hashes and password Secret references.`,
 		Args: cmdutil.ExactArgs(1, "a user NAME or EMAIL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.User = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)

@@ -48,7 +48,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butleradm user list --admins -o name`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	cmd.Flags().BoolVar(&o.Admins, "admins", false, "Only platform admins")

@@ -29,17 +29,17 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Short: "Forget the default team and environment",
 		Long:  `Remove the team and environment keys from the config file; its other keys stay.`,
 		Args:  cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) { o.IO, o.Config = f.IOStreams, f.Options.Config }
-
-// Validate has nothing to check: clear takes no flags of its own and prints no -o.
-func (o *Options) Validate(*cobra.Command) error { return nil }
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
+	o.IO, o.Config = f.IOStreams, f.Options.Config
+	return nil
+}
 
 func run(_ context.Context, o *Options) error {
 	path, err := cmdutil.WritableConfigPath(o.Config)

@@ -41,8 +41,8 @@ It reads only the config file and the environment, never a cluster.`,
 		Example: `  butlerctl context show
   PS1='[$(butlerctl context show -o name)] $ '`,
 		Args: cmdutil.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -50,9 +50,9 @@ It reads only the config file and the environment, never a cluster.`,
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Config, o.Getenv = f.Options.Config, os.Getenv
+	return nil
 }
 
 func run(_ context.Context, o *Options) error {

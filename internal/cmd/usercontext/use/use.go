@@ -52,7 +52,7 @@ is rewritten atomically; its other keys stay.`,
 		Args: cmdutil.ExactArgs(1, "a TEAM name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Team = args[0]
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -60,18 +60,10 @@ is rewritten atomically; its other keys stay.`,
 	return cmd
 }
 
-// Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+// Complete takes from the Factory what run needs; it reads nothing yet. The environment key of the config file fills --environment: only a typed one counts, so
+// the default environment is cleared without it.
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, _ []string) error {
 	o.Config = f.Options.Config
-}
-
-// Validate checks -o. The environment key of the config file fills --environment: only a
-// typed one counts, so the default environment is cleared without it.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Print.Validate(cmd); err != nil {
-		return err
-	}
 	if cmdutil.FlagSource(cmd.Flags(), "environment") != cmdutil.SourceCommandLine {
 		o.Environment = ""
 	}

@@ -85,7 +85,7 @@ bundle (cert-manager) as a kustomize base.`,
   butleradm webhook install -n policy --replicas 3 --timeout 5m`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -114,17 +114,14 @@ func DefaultImage() string {
 
 // Complete takes the streams, the printer, -n, the clock and the way to the API server
 // from f.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Namespace, o.Offline = f.Options.Namespace, f.Offline()
 	o.RESTConfig = shared.RESTConfig(f.Options.Kubeconfig, f.Options.Context)
+	return nil
 }
 
 // Validate checks the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Deps.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	for _, fl := range []struct{ name, value string }{{"name", o.Name}, {"service", o.Service}, {"image", o.Image}} {
 		if err := cmdutil.RequireFlag(fl.name, fl.value); err != nil {
 			return err

@@ -65,7 +65,7 @@ or a v1 List with -o json or -o yaml. Apply with: butleradm webhook manifests ..
   butleradm webhook manifests -n platform --service policy-webhook -o json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
@@ -77,16 +77,13 @@ or a v1 List with -o json or -o yaml. Apply with: butleradm webhook manifests ..
 }
 
 // Complete takes the streams, the printer and -n from f.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Namespace = f.Options.Namespace
+	return nil
 }
 
 // Validate checks -o and the flags before anything is read.
-func (o *Options) Validate(cmd *cobra.Command) error {
-	if err := o.Deps.Validate(cmd); err != nil {
-		return err
-	}
+func (o *Options) Validate() error {
 	if err := cmdutil.RequireFlag("service", o.Service); err != nil {
 		return err
 	}

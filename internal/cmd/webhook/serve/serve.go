@@ -113,7 +113,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
   butleradm webhook serve --cert-dir /tls --as-butler`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return factory.Run(cmd, f, o, runF, run)
+			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
 	fl := cmd.Flags()
@@ -141,15 +141,15 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 
 // Complete takes the streams, the clock, where the global flags came from and the way to
 // the API server from f.
-func (o *Options) Complete(f *factory.Factory) {
-	o.Deps.Complete(f)
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
 	o.Offline = f.Offline()
 	o.Impersonating = f.Options.AsSource == cmdutil.SourceCommandLine
 	o.RESTConfig = shared.RESTConfig(f.Options.Kubeconfig, f.Options.Context)
+	return nil
 }
 
 // Validate checks the flags before anything is read.
-func (o *Options) Validate(*cobra.Command) error {
+func (o *Options) Validate() error {
 	if o.Offline {
 		return cmdutil.UsageError("webhook serve answers a live API server; --manifests does not apply")
 	}
