@@ -83,6 +83,10 @@ type Reader interface {
 	GetTeam(ctx context.Context, name string) (*v1alpha1.Team, error)
 	// ListClusters lists TenantClusters in a namespace ("" for all namespaces).
 	ListClusters(ctx context.Context, namespace string) ([]v1alpha1.TenantCluster, error)
+	// ListClusterPages gives what ListClusters lists, in its order, a page at a time, so a
+	// command that keeps less than each cluster whole (a table's rows) never holds them
+	// all (a tree of manifests reads its clusters again page by page).
+	ListClusterPages(ctx context.Context, namespace string, fn func([]v1alpha1.TenantCluster) error) error
 	GetCluster(ctx context.Context, namespace, name string) (*v1alpha1.TenantCluster, error)
 	ListProviderConfigs(ctx context.Context, namespace string) ([]v1alpha1.ProviderConfig, error)
 	GetProviderConfig(ctx context.Context, namespace, name string) (*v1alpha1.ProviderConfig, error)

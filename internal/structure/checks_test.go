@@ -93,13 +93,14 @@ func TestCommandChecksFindOffenders(t *testing.T) {
 	write("internal/cmd/cluster/cluster.go", "package cluster\n\n"+imp("internal/cmd/cluster/create"))
 	write("internal/controlplane/c.go", "package controlplane\n\n"+imp("internal/cmd/factory"))
 	write("internal/cli/c.go", "package cli\n\n"+imp("internal/cmd/cluster"))
+	write("internal/cmd/cluster/get/h.go", "package get\n\ntype pager interface{ Page() }\n\nfunc h(s any) { _, _ = s.(pager) }\n")
 	write("internal/cmd/cluster/get/g.go", "package get\n\nfunc g(s any) { _, _ = s.(store.Addons); _ = s.(fmt.Stringer) }\n\nfunc run(f *factory.Factory) {}\n\nfunc NewCmd(f *factory.Factory) {}\n\nfunc (o *Options) Complete(f *factory.Factory) {}\n")
 	write("pkg/policy/p.go", "package policy\n\nvar a = \"pass --relabel to move it\"\nvar b = \"a-b--c and x --\"\n")
 	files := goFiles(t, root)
 	assertKeys(t, "commandImportOffenders", commandImportOffenders(t, files),
 		"internal/cmd/auth/cani -> internal/cmd/cluster/create",
 		"internal/controlplane -> internal/cmd/factory")
-	if got := storeAssertions(files); len(got) != 1 || got[0] != "internal/cmd/cluster/get/g.go:3" {
+	if got := storeAssertions(files); len(got) != 2 || got[0] != "internal/cmd/cluster/get/g.go:3" || got[1] != "internal/cmd/cluster/get/h.go:5" {
 		t.Errorf("storeAssertions found %q", got)
 	}
 	if got := factoryFuncs(files); len(got) != 1 || got[0] != "internal/cmd/cluster/get/g.go:run" {

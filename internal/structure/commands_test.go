@@ -78,12 +78,35 @@ func TestCommandImports(t *testing.T) {
 	checkAllowed(t, "forbidden imports of commands", commandImportOffenders(t, goFiles(t, repoRoot(t))), commandImports)
 }
 
-// storeAssertions are the type assertions onto interfaces of internal/store in the
-// command layer and its completion, by "file:line".
+// storeAssertions are the type assertions onto interfaces of internal/store, and onto
+// interfaces the command's own package declares (a store probed for a method its Store
+// does not name), in the command layer and its completion, by "file:line".
+// internal/cmd/factory is counted apart (factoryAssertions).
 func storeAssertions(files []goFile) []string {
+	local := map[string]map[string]bool{} // package dir -> its interface types
+	for _, f := range files {
+		for _, d := range f.ast.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				if ts, ok := sp.(*ast.TypeSpec); ok {
+					if _, ok := ts.Type.(*ast.InterfaceType); ok {
+						dir := pathDir(f.rel)
+						if local[dir] == nil {
+							local[dir] = map[string]bool{}
+						}
+						local[dir][ts.Name.Name] = true
+					}
+				}
+			}
+		}
+	}
 	var found []string
 	for _, f := range files {
-		if !withinAny(pathDir(f.rel), []string{"internal/cmd", "internal/completion"}) || f.test {
+		dir := pathDir(f.rel)
+		if !withinAny(dir, []string{"internal/cmd", "internal/completion"}) || within(dir, "internal/cmd/factory") || f.test {
 			continue
 		}
 		ast.Inspect(f.ast, func(n ast.Node) bool {
@@ -91,8 +114,13 @@ func storeAssertions(files []goFile) []string {
 			if !ok || ta.Type == nil {
 				return true
 			}
-			if sel, ok := ta.Type.(*ast.SelectorExpr); ok {
-				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "store" {
+			switch t := ta.Type.(type) {
+			case *ast.SelectorExpr:
+				if id, ok := t.X.(*ast.Ident); ok && id.Name == "store" {
+					found = append(found, fmt.Sprintf("%s:%d", f.rel, f.fset.Position(ta.Pos()).Line))
+				}
+			case *ast.Ident:
+				if local[dir][t.Name] {
 					found = append(found, fmt.Sprintf("%s:%d", f.rel, f.fset.Position(ta.Pos()).Line))
 				}
 			}
@@ -100,6 +128,38 @@ func storeAssertions(files []goFile) []string {
 		})
 	}
 	return found
+}
+
+// factoryAssertions are the type assertions of internal/cmd/factory's non-test files:
+// StoreAs's one, which narrows the store to a command's Store (each command's
+// compile-time proof, var _ Store = store.Store(nil), is what makes it hold).
+func factoryAssertions(files []goFile) []string {
+	var found []string
+	for _, f := range files {
+		if f.test || !within(pathDir(f.rel), "internal/cmd/factory") {
+			continue
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			if ta, ok := n.(*ast.TypeAssertExpr); ok && ta.Type != nil {
+				found = append(found, fmt.Sprintf("%s:%d", f.rel, f.fset.Position(ta.Pos()).Line))
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// maxFactoryAssertions: StoreAs's; Close's probe for an io.Closer (the offline store's
+// lock); factory.Run's probes of the Options for their hooks (Completer, Validator, their
+// shared forms), the Deps and Graceful.
+const maxFactoryAssertions = 8
+
+// TestFactoryAssertionsCounted: the Factory's run-time assertions are counted, so a new
+// one is a decision, not an accident.
+func TestFactoryAssertionsCounted(t *testing.T) {
+	if got := factoryAssertions(goFiles(t, repoRoot(t))); len(got) != maxFactoryAssertions {
+		t.Errorf("internal/cmd/factory has %d type assertions, %d counted: %s", len(got), maxFactoryAssertions, strings.Join(got, ", "))
+	}
 }
 
 // TestNoStoreAssertions: commands use store.Store whole and store.Store.Server for what

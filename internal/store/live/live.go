@@ -218,6 +218,16 @@ func (s *Store) ListClusters(ctx context.Context, namespace string) ([]v1alpha1.
 	return items, err
 }
 
+// ListClusterPages implements store.Store: the sorted list as one page (a command that
+// pages a server uses Server().PageClusters, whose pages the server cuts).
+func (s *Store) ListClusterPages(ctx context.Context, namespace string, fn func([]v1alpha1.TenantCluster) error) error {
+	items, err := s.ListClusters(ctx, namespace)
+	if err != nil {
+		return err
+	}
+	return fn(items)
+}
+
 // GetCluster implements store.Store.
 func (s *Store) GetCluster(ctx context.Context, namespace, name string) (*v1alpha1.TenantCluster, error) {
 	c := &v1alpha1.TenantCluster{}

@@ -119,6 +119,15 @@ func (s *Store) ListClusters(_ context.Context, ns string) ([]v1alpha1.TenantClu
 	return out, nil
 }
 
+// ListClusterPages implements store.Store: what ListClusters lists, as one page.
+func (s *Store) ListClusterPages(ctx context.Context, ns string, fn func([]v1alpha1.TenantCluster) error) error {
+	out, err := s.ListClusters(ctx, ns)
+	if err != nil {
+		return err
+	}
+	return fn(out)
+}
+
 // GetCluster implements store.Store.
 func (s *Store) GetCluster(_ context.Context, ns, name string) (*v1alpha1.TenantCluster, error) {
 	for i := range s.Clusters {

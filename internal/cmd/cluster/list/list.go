@@ -143,8 +143,8 @@ func run(ctx context.Context, o *Options) error {
 			out = append(out, o.kept(page)...)
 			return nil
 		})
-	} else if pl, ok := s.(clusterPages); ok && o.rowsOnly() {
-		return o.rows(ctx, pl, ns)
+	} else if o.rowsOnly() {
+		return o.rows(ctx, s, ns)
 	} else {
 		var all []v1alpha1.TenantCluster
 		all, err = s.ListClusters(ctx, ns)
@@ -166,12 +166,6 @@ func run(ctx context.Context, o *Options) error {
 	return o.Printer.Print(clusterview.Doc(out, ns == "", writes, false, o.Now()))
 }
 
-// clusterPages is a store that lists its clusters a page at a time, sorted as the list
-// prints them (manifests).
-type clusterPages interface {
-	ListClusterPages(ctx context.Context, namespace string, fn func([]v1alpha1.TenantCluster) error) error
-}
-
 // rowsOnly says whether the list prints rows alone: a table, not wide (its WRITES column
 // reads the whole list), not sorted by a field of the objects.
 func (o *Options) rowsOnly() bool {
@@ -180,7 +174,7 @@ func (o *Options) rowsOnly() bool {
 
 // rows prints the table of a store that pages, keeping each cluster's row, not the
 // cluster: a tree of many clusters costs its rows.
-func (o *Options) rows(ctx context.Context, pl clusterPages, ns string) error {
+func (o *Options) rows(ctx context.Context, pl store.Reader, ns string) error {
 	t := clusterview.NewTable(ns == "", o.Now())
 	err := pl.ListClusterPages(ctx, ns, func(page []v1alpha1.TenantCluster) error {
 		t.Add(o.kept(page))
