@@ -167,7 +167,7 @@ func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string
 		}
 		o.WholePlatform = true
 	}
-	o.WarningsAsErrors = o.FailOn == "warning"
+	o.WarningsAsErrors = o.WarningsAsErrors || o.FailOn == "warning"
 	o.StrictSource = cmdutil.FlagSource(cmd.Flags(), root.StrictFlag)
 	return nil
 }
