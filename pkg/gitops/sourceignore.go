@@ -49,10 +49,16 @@ func sourceMatcher(ps []gitignore.Pattern) gitignore.Matcher {
 
 // ignorePatterns reads the .sourceignore files below root, each scoped to its directory,
 // and then spec (a GitRepository's spec.ignore, "" for none). Directories named .git are
-// not entered, as source-controller does not.
-func ignorePatterns(root, spec string) ([]gitignore.Pattern, error) {
-	var ps []gitignore.Pattern
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+// not entered, as source-controller does not. negates reports whether a rule includes
+// again what an earlier one excludes.
+func ignorePatterns(root, spec string) (ps []gitignore.Pattern, negates bool, err error) {
+	read := func(text []byte, domain []string) {
+		ps = append(ps, sourceignore.ReadPatterns(bytes.NewReader(text), domain)...)
+		for _, line := range strings.Split(string(text), "\n") {
+			negates = negates || strings.HasPrefix(strings.TrimSpace(line), "!")
+		}
+	}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -70,13 +76,11 @@ func ignorePatterns(root, spec string) ([]gitignore.Pattern, error) {
 		if err != nil {
 			return err
 		}
-		ps = append(ps, sourceignore.ReadPatterns(bytes.NewReader(data), domainOf(root, p))...)
+		read(data, domainOf(root, p))
 		return nil
 	})
-	if spec != "" {
-		ps = append(ps, sourceignore.ReadPatterns(strings.NewReader(spec), nil)...)
-	}
-	return ps, err
+	read([]byte(spec), nil)
+	return ps, negates, err
 }
 
 // domainOf is a directory's path below root as gitignore scopes a pattern: its parts.
@@ -92,7 +96,7 @@ func domainOf(root, dir string) []string {
 // entry is matched on its own, as the controller's archive walk does: an excluded
 // directory's files are kept where a later pattern includes them again.
 func readSourceTree(root, spec string) (*sourceTree, error) {
-	ps, err := ignorePatterns(root, spec)
+	ps, negates, err := ignorePatterns(root, spec)
 	if err != nil {
 		return nil, fmt.Errorf("reading the ignore rules of %s: %w", root, err)
 	}
@@ -105,8 +109,8 @@ func readSourceTree(root, spec string) (*sourceTree, error) {
 		if p == root {
 			return nil
 		}
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir // every file below matches the VCS patterns
+		if d.IsDir() && d.Name() == ".git" && !negates {
+			return filepath.SkipDir // every file below matches the VCS patterns, and no rule includes one again
 		}
 		if !d.IsDir() && !d.Type().IsRegular() {
 			return nil
