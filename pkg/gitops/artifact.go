@@ -25,9 +25,8 @@ type copyOp struct {
 // Copy strategies; Merge (of YAML, when the destination exists) and Extract (of tarballs)
 // make files no repository file holds: errUnrendered says the artifact is not rendered.
 const (
-	strategyOverwrite = "Overwrite"
-	strategyMerge     = "Merge"
-	strategyExtract   = "Extract"
+	strategyMerge   = "Merge"
+	strategyExtract = "Extract"
 )
 
 // errUnrendered is wrapped by buildArtifact's error for a copy the tools do not render.

@@ -43,7 +43,7 @@ func TestBuildArtifact(t *testing.T) {
 			ops:  []copyOp{{From: "@source/config.yaml", To: "@artifact/"}},
 			want: map[string]string{"config.yaml": "source:config.yaml"}},
 		{name: "two sources", sources: map[string][]string{"git": {"app.yaml"}, "oci": {"config.json"}},
-			ops: []copyOp{{From: "@git/app.yaml", To: "@artifact/manifests/"}, {From: "@oci/config.json", To: "@artifact/config/"}},
+			ops:  []copyOp{{From: "@git/app.yaml", To: "@artifact/manifests/"}, {From: "@oci/config.json", To: "@artifact/config/"}},
 			want: map[string]string{"manifests/app.yaml": "git:app.yaml", "config/config.json": "oci:config.json"}},
 		{name: "glob of files", sources: map[string][]string{"source": {"deployment.yaml", "service.yaml", "notes.txt"}},
 			ops:  []copyOp{{From: "@source/*.yaml", To: "@artifact/manifests/"}},

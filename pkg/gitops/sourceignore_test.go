@@ -66,14 +66,14 @@ func TestSourceTreeDifferential(t *testing.T) {
 				if r.IntN(3) == 0 {
 					continue
 				}
-				write(t, filepath.Join(dir, d, n), "x")
+				writeFile(t, filepath.Join(dir, d, n), []byte("x"))
 			}
 			if r.IntN(3) == 0 { // some trees have no rules at all: the default excludes
 				var lines []string
 				for range 1 + r.IntN(4) {
 					lines = append(lines, patterns[r.IntN(len(patterns))])
 				}
-				write(t, filepath.Join(dir, d, ".sourceignore"), strings.Join(lines, "\n"))
+				writeFile(t, filepath.Join(dir, d, ".sourceignore"), []byte(strings.Join(lines, "\n")))
 			}
 		}
 		spec := ""
@@ -92,16 +92,6 @@ func TestSourceTreeDifferential(t *testing.T) {
 		if want := archived(t, dir, spec); !slices.Equal(got, want) {
 			t.Fatalf("seed %d (spec %q): kept\n%v\nsource-controller archives\n%v", seed, spec, got, want)
 		}
-	}
-}
-
-func write(t *testing.T, p, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

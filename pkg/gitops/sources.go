@@ -85,9 +85,11 @@ func (l *loader) findSources(t *Tree) {
 		}
 		// So do the ArtifactGenerators that copy from it (Flux's monorepo layout).
 		for _, as := range l.findArtifacts() {
-			for _, s := range as[0].sources {
-				if s.kind == "GitRepository" && s.namespace+"/"+s.name == bootstrapSource {
-					l.sources[bootstrapSource] = true
+			for _, a := range as {
+				for _, s := range a.sources {
+					if s.kind == "GitRepository" && s.namespace+"/"+s.name == bootstrapSource {
+						l.sources[bootstrapSource] = true
+					}
 				}
 			}
 		}
