@@ -122,6 +122,9 @@ type copier struct {
 // single copies a path without glob characters as cp does: a directory into dest (as
 // dest/NAME), a file to dest, or into it when dest ends in a slash or is a directory.
 func (c *copier) single(p, dest string, destIsDir bool) error {
+	if err := escapes(p); err != nil {
+		return fmt.Errorf("failed to stat source '%s': %w", p, err)
+	}
 	fi, err := fs.Stat(c.fsys, p)
 	if err != nil {
 		return fmt.Errorf("source '%s' does not exist", p)
@@ -174,8 +177,20 @@ func (c *copier) copy(p, dest, base string) error {
 
 func (v *view) exists(p string) bool { return v.dirs[p] || v.files[p] != "" }
 
+// escapes reports whether a destination leaves the artifact's root, which the
+// controller's os.Root refuses.
+func escapes(p string) error {
+	if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
+		return fmt.Errorf("%s: path escapes from parent", p)
+	}
+	return nil
+}
+
 // write puts a file in the tree, over the one there (a later copy wins).
 func (v *view) write(p, src string) error {
+	if err := escapes(p); err != nil {
+		return err
+	}
 	if v.dirs[p] {
 		return fmt.Errorf("open %s: is a directory", p)
 	}
@@ -187,6 +202,9 @@ func (v *view) write(p, src string) error {
 }
 
 func (v *view) mkdir(p string) error {
+	if err := escapes(p); err != nil {
+		return err
+	}
 	for d := p; d != "." && d != ""; d = path.Dir(d) {
 		if v.files[d] != "" {
 			return fmt.Errorf("mkdir %s: not a directory", d)

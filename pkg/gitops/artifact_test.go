@@ -120,6 +120,10 @@ func TestBuildArtifact(t *testing.T) {
 			ops: []copyOp{{From: "@missing/file.yaml", To: "@artifact/"}}, wantErr: "source alias 'missing' not found"},
 		{name: "everything excluded", sources: map[string][]string{"source": {"test.md", "other.md"}},
 			ops: []copyOp{{From: "@source/*.md", To: "@artifact/", Exclude: []string{"*.md"}}}, wantErr: "all files matching pattern '*.md' in source 'source' were excluded"},
+		{name: "a destination out of the artifact", sources: map[string][]string{"source": {"a.yaml"}},
+			ops: []copyOp{{From: "@source/a.yaml", To: "@artifact/../../a.yaml"}}, wantErr: "../../a.yaml: path escapes from parent"},
+		{name: "a source out of the source", sources: map[string][]string{"source": {"a.yaml"}},
+			ops: []copyOp{{From: "@source/../a.yaml", To: "@artifact/"}}, wantErr: "failed to stat source '../a.yaml': ../a.yaml: path escapes from parent"},
 		{name: "a bad exclude", sources: map[string][]string{"source": {"test.md"}},
 			ops: []copyOp{{From: "@source/*.md", To: "@artifact/", Exclude: []string{"[*.md"}}}, wantErr: "invalid exclude pattern '[*.md'"},
 	}

@@ -119,7 +119,7 @@ func (l *loader) artifactFor(e *manifest.Object, s sourceRef) *externalArtifact 
 func (l *loader) ownArtifact(a *externalArtifact) bool {
 	for _, op := range a.ops {
 		alias, _, _ := strings.Cut(strings.TrimPrefix(op.From, "@"), "/")
-		if s, ok := a.sources[alias]; ok && (s.kind != "GitRepository" || !l.ownRepository(s)) {
+		if s, ok := a.sources[alias]; ok && !l.ownRepository(s) {
 			return false
 		}
 	}
@@ -137,6 +137,8 @@ func (l *loader) artifactView(a *externalArtifact) (*view, error) {
 		a.buildErr = l.generatorError(a, "spec", "not an ArtifactGenerator spec: "+a.err.Error())
 		return nil, a.buildErr
 	}
+	// The repository's root is where its Kustomizations' paths start (the first directory
+	// of the manifests).
 	sources := map[string]*view{}
 	for alias, s := range a.sources {
 		if !l.ownRepository(s) {
