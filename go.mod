@@ -3,8 +3,10 @@ module github.com/butlerdotdev/butler-toolkit
 go 1.26.8
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.10.0
 	github.com/charmbracelet/lipgloss v1.1.0
 	github.com/evanphx/json-patch/v5 v5.9.11
+	github.com/fluxcd/pkg/sourceignore v0.14.0
 	github.com/go-git/go-git/v5 v5.17.2
 	github.com/go-logr/logr v1.4.3
 	github.com/olekukonko/tablewriter v1.1.5

@@ -109,11 +109,6 @@ func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
 		return out
 	}
 	u := content(e)
-	fail := func(field, format string, args ...any) *output {
-		out.errs = append(out.errs, &manifest.DecodeError{File: e.Source.File, Line: e.Line(field), Kind: e.Kind,
-			Namespace: e.Namespace, Name: e.Name, Field: field, Msg: fmt.Sprintf(format, args...)})
-		return out
-	}
 	var ov overlay
 	var path, pathField string
 	if isArgoApplication(e) {
@@ -138,11 +133,10 @@ func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
 	if path == "" {
 		path = "."
 	}
-	dir, ok := l.resolveDir(path)
-	if !ok {
-		return fail(pathField, "%q is not a directory of this repository", path)
+	objs, files, err := l.buildEntry(e, t, path, pathField, ov)
+	if errors.Is(err, errNotRendered) {
+		return out
 	}
-	objs, files, err := l.build(dir, ov, e)
 	if err != nil {
 		out.errs = append(out.errs, err)
 		return out

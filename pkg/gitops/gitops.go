@@ -142,18 +142,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	t := &Tree{Recognised: map[string]int{}, NotRendered: map[string]int{}}
 	skip, errs := l.scan(files, t, opts.Manifest)
 	mo := opts.Manifest
-	mo.Skip = func(p string, data []byte) bool {
-		abs := l.abs(p)
-		if skip[abs] {
-			return true
-		}
-		if bytes.Contains(data, []byte("${")) { // not string(data): that copies every file
-			// A template of Flux's postBuild: it decodes once its variables are substituted.
-			l.templates[abs] = manifest.File{Name: p, Data: data}
-			return true
-		}
-		return false
-	}
+	mo.Skip = l.skipper(skip)
 	mo.AllowDuplicates = true // one per target is fine; each target is checked below
 	// A lean Load's records suit a plain tree only: kustomize and the renderers read whole
 	// objects, and standard input cannot be read again for one.
@@ -203,6 +192,23 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// skipper is the raw load's Skip: the files the renderer reads (skip, by absolute path),
+// and the templates of Flux's postBuild, kept aside until their variables are known.
+func (l *loader) skipper(skip map[string]bool) func(p string, data []byte) bool {
+	return func(p string, data []byte) bool {
+		abs := l.abs(p)
+		if skip[abs] {
+			return true
+		}
+		if bytes.Contains(data, []byte("${")) { // not string(data): that copies every file
+			// A template of Flux's postBuild: it decodes once its variables are substituted.
+			l.templates[abs] = manifest.File{Name: p, Data: data}
+			return true
+		}
+		return false
+	}
 }
 
 // loadTolerant is manifest.LoadWith. Fields the CRDs declare (the tree's own, or

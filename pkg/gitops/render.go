@@ -47,6 +47,10 @@ type loader struct {
 	sources map[string]bool
 	charts  map[string]bool           // directories of Helm charts, absolute
 	skipped map[*manifest.Object]bool // entries whose source is not this repository
+	// artifacts are the ExternalArtifacts the tree's ArtifactGenerators build (findArtifacts);
+	// trees the source trees read, by root and ignore rules (sourceTree).
+	artifacts map[string][]*externalArtifact
+	trees     map[string]*sourceTree
 }
 
 // byFile indexes the tree's objects by the absolute path of their file.

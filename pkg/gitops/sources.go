@@ -47,7 +47,7 @@ func fluxSource(e *manifest.Object) sourceRef {
 // Options.Sources ("NAMESPACE/NAME"), and the one each bootstrap sync of the tree points
 // at (bootstrap).
 // Neither: the bootstrap's conventional name, flux-system/flux-system, when a Kustomization
-// names it. None found: every Flux Kustomization sourced from a GitRepository renders from
+// or an ArtifactGenerator names it. None found: every Flux Kustomization sourced from a GitRepository renders from
 // this repository, as before sources were followed, and SourceNote says so.
 func (l *loader) findSources(t *Tree) {
 	l.sources, l.skipped = map[string]bool{}, map[*manifest.Object]bool{}
@@ -83,6 +83,16 @@ func (l *loader) findSources(t *Tree) {
 				break
 			}
 		}
+		// So do the ArtifactGenerators that copy from it (Flux's monorepo layout).
+		for _, as := range l.findArtifacts() {
+			for _, a := range as {
+				for _, s := range a.sources {
+					if s.kind == "GitRepository" && s.namespace+"/"+s.name == bootstrapSource {
+						l.sources[bootstrapSource] = true
+					}
+				}
+			}
+		}
 	}
 	if len(l.sources) == 0 && anyFlux {
 		t.SourceNote = "no Flux source of the tree is identified as this repository (no bootstrap " +
@@ -115,34 +125,44 @@ func (l *loader) bootstrap(k *manifest.Object) bool {
 }
 
 // elsewhere reports whether a Flux Kustomization's source is not this repository, and
-// records it in the tree once. A source of another kind (OCIRepository, Bucket,
-// ExternalArtifact) is never this repository. A Kustomization written without a namespace (its parent
-// decides where it lands, which the tree does not say) matches a source of this
-// repository by name alone.
+// records it in the tree once. A source of another kind (OCIRepository, Bucket) is never
+// this repository; an ExternalArtifact is when an ArtifactGenerator of the tree builds it
+// from this repository alone.
 func (l *loader) elsewhere(e *manifest.Object, t *Tree) bool {
 	if !isFluxKustomization(e) {
 		return false
 	}
 	s := fluxSource(e)
-	if s.kind == "GitRepository" {
-		if len(l.sources) == 0 {
-			return false // no source identified: every GitRepository is taken for this one
-		}
-		if l.sources[s.namespace+"/"+s.name] {
-			return false
-		}
-		if s.namespace == "" {
-			for k := range l.sources {
-				if strings.HasSuffix(k, "/"+s.name) {
-					return false
-				}
-			}
-		}
+	if l.ownRepository(s) {
+		return false
+	}
+	if a := l.artifactFor(e, s); s.kind == "ExternalArtifact" && a != nil && l.ownArtifact(a) {
+		return false // built from this repository: rendered from what its generator copies
 	}
 	l.skipped[e] = true
 	t.NotRendered["Kustomization (kustomize.toolkit.fluxcd.io) from "+s.kind]++
 	t.Elsewhere = append(t.Elsewhere, Elsewhere{Object: *e, Source: s.String(), Kind: s.kind})
 	return true
+}
+
+// ownRepository reports whether a source is a GitRepository that is this repository. With
+// none identified, every GitRepository is taken for this one. A reference written without
+// a namespace (its parent decides where it lands) matches by name alone.
+func (l *loader) ownRepository(s sourceRef) bool {
+	if s.kind != "GitRepository" {
+		return false
+	}
+	if len(l.sources) == 0 || l.sources[s.namespace+"/"+s.name] {
+		return true
+	}
+	if s.namespace == "" {
+		for k := range l.sources {
+			if strings.HasSuffix(k, "/"+s.name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // chartFile marks a Helm chart: its directory holds templates and values, not manifests.

@@ -38,6 +38,27 @@ func Rendered(rendered Object, src *Object) Object {
 	return rendered
 }
 
+// MapFiles renames every file o names (where it was written, where patches set its
+// fields, where its unjudged fields are): a renderer that built o from a copy of the files
+// (a Flux artifact) names the files a person edits. Lines stay: a copy holds the same text.
+func (o *Object) MapFiles(f func(string) string) {
+	o.Source.File = f(o.Source.File)
+	o.origins = mapOrigins(o.origins, f)
+	o.NotJudged = mapOrigins(o.NotJudged, f)
+}
+
+func mapOrigins(fos []FieldOrigin, f func(string) string) []FieldOrigin {
+	if fos == nil {
+		return nil
+	}
+	out := make([]FieldOrigin, len(fos)) // the slice may be shared with the object copied
+	for i, fo := range fos {
+		fo.File = f(fo.File)
+		out[i] = fo
+	}
+	return out
+}
+
 // AddOrigin points a field of o, and the fields below it, at where a patch set it.
 func (o *Object) AddOrigin(fo FieldOrigin) { o.origins = append(o.origins, fo) }
 
