@@ -111,7 +111,7 @@ func badInput(err error) error { return &inputError{err} }
 // check from Base to Head. Child processes (git) end with ctx, and what a Revision source
 // extracts is removed before Run returns.
 func Run(ctx context.Context, req Request) (*check.Report, error) {
-	g := &run{Request: req}
+	g := &run{Request: req, kept: newKeptCRDs()}
 	if g.GitTimeout <= 0 {
 		g.GitTimeout = defaultGitTimeout
 	}
@@ -127,6 +127,7 @@ func Run(ctx context.Context, req Request) (*check.Report, error) {
 // run is one Run: the request and what it read.
 type run struct {
 	Request
+	kept *keptCRDs // the base's CRD files head's load read
 }
 
 func (g *run) judgeOptions() check.Options {

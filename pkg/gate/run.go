@@ -33,6 +33,7 @@ func (g *run) judge(ctx context.Context) (*check.Report, error) {
 		headOpts.Manifest.Scratch = []string{pending.tmp}
 	}
 	headOpts.CRDs = g.baseCRDs(pending)
+	headOpts.Manifest.ReadFile = g.kept.headRead
 	head, err := gitops.Load(paths, g.Head.Stdin, headOpts)
 	if err != nil {
 		if fs, ok := check.DecodeFindings(err); ok {
@@ -191,7 +192,7 @@ func (g *run) loadBase(ctx context.Context, head *gitops.Tree, sums *digests, pe
 			repo.close()
 			return nil, nil, closeBase, badInput(fmt.Errorf("--base %s: %w", rev, err))
 		}
-		opts := gitops.Options{Root: repo.baseRoot, Sources: g.Sources, Manifest: manifest.Options{Reuse: reuse, Exclude: g.Exclude}}
+		opts := gitops.Options{Root: repo.baseRoot, Sources: g.Sources, Manifest: manifest.Options{Reuse: reuse, Exclude: g.Exclude, ReadFile: g.kept.baseRead}}
 		if base, err = gitops.Load(repo.basePaths, nil, opts); err != nil {
 			repo.close()
 			return nil, nil, closeBase, badInput(fmt.Errorf("--base %s: the base does not read: %w", rev, err))
@@ -202,7 +203,8 @@ func (g *run) loadBase(ctx context.Context, head *gitops.Tree, sums *digests, pe
 		if !g.noReuse {
 			reuse = dirReuse(g.Head.Paths, g.Base.Paths, head.Raw, sums, manifest.DefaultMaxFileBytes)
 		}
-		if base, err = gitops.Load(g.Base.Paths, g.Base.Stdin, gitops.Options{Sources: g.Sources, Manifest: manifest.Options{Reuse: reuse, Exclude: g.Exclude}}); err != nil {
+		opts := gitops.Options{Sources: g.Sources, Manifest: manifest.Options{Reuse: reuse, Exclude: g.Exclude, ReadFile: g.kept.baseRead}}
+		if base, err = gitops.Load(g.Base.Paths, g.Base.Stdin, opts); err != nil {
 			return nil, nil, closeBase, badInput(fmt.Errorf("the base manifests do not read: %w", err))
 		}
 	}
@@ -254,12 +256,12 @@ func (g *run) baseCRDs(pending *pendingRepo) func() []string {
 				return nil // the base's error is reported once head has loaded
 			}
 			files, _ := manifest.Walk(pending.repo.basePaths, manifest.Options{Exclude: g.Exclude})
-			return files
+			return g.kept.files(files)
 		}
 	case len(g.Base.Paths) > 0:
 		return func() []string {
 			files, _ := manifest.Walk(g.Base.Paths, manifest.Options{Exclude: g.Exclude})
-			return files
+			return g.kept.files(files)
 		}
 	}
 	return nil

@@ -155,7 +155,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		return false
 	}
 	mo.AllowDuplicates = true // one per target is fine; each target is checked below
-	l.once = &onceReader{stdin: stdin}
+	l.once = newOnceReader(stdin, opts.Manifest.ReadFile)
 	mo.ReadFile = l.once.readFile
 	// A lean Load's records suit a plain tree only: kustomize and the renderers read whole
 	// objects, and standard input cannot be read again for one.
@@ -223,7 +223,7 @@ func (l *loader) loadTolerant(paths []string, mo *manifest.Options) (*manifest.S
 	}
 	var tol func(apiVersion, kind, field string) bool
 	if l.opts.CRDs != nil {
-		tol = crdTolerance(readCRDFiles(l.opts.CRDs(), l.opts.Manifest.MaxFileBytes))
+		tol = crdTolerance(l.once.readCRDFiles(l.opts.CRDs(), l.opts.Manifest.MaxFileBytes))
 	} else {
 		tol = crdTolerance(l.once.crds)
 	}

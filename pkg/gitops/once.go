@@ -17,11 +17,9 @@ import (
 // the tools nor the CRDs know) and where a lean load turns out to need whole objects:
 // there the files are read again, as a lean load's records are by design.
 
-// fileReadHook, when set (tests), is told of every manifest file a Load reads from disk.
-var fileReadHook func(path string)
-
 // onceReader is what a Load keeps of what it read.
 type onceReader struct {
+	read    func(path string, limit int64) ([]byte, error) // Options.Manifest.ReadFile, or fileio's
 	stdin   io.Reader
 	started bool
 	kept    bytes.Buffer // standard input as the first pass read it
@@ -43,13 +41,17 @@ func (o *onceReader) stdinFor() io.Reader {
 	return bytes.NewReader(o.kept.Bytes())
 }
 
-// readFile is manifest.Options.ReadFile: fileio.ReadFile, keeping the files that may hold
-// CustomResourceDefinitions (crdTolerance reads them from here).
-func (o *onceReader) readFile(path string, limit int64) ([]byte, error) {
-	if fileReadHook != nil {
-		fileReadHook(path)
+func newOnceReader(stdin io.Reader, read func(path string, limit int64) ([]byte, error)) *onceReader {
+	if read == nil {
+		read = fileio.ReadFile
 	}
-	data, err := fileio.ReadFile(path, limit)
+	return &onceReader{stdin: stdin, read: read}
+}
+
+// readFile is manifest.Options.ReadFile: the caller's, keeping the files that may hold
+// CustomResourceDefinitions (crdTolerance decodes them from here).
+func (o *onceReader) readFile(path string, limit int64) ([]byte, error) {
+	data, err := o.read(path, limit)
 	if err == nil && manifest.ManifestFile(path) && bytes.Contains(data, []byte("CustomResourceDefinition")) {
 		o.mu.Lock()
 		o.crds = append(o.crds, manifest.File{Name: path, Data: data})
@@ -92,8 +94,9 @@ func (p *provisional) settle(tol func(apiVersion, kind, field string) bool) bool
 	return true
 }
 
-// readCRDFiles reads the files opts.CRDs names (another tree's: the base of a change).
-func readCRDFiles(files []string, limit int64) []manifest.File {
+// readCRDFiles reads the files opts.CRDs names (another tree's: the base of a change),
+// through the caller's ReadFile, which may keep them for that tree's own load.
+func (o *onceReader) readCRDFiles(files []string, limit int64) []manifest.File {
 	if limit <= 0 {
 		limit = manifest.DefaultMaxFileBytes
 	}
@@ -102,7 +105,7 @@ func readCRDFiles(files []string, limit int64) []manifest.File {
 		if !manifest.ManifestFile(f) {
 			continue
 		}
-		data, err := fileio.ReadFile(f, limit)
+		data, err := o.read(f, limit)
 		if err == nil && bytes.Contains(data, []byte("CustomResourceDefinition")) {
 			out = append(out, manifest.File{Name: f, Data: data})
 		}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
 const newFieldCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -55,12 +57,12 @@ func (s *onceStream) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// countReads counts the manifest files Loads read from disk, by path, while the test runs.
-func countReads(t *testing.T) map[string]int {
-	reads := map[string]int{}
-	fileReadHook = func(p string) { reads[p]++ }
-	t.Cleanup(func() { fileReadHook = nil })
-	return reads
+// countReads is a manifest.Options.ReadFile that counts the files read, by path.
+func countReads(reads map[string]int) func(string, int64) ([]byte, error) {
+	return func(p string, limit int64) ([]byte, error) {
+		reads[p]++
+		return fileio.ReadFile(p, limit)
+	}
 }
 
 // TestLoadReadsEachSourceOnce: a tree whose CRDs (in a directory) declare a field that a
@@ -71,9 +73,11 @@ func TestLoadReadsEachSourceOnce(t *testing.T) {
 	crds := filepath.Join(dir, "crds")
 	writeFile(t, filepath.Join(crds, "tenantcluster.yaml"), []byte(newFieldCRD))
 	writeFile(t, filepath.Join(crds, "other.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: y}\n"))
-	reads := countReads(t)
+	reads := map[string]int{}
 	in := &onceStream{t: t, r: strings.NewReader(clusterWithNewField)}
-	tree, err := Load([]string{crds, "-"}, in, Options{})
+	opts := Options{}
+	opts.Manifest.ReadFile = countReads(reads)
+	tree, err := Load([]string{crds, "-"}, in, opts)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
