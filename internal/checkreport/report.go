@@ -27,10 +27,7 @@ const (
 	Markdown = "markdown"
 )
 
-// Formats are the formats Write knows, in the order help lists them.
-var Formats = []string{Text, GitHub, JUnit, SARIF, Markdown}
-
-// Write writes the report in format (one of Formats); width is the terminal's for the
+// Write writes the report in format (Text when it is none of the others); width is the terminal's for the
 // text format (0: not a terminal, a finding a line).
 func Write(w io.Writer, format string, r *check.Report, width int) error {
 	switch format {
