@@ -146,11 +146,8 @@ type platform struct {
 	calls int
 }
 
-func (p *platform) Objects(ctx context.Context) ([]manifest.Object, error) {
+func (p *platform) Objects(context.Context) ([]manifest.Object, error) {
 	p.calls++
-	if _, ok := ctx.Deadline(); !ok && ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
 	return p.objs, p.err
 }
 
@@ -221,4 +218,48 @@ func gitRepo(t *testing.T) string {
 		}
 	}
 	return repo
+}
+
+// TestRunRevisionReadsEachFileOnce: a change from a git revision, whose CRDs declare a
+// field head's cluster uses, with Repo naming the repository (the working directory is
+// elsewhere): each file of head and of the extracted base is read once, findings name the
+// repository's paths, and the base tree is removed.
+func TestRunRevisionReadsEachFileOnce(t *testing.T) {
+	repo := gitRepo(t)
+	write(t, filepath.Join(repo, "payments", "crds", "tenantcluster.yaml"), maintenanceCRD)
+	for _, args := range [][]string{{"add", "-A"}, {"commit", "-qm", "crds"}} {
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	edit(t, filepath.Join(repo, "payments", "clusters", "bob-checkout.yaml"), "spec:\n", "spec:\n  maintenanceWindow: sun\n")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	reads := countReads(t)
+	r, err := Run(context.Background(), Request{Head: Source{Paths: []string{filepath.Join(repo, "payments")}}, Base: Source{Revision: "HEAD"},
+		Repo: repo, Author: policy.Identity{Username: "carol@example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var where []string
+	for _, f := range r.Findings {
+		if f.Rule == RuleNotJudged {
+			where = append(where, f.File)
+		}
+	}
+	if r.Mode != "change" || strings.Join(where, ",") != "payments/clusters/bob-checkout.yaml" {
+		t.Errorf("mode %q, not judged in %v: want a change check with bob-checkout's field not judged", r.Mode, where)
+	}
+	if len(reads) != 16 {
+		t.Errorf("read %d files, want the 8 of each tree: %v", len(reads), reads)
+	}
+	for p, n := range reads {
+		if n != 1 {
+			t.Errorf("%s read %d times", p, n)
+		}
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left behind in TMPDIR: %v", left)
+	}
 }

@@ -217,7 +217,7 @@ func (l *loader) loadTolerant(paths []string, mo *manifest.Options) (*manifest.S
 	first := *mo
 	first.Tolerate = prov.tolerate
 	raw, err := manifest.LoadWith(paths, l.once.stdinFor(), first)
-	if len(prov.asked) == 0 {
+	if !prov.questions() {
 		prov.settle(nil)
 		return raw, err
 	}

@@ -80,6 +80,13 @@ func (p *provisional) tolerate(apiVersion, kind, field string) bool {
 	return true
 }
 
+// questions reports whether the pass asked anything.
+func (p *provisional) questions() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.asked) > 0
+}
+
 // settle ends the first pass with the real tolerance tol. It reports whether tol answers
 // every question the pass asked with true: the pass then read as a pass with tol would.
 func (p *provisional) settle(tol func(apiVersion, kind, field string) bool) bool {
