@@ -36,7 +36,8 @@ func (s Source) empty() bool { return len(s.Paths) == 0 && s.Revision == "" }
 // Platform is the live platform, which the caller reads (pkg/ reaches no cluster): the
 // objects the server holds that the judging needs (Teams, ProviderConfigs,
 // ClusterCreationPolicies, TenantClusters, Users and IdentityProviders when readable),
-// each with Source.File check.LiveFile. Objects is called once, with Request's deadline.
+// each with Source.File check.LiveFile. Objects is called once, with a deadline two
+// minutes away at most.
 type Platform interface {
 	Objects(ctx context.Context) ([]manifest.Object, error)
 }
@@ -92,8 +93,12 @@ type Options struct {
 	noReuse bool
 }
 
-// defaultGitTimeout bounds each git command when Options.GitTimeout does not.
-const defaultGitTimeout = time.Minute
+// defaultGitTimeout bounds each git command when Options.GitTimeout does not;
+// liveTimeout bounds the reading of the live platform.
+const (
+	defaultGitTimeout = time.Minute
+	liveTimeout       = 2 * time.Minute
+)
 
 // ErrBadInput marks an error of Run that is the input's: a base that does not read, a
 // revision the repository does not hold, a tree that does not render. A tree whose

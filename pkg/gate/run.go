@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +18,7 @@ import (
 // (ErrBadInput).
 func (g *run) judge(ctx context.Context) (*check.Report, error) {
 	if g.Base.Revision != "" && len(g.Base.Paths) > 0 {
-		return nil, errors.New("a base is a revision or paths, not both")
+		return nil, badInput(errors.New("a base is a revision or paths, not both"))
 	}
 	paths := g.Head.Paths
 	var pending *pendingRepo
@@ -58,7 +57,10 @@ func (g *run) judge(ctx context.Context) (*check.Report, error) {
 	defer func() { <-removed }()
 	var live []manifest.Object
 	if g.Live != nil {
-		if live, err = g.Live.Objects(ctx); err != nil {
+		lctx, cancel := context.WithTimeout(ctx, liveTimeout)
+		live, err = g.Live.Objects(lctx)
+		cancel()
+		if err != nil {
 			return nil, fmt.Errorf("reading the platform (--context): %w", err)
 		}
 	}

@@ -189,7 +189,7 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 }
 
 // mapAuthorFlag looks --as up in --author-map, and says so on stderr when it maps. Under
-// --base, a map in the repository is the base's copy (baseCopy).
+// --base, a map in the repository is the base's copy (gate.BaseCopy).
 func (o *Options) mapAuthorFlag(ctx context.Context) error {
 	if o.AuthorMap == "" {
 		return nil
