@@ -2,47 +2,21 @@ package gitops
 
 import (
 	"bytes"
-	"errors"
-	"strings"
 
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
-	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
-// unknownFields reports whether a load failed on unknown fields of Butler's or Steward's
-// kinds: a tree that carries newer CRDs than the tools know may declare them.
-func unknownFields(err error) bool {
-	for _, e := range flatten(err) {
-		var de *manifest.DecodeError
-		if errors.As(e, &de) && strings.HasPrefix(de.Msg, "unknown field") {
-			return true
-		}
-	}
-	return false
-}
-
-// crdTolerance reads the CustomResourceDefinitions of Butler's and Steward's groups that
-// the files hold, and returns manifest.Options.Tolerate for the fields they declare; nil
-// when the tree carries none.
-func crdTolerance(files []string, opts manifest.Options) func(apiVersion, kind, field string) bool {
-	limit := opts.MaxFileBytes
-	if limit <= 0 {
-		limit = manifest.DefaultMaxFileBytes
-	}
+// crdTolerance decodes the CustomResourceDefinitions of Butler's and Steward's groups that
+// the files hold (read already), and returns manifest.Options.Tolerate for the fields they
+// declare; nil when they hold none.
+func crdTolerance(files []manifest.File) func(apiVersion, kind, field string) bool {
 	var crds []*apiextv1.CustomResourceDefinition
 	for _, f := range files {
-		if !manifest.ManifestFile(f) {
-			continue
-		}
-		data, err := fileio.ReadFile(f, limit)
-		if err != nil || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
-			continue
-		}
-		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(f.Data), 4096)
 		for {
 			var crd apiextv1.CustomResourceDefinition
 			if err := dec.Decode(&crd); err != nil {

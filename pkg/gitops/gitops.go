@@ -144,10 +144,12 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	mo := opts.Manifest
 	mo.Skip = l.skipper(skip)
 	mo.AllowDuplicates = true // one per target is fine; each target is checked below
+	l.once = newOnceReader(stdin, opts.Manifest.ReadFile)
+	mo.ReadFile = l.once.readFile
 	// A lean Load's records suit a plain tree only: kustomize and the renderers read whole
 	// objects, and standard input cannot be read again for one.
 	mo.Lean = opts.Manifest.Lean && len(l.kusts) == 0 && !slices.Contains(paths, manifest.Stdin)
-	raw, err := l.loadTolerant(paths, stdin, files, &mo)
+	raw, err := l.loadTolerant(paths, &mo)
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -156,7 +158,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	}
 	l.raw = raw
 	l.root = rootOf(paths, opts.Root)
-	entries, err := l.entriesWhole(paths, stdin, mo)
+	entries, err := l.entriesWhole(paths, mo)
 	if err != nil {
 		return nil, err
 	}
@@ -213,34 +215,47 @@ func (l *loader) skipper(skip map[string]bool) func(p string, data []byte) bool 
 
 // loadTolerant is manifest.LoadWith. Fields the CRDs declare (the tree's own, or
 // opts.CRDs') are left unjudged, with a warning, rather than refused: the tools may be
-// older than the CRDs. mo then tolerates them for the loads that follow.
-func (l *loader) loadTolerant(paths []string, stdin io.Reader, files []string, mo *manifest.Options) (*manifest.Set, error) {
-	raw, err := manifest.LoadWith(paths, stdin, *mo)
-	if err == nil || !unknownFields(err) {
+// older than the CRDs. mo then tolerates them for the loads that follow. The first pass
+// tolerates every field provisionally (onceReader): a second is needed only when one of
+// them is not declared after all, and its result is then an error.
+func (l *loader) loadTolerant(paths []string, mo *manifest.Options) (*manifest.Set, error) {
+	prov := &provisional{}
+	first := *mo
+	first.Tolerate = prov.tolerate
+	raw, err := manifest.LoadWith(paths, l.once.stdinFor(), first)
+	if !prov.questions() {
+		prov.settle(nil)
 		return raw, err
 	}
+	var tol func(apiVersion, kind, field string) bool
 	if l.opts.CRDs != nil {
-		files = l.opts.CRDs()
+		tol = crdTolerance(l.once.readCRDFiles(l.opts.CRDs(), l.opts.Manifest.MaxFileBytes))
+	} else {
+		tol = crdTolerance(l.once.crds)
 	}
-	if tol := crdTolerance(files, l.opts.Manifest); tol != nil {
+	if tol != nil {
 		mo.Tolerate = tol
 		l.tolerate = tol
-		l.templates = map[string]manifest.File{}
-		raw, err = manifest.LoadWith(paths, stdin, *mo)
 	}
-	return raw, err
+	if prov.settle(tol) {
+		mo.Tolerate = prov.tolerate // as tol, for a lean load's records read again
+		return raw, err
+	}
+	// A field neither the tools nor the CRDs know: the pass that refuses it.
+	l.templates = map[string]manifest.File{}
+	return manifest.LoadWith(paths, l.once.stdinFor(), *mo)
 }
 
 // entriesWhole is l.entries. A lean load that finds Flux or Argo CD entry points after all
 // is read again whole: their renders need whole objects.
-func (l *loader) entriesWhole(paths []string, stdin io.Reader, mo manifest.Options) ([]*manifest.Object, error) {
+func (l *loader) entriesWhole(paths []string, mo manifest.Options) ([]*manifest.Object, error) {
 	entries := l.entries()
 	if !mo.Lean || len(entries) == 0 {
 		return entries, nil
 	}
 	mo.Lean = false
 	l.templates = map[string]manifest.File{}
-	raw, err := manifest.LoadWith(paths, stdin, mo)
+	raw, err := manifest.LoadWith(paths, l.once.stdinFor(), mo)
 	if err != nil {
 		return nil, err
 	}

@@ -38,6 +38,7 @@ type loader struct {
 	files       map[string][]*manifest.Object // byFile
 	notObjects  map[string]bool               // files holding YAML that is no object, by absolute path
 	tolerate    func(apiVersion, kind, field string) bool
+	once        *onceReader // what the load read, for a second pass
 	// kustAnnotationOps caches whether a kustomization's patches read or write annotations
 	// (annotationOps).
 	kustAnnotationOps *bool

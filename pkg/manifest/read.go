@@ -66,6 +66,11 @@ type Options struct {
 	// IgnoreFile, when set, gives the IgnoreFile of a directory given in place of the one
 	// in it (found false: none): a change is judged by the base's copy.
 	IgnoreFile func(dir string) (data []byte, found bool, err error)
+	// ReadFile, when set, reads each manifest file in place of fileio.ReadFile, with its
+	// errors: a caller that decodes a tree more than once (a render that learns what to
+	// tolerate only after a first pass) keeps the bytes of the first and gives them again,
+	// so that no file is read twice. The walk, the limits and Skip are as without it.
+	ReadFile func(path string, limit int64) ([]byte, error)
 
 	// validate: the objects are validated after decoding (a Load), so an object with
 	// wrong fields is validated too, for every problem at once.
@@ -247,7 +252,11 @@ func (r *reader) file(p string, fi fs.FileInfo) {
 		return
 	}
 	limit, which := r.limit()
-	data, err := fileio.ReadFile(p, limit)
+	readFile := fileio.ReadFile
+	if r.opts.ReadFile != nil {
+		readFile = r.opts.ReadFile
+	}
+	data, err := readFile(p, limit)
 	switch {
 	case errors.Is(err, fileio.ErrTooLarge):
 		r.tooLarge(p, limit, which)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/gate"
 )
 
 // maxAuthorMapBytes bounds --author-map: a line per person.
@@ -33,7 +34,7 @@ func (o *Options) authorMap(ctx context.Context) (map[string]string, error) {
 	if o.Base == "" {
 		return readAuthorMap(o.AuthorMap)
 	}
-	b, inRepo, err := baseCopy(ctx, o.Base, o.AuthorMap, maxAuthorMapBytes)
+	b, inRepo, err := gate.BaseCopy(ctx, "", o.Base, o.AuthorMap, maxAuthorMapBytes)
 	switch {
 	case err != nil:
 		return nil, cmdutil.UsageError("--author-map %s: reading the base's copy (--base): %v", o.AuthorMap, err)

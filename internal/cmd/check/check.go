@@ -4,17 +4,20 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"time"
+	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/checkreport"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/memlimit"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
-	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/gate"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
 
@@ -23,17 +26,12 @@ var Spec = output.Spec{View: true}
 
 // Report formats of --format, for the human output (-o table, the default).
 const (
-	FormatText   = "text"
-	FormatGitHub = "github"
-	FormatJUnit  = "junit"
-	// FormatSARIF is SARIF 2.1.0, for code scanning; FormatMarkdown a summary for a pull
-	// request (a CI job summary).
-	FormatSARIF    = "sarif"
-	FormatMarkdown = "markdown"
+	FormatText     = checkreport.Text
+	FormatGitHub   = checkreport.GitHub
+	FormatJUnit    = checkreport.JUnit
+	FormatSARIF    = checkreport.SARIF
+	FormatMarkdown = checkreport.Markdown
 )
-
-// gitTimeout bounds the git commands that read --base.
-const gitTimeout = time.Minute
 
 // Options are what check runs with: its flags and, from Complete, its dependencies.
 type Options struct {
@@ -61,11 +59,7 @@ type Options struct {
 	// Sources are Flux GitRepositories (NAMESPACE/NAME) that are this repository (--source).
 	Sources []string
 	// Live reads the platform's objects (--context or --kubeconfig); nil offline.
-	Live func(context.Context) ([]manifest.Object, error)
-
-	// noReuse decodes every base file (tests: a change check that reuses head's decoding
-	// must find what one that does not finds).
-	noReuse bool
+	Live gate.Platform
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -154,21 +148,11 @@ func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string
 		// Read as the caller of --context or --kubeconfig, never impersonating the author.
 		opts := *f.Options
 		opts.Manifests, opts.As, opts.AsGroups, opts.AsSource = nil, "", nil, ""
-		lf := &factory.Factory{IOStreams: f.IOStreams, Options: &opts, Now: f.Now, NewStore: f.NewStore}
-		o.Live = func(ctx context.Context) ([]manifest.Object, error) {
-			defer func() { _ = lf.Close() }()
-			ctx, cancel := context.WithTimeout(ctx, liveTimeout)
-			defer cancel()
-			s, err := lf.Store(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return readLive(ctx, s)
-		}
+		o.Live = &platform{f: &factory.Factory{IOStreams: f.IOStreams, Options: &opts, Now: f.Now, NewStore: f.NewStore}}
 		o.WholePlatform = true
 	}
 	o.WarningsAsErrors = o.WarningsAsErrors || o.FailOn == "warning"
-	o.StrictSource = cmdutil.FlagSource(cmd.Flags(), root.StrictFlag)
+	o.StrictSource = cmdutil.FlagSource(cmd.Flags(), factory.StrictFlag)
 	return nil
 }
 
@@ -201,7 +185,7 @@ func (o *Options) Validate() error {
 }
 
 // mapAuthorFlag looks --as up in --author-map, and says so on stderr when it maps. Under
-// --base, a map in the repository is the base's copy (baseCopy).
+// --base, a map in the repository is the base's copy (gate.BaseCopy).
 func (o *Options) mapAuthorFlag(ctx context.Context) error {
 	if o.AuthorMap == "" {
 		return nil
@@ -221,6 +205,11 @@ func run(ctx context.Context, o *Options) error {
 	if err := o.mapAuthorFlag(ctx); err != nil {
 		return err
 	}
+	if o.Base == "" && len(o.BaseManifests) == 0 {
+		// A state check keeps small records of a plain tree's clusters (gate): the
+		// collector's headroom and freed pages would then be most of its memory.
+		memlimit.Follow(32<<20, 8<<20, 1.5)
+	}
 	report, err := judge(ctx, o.IO.In, o)
 	if err != nil {
 		return err
@@ -237,7 +226,31 @@ func run(ctx context.Context, o *Options) error {
 	return nil
 }
 
-// judgeOptions are what the judging reads from the flags.
-func (o *Options) judgeOptions() check.Options {
-	return check.Options{Author: o.Author, Applier: o.Applier, Complete: o.WholePlatform}
+// judge runs the check the flags ask for (gate.Run); an error of the input exits 2.
+func judge(ctx context.Context, stdin io.Reader, o *Options) (*check.Report, error) {
+	req := gate.Request{
+		Head:    gate.Source{Paths: o.Manifests, Stdin: stdin},
+		Base:    gate.Source{Revision: o.Base, Paths: o.BaseManifests, Stdin: stdin},
+		Author:  o.Author,
+		Applier: o.Applier,
+		Live:    o.Live,
+		Options: gate.Options{Exclude: o.Exclude, Sources: o.Sources, Strict: o.Strict, Complete: o.WholePlatform, Messages: o.IO.ErrOut},
+	}
+	switch o.StrictSource {
+	case cmdutil.SourceEnv:
+		req.StrictFrom = gate.StrictFromEnv
+	case cmdutil.SourceConfig:
+		req.StrictFrom = gate.StrictFromConfig
+	}
+	r, err := gate.Run(ctx, req)
+	if errors.Is(err, gate.ErrBadInput) {
+		return nil, storeerr.BadInput(err)
+	}
+	return r, err
+}
+
+// printReport prints the report: -o json|yaml its view, else the --format report.
+func printReport(o *Options, r *check.Report) error {
+	text := func(w io.Writer) error { return checkreport.Write(w, o.Format, r, o.IO.Width()) }
+	return o.Printer.Print(output.Doc{One: true, Items: []output.Item{{View: r}}, Text: text})
 }

@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
@@ -16,6 +17,21 @@ import (
 
 // liveTimeout bounds all the reads of --context together.
 const liveTimeout = 2 * time.Minute
+
+// platform is the live platform of --context or --kubeconfig (gate.Platform): the store is
+// opened when the check reads it, within liveTimeout, and closed after.
+type platform struct{ f *factory.Factory }
+
+func (p *platform) Objects(ctx context.Context) ([]manifest.Object, error) {
+	defer func() { _ = p.f.Close() }()
+	ctx, cancel := context.WithTimeout(ctx, liveTimeout)
+	defer cancel()
+	s, err := p.f.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return readLive(ctx, s)
+}
 
 // readLive lists, read-only and as the caller (never impersonating the author), what the
 // server holds that the judging needs: Teams, ProviderConfigs, ClusterCreationPolicies,
@@ -74,33 +90,4 @@ func readLive(ctx context.Context, s store.Reader) ([]manifest.Object, error) {
 
 func forbidden(err error) bool {
 	return apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) || apierrors.IsNotFound(err)
-}
-
-// addLive adds to each set the live objects it does not hold (by kind, namespace and
-// name): the tree wins where it has the object, since it is what will be applied. The same
-// object goes into base and head, so the change leaves it as it is.
-func addLive(objs []manifest.Object, sets ...*manifest.Set) {
-	if len(objs) == 0 {
-		return // without --context: no index of every set's objects for nothing
-	}
-	for _, s := range sets {
-		if s == nil {
-			continue
-		}
-		// A tree object without a namespace stands for its kind and name in any namespace
-		// (kustomize fills it in), as Set.Find matches it.
-		have, loose := map[[3]string]bool{}, map[[2]string]bool{}
-		for _, o := range s.Objects {
-			have[[3]string{o.Kind, o.Namespace, o.Name}] = true
-			if o.Namespace == "" {
-				loose[[2]string{o.Kind, o.Name}] = true
-			}
-		}
-		for _, o := range objs {
-			if have[[3]string{o.Kind, o.Namespace, o.Name}] || have[[3]string{o.Kind, "", o.Name}] || loose[[2]string{o.Kind, o.Name}] {
-				continue
-			}
-			s.Objects = append(s.Objects, o)
-		}
-	}
 }

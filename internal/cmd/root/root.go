@@ -3,18 +3,12 @@
 package root
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
-	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
-
-// StrictFlag is the name of --strict.
-const StrictFlag = "strict"
 
 // New returns a root command with the global flags of both binaries.
 func New(f *factory.Factory, use, short, long string) *cobra.Command {
@@ -39,7 +33,7 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 			if err := outputTaken(cmd); err != nil {
 				return err
 			}
-			if err := identityFlags(cmd, o); err != nil {
+			if err := o.IdentityFlags(cmd); err != nil {
 				return err
 			}
 			if o.NoColor {
@@ -64,49 +58,11 @@ func New(f *factory.Factory, use, short, long string) *cobra.Command {
 	p.StringVar(&o.RequestTimeout, "request-timeout", "30s", "How long each server request may take (e.g. 1m, or seconds); 0 waits forever")
 	p.StringArrayVar(&o.Manifests, "manifests", nil, "Work on manifests: a file, a directory (read recursively) or - for stdin (repeatable)")
 	p.StringArrayVar(&o.Exclude, "exclude", nil, "With --manifests: leave out, unread, the paths below each directory that match this pattern (.gitignore's syntax, relative to the directory; repeatable), after those of its .butlerignore")
-	p.BoolVar(&o.Strict, StrictFlag, false, "With --manifests: refuse documents of API groups other than Butler's and Steward's, and YAML that is no Kubernetes object, instead of skipping them")
+	p.BoolVar(&o.Strict, factory.StrictFlag, false, "With --manifests: refuse documents of API groups other than Butler's and Steward's, and YAML that is no Kubernetes object, instead of skipping them")
 	p.StringVarP(&o.Output, "output", "o", "", "Output format: json, yaml, name, jsonpath=…, go-template=…, custom-columns=… and more; each command's help lists its own (default: a table or text for people)")
 	p.BoolVar(&o.NoColor, "no-color", false, "Disable colour (also NO_COLOR)")
 	p.StringVar(&o.Config, "config", "", "Config file (default $XDG_CONFIG_HOME/butler/config.yaml, then ~/.butler/config.yaml)")
 	return cmd
-}
-
-// ReapplyConfig takes the config file's settings again from data, another copy of the
-// file (nil: none), in place of the one on disk (cmdutil.ReapplyConfig), and normalises
-// --as and --as-group again, as the run loop did for the first.
-func ReapplyConfig(cmd *cobra.Command, o *factory.GlobalOptions, data []byte) error {
-	if err := cmdutil.ReapplyConfig(cmd, cmdutil.ConfigPath(o.Config), data); err != nil {
-		return err
-	}
-	return identityFlags(cmd, o)
-}
-
-// identityFlags normalises --as (surrounding spaces trimmed; a name with a non-ASCII
-// look-alike or inner white space refused) and records where --as and --as-group came
-// from, for the live store's impersonation rule.
-func identityFlags(cmd *cobra.Command, o *factory.GlobalOptions) error {
-	if o.As != "" {
-		o.As = strings.TrimSpace(o.As)
-		if err := policy.CheckEmail(o.As); err != nil {
-			return cmdutil.UsageError("--as: %v", err)
-		}
-		if o.As == "" {
-			return cmdutil.UsageError("--as: empty user name")
-		}
-	}
-	for i, g := range o.AsGroups {
-		o.AsGroups[i] = strings.TrimSpace(g)
-	}
-	o.AsSource = ""
-	for _, name := range []string{"as", "as-group"} {
-		switch src := cmdutil.FlagSource(cmd.Flags(), name); {
-		case src == cmdutil.SourceCommandLine:
-			o.AsSource = src
-		case src != "" && o.AsSource == "":
-			o.AsSource = src
-		}
-	}
-	return nil
 }
 
 // outputTaken refuses -o typed for a command that prints nothing to format (webhook serve,

@@ -1,18 +1,12 @@
-package check
+package gate
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/cobra"
-
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/root"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
@@ -22,17 +16,19 @@ import (
 // takes effect once it is merged. A file outside the repository is the CI's own and is
 // read as it is (docs/ci-on-manifests.md).
 
-// baseCopy is the base revision's copy of path when path is a file of the git repository
-// the working directory is in: inRepo is false for a file outside it, which the change
-// cannot touch; data is nil when the base holds no such file. A symlink or a directory
-// there is an error: the copy is read from git, which follows no links.
-func baseCopy(ctx context.Context, rev, path string, limit int64) (data []byte, inRepo bool, err error) {
+// BaseCopy is revision rev's copy of path when path is a file of the git repository of
+// the directory repo ("" the working directory), at most limit bytes: inRepo is false for
+// a file outside it, which a change cannot touch; data is nil when the revision holds no
+// such file. A symlink or a directory there is an error: the copy is read from git, which
+// follows no links. What decides how a change is judged (an author map, a config file in
+// the repository) is read so, as the base holds it.
+func BaseCopy(ctx context.Context, repo, rev, path string, limit int64) (data []byte, inRepo bool, err error) {
 	if strings.HasPrefix(rev, "-") {
 		return nil, false, fmt.Errorf("--base %s: not a revision", rev)
 	}
-	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	ctx, cancel := context.WithTimeout(ctx, defaultGitTimeout)
 	defer cancel()
-	out, err := git(ctx, "", nil, "rev-parse", "--show-toplevel")
+	out, err := git(ctx, repo, nil, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, false, err
 	}
@@ -93,35 +89,4 @@ func below(dir, p string) (string, bool) {
 		return "", false
 	}
 	return rel, true
-}
-
-// configFromBase puts in place, under --base, the base's copy of a config file of the
-// repository (the applier, --as-group, --complete, --fail-on: every flag it may set),
-// before the Options are completed. A config file that sets --base itself is refused:
-// the base must come from outside the change.
-func configFromBase(cmd *cobra.Command, g *factory.GlobalOptions, base string, errOut io.Writer) error {
-	path := cmdutil.ConfigPath(g.Config)
-	if base == "" || path == "" {
-		return nil
-	}
-	data, inRepo, err := baseCopy(cmd.Context(), base, path, cmdutil.MaxConfigBytes)
-	if err != nil {
-		return cmdutil.UsageError("config file %s: reading the base's copy (--base): %v", path, err)
-	}
-	if !inRepo {
-		return nil
-	}
-	if cmdutil.FlagSource(cmd.Flags(), "base") == cmdutil.SourceConfig {
-		return cmdutil.UsageError("--base: set by the config file %s, which is in the repository under review: give --base on the command line or in BUTLER_BASE", path)
-	}
-	disk, _ := fileio.ReadFile(path, cmdutil.MaxConfigBytes)
-	if data != nil && bytes.Equal(disk, data) {
-		return nil // what was read already
-	}
-	if data == nil {
-		fmt.Fprintf(errOut, "config file %s: not in the base (--base %s), so none is read: the change does not choose how it is judged\n", path, base)
-	} else {
-		fmt.Fprintf(errOut, "config file %s: the base's copy (--base %s) is read, not the working tree's: the change does not choose how it is judged\n", path, base)
-	}
-	return root.ReapplyConfig(cmd, g, data)
 }

@@ -1,4 +1,4 @@
-package check
+package gate
 
 import (
 	"context"
@@ -48,7 +48,7 @@ func TestChangeAgainstGitRef(t *testing.T) {
 		}
 	}
 	gitRun("init", "-q")
-	copyTree(t, "../../../examples/payments", filepath.Join(repo, "payments"))
+	copyTree(t, "../../examples/payments", filepath.Join(repo, "payments"))
 	// Left out by the loader, as in a directory: a tool folder's file and a non-manifest.
 	write(t, filepath.Join(repo, "payments", ".github", "ci.yaml"), "not: [yaml")
 	write(t, filepath.Join(repo, "payments", "notes.txt"), "kind: nothing")
@@ -62,7 +62,7 @@ func TestChangeAgainstGitRef(t *testing.T) {
 	gitRun("commit", "-qm", "head")
 	t.Chdir(repo)
 
-	o := &Options{Manifests: []string{"payments"}, Base: "HEAD~1", Author: policy.Identity{Username: "carol@example.com"}}
+	o := &flags{Manifests: []string{"payments"}, Base: "HEAD~1", Author: policy.Identity{Username: "carol@example.com"}}
 	r, err := judge(context.Background(), nil, o)
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +176,7 @@ func TestBaseSameLoader(t *testing.T) {
 		t.Fatal(err)
 	}
 	gitIn(repo, "init", "-q")
-	copyTree(t, "../../../examples/payments", filepath.Join(repo, "payments"))
+	copyTree(t, "../../examples/payments", filepath.Join(repo, "payments"))
 	// An outsider the platform knows (a User in no team), so deletions get role findings.
 	write(t, filepath.Join(repo, "payments", "mallory.yaml"), "apiVersion: butler.butlerlabs.dev/v1alpha1\nkind: User\nmetadata:\n  name: mallory\nspec:\n  email: mallory@example.com\n")
 	// A cluster kept outside the manifests and linked in.
@@ -200,7 +200,7 @@ func TestBaseSameLoader(t *testing.T) {
 	verdict := func(dir string, manifests ...string) []string {
 		t.Helper()
 		t.Chdir(dir)
-		o := &Options{Manifests: manifests, Base: "HEAD", Author: policy.Identity{Username: "mallory@example.com"}}
+		o := &flags{Manifests: manifests, Base: "HEAD", Author: policy.Identity{Username: "mallory@example.com"}}
 		r, err := judge(context.Background(), nil, o)
 		if err != nil {
 			t.Fatal(err)
@@ -253,7 +253,7 @@ func TestBaseShallowClone(t *testing.T) {
 		}
 	}
 	run("init", "-q", origin)
-	copyTree(t, "../../../examples/payments", filepath.Join(origin, "payments"))
+	copyTree(t, "../../examples/payments", filepath.Join(origin, "payments"))
 	run("-C", origin, "add", "-A")
 	run("-C", origin, "commit", "-qm", "one")
 	write(t, filepath.Join(origin, "payments", "clusters", "sandbox-3.yaml"), sandbox3)
@@ -261,7 +261,7 @@ func TestBaseShallowClone(t *testing.T) {
 	run("-C", origin, "commit", "-qm", "two")
 	run("clone", "-q", "--depth=1", "file://"+origin, clone)
 	t.Chdir(clone)
-	o := &Options{Manifests: []string{"payments"}, Base: "HEAD~1", Author: policy.Identity{Username: "carol@example.com"}}
+	o := &flags{Manifests: []string{"payments"}, Base: "HEAD~1", Author: policy.Identity{Username: "carol@example.com"}}
 	_, err := judge(context.Background(), nil, o)
 	if err == nil || !strings.Contains(err.Error(), "fetch-depth: 0") || !strings.Contains(err.Error(), "git fetch --deepen") {
 		t.Fatalf("error %v, want one naming fetch-depth: 0 and git fetch --deepen", err)
@@ -293,7 +293,7 @@ func TestBaseLinksUnchangedFiles(t *testing.T) {
 	write(t, filepath.Join(repo, "m", "grown.yaml"), "kind: longer\n")
 	t.Chdir(repo)
 
-	r, err := openRepo(context.Background(), "HEAD", t.TempDir(), []string{"m"})
+	r, err := openRepo(context.Background(), "", "HEAD", t.TempDir(), []string{"m"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func TestBaseTreeUnseenByHead(t *testing.T) {
 		}
 	}
 	gitRun("init", "-q")
-	copyTree(t, "../../../examples/payments", filepath.Join(repo, "payments"))
+	copyTree(t, "../../examples/payments", filepath.Join(repo, "payments"))
 	gitRun("add", "-A")
 	gitRun("commit", "-qm", "base")
 	// Edited: the base tree holds the revision's copy, a file of its own.
@@ -355,7 +355,7 @@ func TestBaseTreeUnseenByHead(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TMPDIR", tmp)
-	p := startRepo(context.Background(), "HEAD", []string{"payments"})
+	p := (&run{Request: Request{Options: Options{GitTimeout: defaultGitTimeout}}}).startRepo(context.Background(), "HEAD", []string{"payments"})
 	r, err := p.take()
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package check
+package gate
 
 import (
 	"bufio"
@@ -41,21 +41,21 @@ type repo struct {
 // openRepo fails), so that the base is read
 // by exactly the loader the head is read by: symlinks, submodules, subdirectories and
 // overlapping paths behave the same on both sides.
-func openRepo(ctx context.Context, rev, tmp string, paths []string) (*repo, error) {
+func openRepo(ctx context.Context, dir, rev, tmp string, paths []string) (*repo, error) {
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("not a revision")
 	}
-	top, err := git(ctx, "", nil, "rev-parse", "--show-toplevel")
+	top, err := git(ctx, dir, nil, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, err
 	}
-	prefix, err := git(ctx, "", nil, "rev-parse", "--show-prefix")
+	prefix, err := workPrefix(ctx, dir, strings.TrimSpace(string(top)))
 	if err != nil {
 		return nil, err
 	}
 	r := &repo{top: strings.TrimSpace(string(top)), prefix: strings.TrimSpace(string(prefix)), tmp: tmp, realDirs: map[string]string{}}
-	if _, err := git(ctx, "", nil, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
-		shallow, _ := git(ctx, "", nil, "rev-parse", "--is-shallow-repository")
+	if _, err := git(ctx, dir, nil, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
+		shallow, _ := git(ctx, dir, nil, "rev-parse", "--is-shallow-repository")
 		if strings.TrimSpace(string(shallow)) == "true" {
 			return nil, fmt.Errorf("this clone is shallow and does not hold that revision: fetch the history (actions/checkout with fetch-depth: 0, or git fetch --deepen=N) and try again")
 		}
@@ -90,6 +90,29 @@ func openRepo(ctx context.Context, rev, tmp string, paths []string) (*repo, erro
 	}
 	r.baseRoot = r.tmp
 	return r, nil
+}
+
+// workPrefix is the working directory's path below the repository root top ("a/b/"),
+// where relative paths start: git's own answer when git runs there (dir ""), else the
+// directories' relation with links resolved ("" when the working directory is not below).
+func workPrefix(ctx context.Context, dir, top string) ([]byte, error) {
+	if dir == "" {
+		return git(ctx, "", nil, "rev-parse", "--show-prefix")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	realTop, err1 := filepath.EvalSymlinks(top)
+	realWd, err2 := filepath.EvalSymlinks(wd)
+	if err1 != nil || err2 != nil {
+		return nil, nil
+	}
+	rel, ok := below(realTop, realWd)
+	if !ok {
+		return nil, nil
+	}
+	return []byte(filepath.ToSlash(rel) + "/"), nil
 }
 
 // extract writes the tree of rev of the repository at dir (relative to the top; "" for

@@ -1,4 +1,4 @@
-package check
+package gate
 
 import (
 	"archive/tar"

@@ -1,4 +1,4 @@
-package check
+package gate
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 func TestChangeCheckSameWithReuse(t *testing.T) {
 	root := t.TempDir()
 	base, head := filepath.Join(root, "base"), filepath.Join(root, "head")
-	copyDir(t, filepath.Join("..", "..", "..", "examples", "payments"), base)
+	copyDir(t, filepath.Join("..", "..", "examples", "payments"), base)
 	loose := `apiVersion: butler.butlerlabs.dev/v1alpha1
 kind: TenantCluster
 metadata:
@@ -51,7 +51,7 @@ spec:
 
 	for _, author := range []string{"alice@example.com", "carol@example.com"} {
 		run := func(noReuse bool) any {
-			o := &Options{Manifests: []string{head}, BaseManifests: []string{base},
+			o := &flags{Manifests: []string{head}, BaseManifests: []string{base},
 				Author: policy.Identity{Username: author}, noReuse: noReuse}
 			r, err := judge(context.Background(), nil, o)
 			if err != nil {

@@ -1,4 +1,8 @@
-package check
+// Package checkreport writes the report of a check (pkg/gate) in the formats of check's
+// --format: text grouped by file, GitHub workflow annotations, JUnit XML, SARIF 2.1.0 and
+// a Markdown pull request summary. It is the command line's: the formats carry the
+// binary's version and wrap to the terminal; a Go user of pkg/gate has the report itself.
+package checkreport
 
 import (
 	"encoding/xml"
@@ -6,29 +10,37 @@ import (
 	"io"
 	"strings"
 
-	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/textwrap"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
 	"github.com/butlerdotdev/butler-toolkit/pkg/gitops"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 )
 
-// printReport prints the report: -o json|yaml its view, else the --format report.
-func printReport(o *Options, r *check.Report) error {
-	text := func(w io.Writer) error {
-		switch o.Format {
-		case FormatGitHub:
-			return github(w, r)
-		case FormatJUnit:
-			return junit(w, r)
-		case FormatSARIF:
-			return sarif(w, r)
-		case FormatMarkdown:
-			return markdown(w, r)
-		}
-		return textReport(w, r, o.IO.Width())
+// Formats of a report, as check's --format names them.
+const (
+	Text   = "text"
+	GitHub = "github"
+	JUnit  = "junit"
+	// SARIF is SARIF 2.1.0, for code scanning; Markdown a summary for a pull request (a
+	// CI job summary).
+	SARIF    = "sarif"
+	Markdown = "markdown"
+)
+
+// Write writes the report in format (Text when it is none of the others); width is the terminal's for the
+// text format (0: not a terminal, a finding a line).
+func Write(w io.Writer, format string, r *check.Report, width int) error {
+	switch format {
+	case GitHub:
+		return github(w, r)
+	case JUnit:
+		return junit(w, r)
+	case SARIF:
+		return sarif(w, r)
+	case Markdown:
+		return markdown(w, r)
 	}
-	return o.Printer.Print(output.Doc{One: true, Items: []output.Item{{View: r}}, Text: text})
+	return textReport(w, r, width)
 }
 
 // textReport groups the findings by file, in line order, and ends with a summary. On a

@@ -1,4 +1,4 @@
-package check
+package gate
 
 import (
 	"context"
@@ -21,14 +21,14 @@ func BenchmarkJudge(b *testing.B) {
 	author := policy.Identity{Username: "dev0.team-00@example.com"}
 	b.Run("state", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := judge(context.Background(), nil, &Options{Manifests: []string{head}, Author: author}); err != nil {
+			if _, err := judge(context.Background(), nil, &flags{Manifests: []string{head}, Author: author}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("change", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := judge(context.Background(), nil, &Options{Manifests: []string{head}, BaseManifests: []string{base}, Author: author}); err != nil {
+			if _, err := judge(context.Background(), nil, &flags{Manifests: []string{head}, BaseManifests: []string{base}, Author: author}); err != nil {
 				b.Fatal(err)
 			}
 		}

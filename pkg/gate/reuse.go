@@ -1,4 +1,4 @@
-package check
+package gate
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
@@ -71,7 +70,7 @@ func dirReuse(headPaths, basePaths []string, head *manifest.Set, sums *digests, 
 		if sum, ok := sums.of(headFile); ok {
 			return objs, sum == sha256.Sum256(data)
 		}
-		same, err := fileio.ReadFile(headFile, limit)
+		same, err := readFile(headFile, limit)
 		if err != nil || !bytes.Equal(same, data) {
 			return nil, false
 		}

@@ -1,0 +1,117 @@
+package gitops
+
+import (
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+)
+
+const newFieldCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: tenantclusters.butler.butlerlabs.dev}
+spec:
+  group: butler.butlerlabs.dev
+  names: {kind: TenantCluster, plural: tenantclusters}
+  scope: Namespaced
+  versions:
+    - name: v1alpha1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: {type: object, properties: {maintenanceWindow: {type: string}}}
+`
+
+const clusterWithNewField = `apiVersion: butler.butlerlabs.dev/v1alpha1
+kind: TenantCluster
+metadata: {name: web, namespace: payments}
+spec:
+  kubernetesVersion: v1.31.0
+  teamRef: {name: payments}
+  providerConfigRef: {name: harvester-prod}
+  workers: {replicas: 1, machineTemplate: {cpu: 2, memory: 4Gi, diskSize: 100Gi}}
+  maintenanceWindow: "sun 02:00-04:00"
+`
+
+// onceStream is standard input that fails the test when it is read past its end: a
+// stream is read once.
+type onceStream struct {
+	t    *testing.T
+	r    io.Reader
+	ends int
+}
+
+func (s *onceStream) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		if s.ends++; s.ends > 1 {
+			s.t.Errorf("standard input read again after its end")
+		}
+	}
+	return n, err
+}
+
+// countReads is a manifest.Options.ReadFile that counts the files read, by path.
+func countReads(reads map[string]int) func(string, int64) ([]byte, error) {
+	return func(p string, limit int64) ([]byte, error) {
+		reads[p]++
+		return fileio.ReadFile(p, limit)
+	}
+}
+
+// TestLoadReadsEachSourceOnce: a tree whose CRDs (in a directory) declare a field that a
+// cluster on standard input uses loads, with the field left unjudged: standard input is
+// read once, and so is each file (the CRDs are decoded from the bytes the load read).
+func TestLoadReadsEachSourceOnce(t *testing.T) {
+	dir := t.TempDir()
+	crds := filepath.Join(dir, "crds")
+	writeFile(t, filepath.Join(crds, "tenantcluster.yaml"), []byte(newFieldCRD))
+	writeFile(t, filepath.Join(crds, "other.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: y}\n"))
+	reads := map[string]int{}
+	in := &onceStream{t: t, r: strings.NewReader(clusterWithNewField)}
+	opts := Options{}
+	opts.Manifest.ReadFile = countReads(reads)
+	tree, err := Load([]string{crds, "-"}, in, opts)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	var notJudged []string
+	for _, o := range tree.Raw.Objects {
+		for _, nj := range o.NotJudged {
+			notJudged = append(notJudged, o.Kind+" "+nj.Field)
+		}
+	}
+	if strings.Join(notJudged, ",") != "TenantCluster spec.maintenanceWindow" {
+		t.Errorf("not judged: %v, want the cluster's spec.maintenanceWindow", notJudged)
+	}
+	if len(reads) != 2 {
+		t.Errorf("files read: %v, want the 2 files of crds", reads)
+	}
+	for p, n := range reads {
+		if n != 1 {
+			t.Errorf("%s read %d times, want once", p, n)
+		}
+	}
+}
+
+// TestLoadUndeclaredFieldRefused: a field no CRD declares is refused, as without a CRD,
+// standard input given again from what was read; the error names the field.
+func TestLoadUndeclaredFieldRefused(t *testing.T) {
+	dir := t.TempDir()
+	crds := filepath.Join(dir, "crds")
+	writeFile(t, filepath.Join(crds, "tenantcluster.yaml"), []byte(newFieldCRD))
+	in := &onceStream{t: t, r: strings.NewReader(strings.Replace(clusterWithNewField, "maintenanceWindow", "maintenanceWindw", 1))}
+	_, err := Load([]string{crds, "-"}, in, Options{})
+	if err == nil || !strings.Contains(err.Error(), "spec.maintenanceWindw: unknown field") {
+		t.Fatalf("Load: %v, want the unknown field refused", err)
+	}
+	if strings.Contains(err.Error(), "standard input was empty") {
+		t.Errorf("standard input was read twice: %v", err)
+	}
+}
