@@ -116,6 +116,9 @@ func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
 	}
 	var ov overlay
 	var path, pathField string
+	if isArgoApplication(e) && l.multiSource(e, u, t, out) {
+		return out
+	}
 	if isArgoApplication(e) {
 		var skip string
 		var err error

@@ -28,6 +28,12 @@ func (o *Options) notRenderedFindings(head *gitops.Tree) []check.Finding {
 			Namespace: e.Object.Namespace, Name: e.Object.Name, Field: "spec.sourceRef", Message: msg + why,
 			Rule: RuleNotRendered, Severity: sev})
 	}
+	for _, g := range head.Ungenerated {
+		fs = append(fs, check.Finding{File: g.Set.Source.File, Line: g.Set.Line(g.Field), Kind: g.Set.Kind,
+			Namespace: g.Set.Namespace, Name: g.Set.Name, Field: g.Field,
+			Message: "an ApplicationSet " + g.Reason + ": its Applications are not generated, what they apply is not judged" + why,
+			Rule:    RuleNotRendered, Severity: sev})
+	}
 	for _, c := range head.Charts {
 		fs = append(fs, check.Finding{File: path.Join(c, "Chart.yaml"), Line: 1,
 			Message: "a Helm chart: its files are templates, not read as manifests; Butler objects inside a chart are not judged yet" + why,
