@@ -185,7 +185,11 @@ func (l *loader) applications(s *manifest.Object, all []params, r renderer) ([]*
 	var apps []*manifest.Object
 	var names []string
 	for _, p := range all {
-		out, err := r.deep(tmpl, p)
+		var out any = tmpl
+		var err error
+		if len(p) > 0 { // without parameters Argo CD leaves the template as written
+			out, err = r.deep(tmpl, p)
+		}
 		if err != nil {
 			return nil, nil, l.setError(s, "spec.template", "%v", err)
 		}

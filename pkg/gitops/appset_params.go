@@ -40,6 +40,7 @@ var appSetFuncs = func() template.FuncMap {
 	fm["toYaml"] = toYAML
 	fm["fromYaml"] = fromYAML
 	fm["fromYamlArray"] = fromYAMLArray
+	fm["tpl"] = func(string, any) (string, error) { return "", nil } // bound to each template in replace
 	return fm
 }()
 
@@ -60,36 +61,41 @@ func (r renderer) replace(s string, p params) (string, error) {
 		}
 		return b.String(), nil
 	}
-	return fastReplace(s, p), nil
+	return fastReplace(s, p)
 }
+
+// templated is Argo CD's test for a string fasttemplate renders: "{{" then "}}" on one line.
+var templated = regexp.MustCompile("{{.*}}")
 
 // fastReplace is fasttemplate's substitution as Argo CD calls it: each {{tag}} whose
 // trimmed name is a parameter holding a string is replaced; any other is left as written.
-func fastReplace(s string, p params) string {
-	if !strings.Contains(s, "{{") {
-		return s
+// A "{{" without its "}}" is an error, as fasttemplate's.
+func fastReplace(s string, p params) (string, error) {
+	if !templated.MatchString(s) {
+		return s, nil
 	}
 	var b strings.Builder
+	rest := s
 	for {
-		i := strings.Index(s, "{{")
+		i := strings.Index(rest, "{{")
 		if i < 0 {
 			break
 		}
-		j := strings.Index(s[i+2:], "}}")
+		j := strings.Index(rest[i+2:], "}}")
 		if j < 0 {
-			break // fasttemplate keeps an unclosed tag as text
+			return "", fmt.Errorf("invalid template %q: no end tag \"}}\" after %q", s, rest[i:])
 		}
-		tag := s[i+2 : i+2+j]
-		b.WriteString(s[:i])
+		tag := rest[i+2 : i+2+j]
+		b.WriteString(rest[:i])
 		if v, ok := p[strings.TrimSpace(tag)].(string); ok && strings.TrimSpace(tag) != "" {
 			b.WriteString(v)
 		} else {
 			b.WriteString("{{" + tag + "}}")
 		}
-		s = s[i+2+j+2:]
+		rest = rest[i+2+j+2:]
 	}
-	b.WriteString(s)
-	return b.String()
+	b.WriteString(rest)
+	return b.String(), nil
 }
 
 // tplFunc is Argo CD's "tpl": a string rendered as a template of its own, with the
