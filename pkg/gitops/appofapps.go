@@ -24,11 +24,12 @@ type argoState struct {
 	paths   map[bool][]string                       // the repository's directories (true) or files
 	known   map[string]bool                         // repoURLs written with a path of this repository
 	guessed bool                                    // a git generator was taken for this repository by its globs
+	inputs  map[string]bool                         // files git files generators read, absolute
 }
 
 func newArgoState() argoState {
 	return argoState{sets: map[*manifest.Object][]*manifest.Object{}, kids: map[*manifest.Object][]*manifest.Object{},
-		done: map[*manifest.Object]bool{}, paths: map[bool][]string{}}
+		done: map[*manifest.Object]bool{}, paths: map[bool][]string{}, inputs: map[string]bool{}}
 }
 
 // RepoNoteGuessed is Tree.RepoNote when a git generator was taken for this repository by
@@ -87,7 +88,25 @@ func (l *loader) appsOfApps(t *Tree, entries []*manifest.Object) []error {
 	if l.argo.guessed {
 		t.RepoNote = RepoNoteGuessed
 	}
+	l.generatorInputs(t)
 	return errs
+}
+
+// generatorInputsLabel is how the summary counts the files git files generators read.
+const generatorInputsLabel = "ApplicationSet git files generator input"
+
+// generatorInputs counts the documents git files generators read as their inputs, not as
+// YAML that is not Kubernetes.
+func (l *loader) generatorInputs(t *Tree) {
+	kept := l.raw.NotObjects[:0]
+	for _, s := range l.raw.NotObjects {
+		if l.argo.inputs[l.abs(s.File)] {
+			t.Recognised[generatorInputsLabel]++
+			continue
+		}
+		kept = append(kept, s)
+	}
+	l.raw.NotObjects = kept
 }
 
 // kidsOf is the Applications an entry's output creates (an ApplicationSet's generated

@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -24,12 +25,14 @@ type Generated struct {
 	Apps []string
 }
 
-// Ungenerated is a generator of an ApplicationSet that was not expanded: a kind this
-// package does not render, or a git generator of another repository.
-type Ungenerated struct {
-	Set    manifest.Object
+// Unrendered is an entry point, or a generator of an ApplicationSet, that was not
+// rendered, and why: a generator kind this package does not expand, a git generator of
+// another repository, a template Argo CD could not render either, a kustomization that
+// names a remote resource.
+type Unrendered struct {
+	Object manifest.Object
 	Field  string // "spec.generators[2]"
-	Reason string // "a clusters generator", "a git generator of another repository"
+	Reason string // "with a clusters generator"
 }
 
 // renderedGenerators are the generator kinds expanded here.
@@ -42,7 +45,10 @@ func isArgoApplicationSet(o *manifest.Object) bool {
 // appSetLabel is how the summary counts what an ApplicationSet does not render.
 const appSetLabel = "ApplicationSet (argoproj.io) "
 
-// generate is the Applications an ApplicationSet generates, once per ApplicationSet.
+// generate is the Applications an ApplicationSet generates, once per ApplicationSet. One
+// whose generators or template do not render generates nothing, as in Argo CD, whose
+// controller reports the error on the ApplicationSet and leaves the rest syncing: it is
+// counted and listed as not rendered, with the error.
 func (l *loader) generate(s *manifest.Object, t *Tree) ([]*manifest.Object, []error) {
 	if apps, ok := l.argo.sets[s]; ok {
 		return apps, nil
@@ -55,6 +61,7 @@ func (l *loader) generate(s *manifest.Object, t *Tree) ([]*manifest.Object, []er
 	gens, _, _ := unstructured.NestedSlice(u, "spec", "generators")
 	var all []params
 	var errs []error
+	expanded := 0
 	for i, g := range gens {
 		field := fmt.Sprintf("spec.generators[%d]", i)
 		gm, _ := g.(map[string]any)
@@ -64,20 +71,37 @@ func (l *loader) generate(s *manifest.Object, t *Tree) ([]*manifest.Object, []er
 			errs = append(errs, err)
 		case skip != "":
 			t.NotRendered[appSetLabel+skip]++
-			t.Ungenerated = append(t.Ungenerated, Ungenerated{Set: *s, Field: field, Reason: skip})
+			t.Unrendered = append(t.Unrendered, Unrendered{Object: *s, Field: field, Reason: skip})
 		default:
+			expanded++
 			all = append(all, ps...)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errs
+	var apps []*manifest.Object
+	var names []string
+	if len(errs) == 0 {
+		var err error
+		if apps, names, err = l.applications(s, all, r); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	apps, names, err := l.applications(s, all, r)
-	if err != nil {
-		return nil, []error{err}
+	if len(errs) > 0 {
+		t.NotRendered[appSetLabel+"that does not render"]++
+		for _, err := range errs {
+			field, msg := "spec", err.Error()
+			var de *manifest.DecodeError
+			if errors.As(err, &de) {
+				field, msg = de.Field, de.Msg
+			}
+			t.Unrendered = append(t.Unrendered, Unrendered{Object: *s, Field: field,
+				Reason: "that does not render, so Argo CD generates nothing from it either: " + msg})
+		}
+		return nil, nil
 	}
 	l.argo.sets[s] = apps
-	t.Generated = append(t.Generated, Generated{Set: *s, Apps: names})
+	if expanded > 0 { // one whose generators are all counted as not rendered says nothing more
+		t.Generated = append(t.Generated, Generated{Set: *s, Apps: names})
+	}
 	return apps, nil
 }
 

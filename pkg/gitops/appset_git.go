@@ -98,6 +98,16 @@ func matches(items []gitItem, p string) bool {
 	return in && !out
 }
 
+// named reports whether any glob, include or exclude, matches p.
+func named(items []gitItem, p string) bool {
+	for _, it := range items {
+		if ok, err := path.Match(it.path, p); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
 func (l *loader) dirParams(items []gitItem, prefix string, r renderer) ([]params, error) {
 	all, err := l.repoPaths(true)
 	if err != nil {
@@ -123,13 +133,18 @@ func (l *loader) fileParams(items []gitItem, prefix string, r renderer) ([]param
 	}
 	var out []params
 	for _, f := range all {
+		abs := filepath.Join(l.root[0], filepath.FromSlash(f))
 		if !matches(items, f) {
+			if named(items, f) {
+				l.argo.inputs[abs] = true // an excluded input is still the generator's, not a manifest
+			}
 			continue
 		}
-		data, err := fileio.ReadFile(filepath.Join(l.root[0], filepath.FromSlash(f)), manifest.DefaultMaxFileBytes)
+		data, err := fileio.ReadFile(abs, manifest.DefaultMaxFileBytes)
 		if err != nil {
 			return nil, err
 		}
+		l.argo.inputs[abs] = true
 		objs := []any{}
 		if m, err := fromYAML(string(data)); err == nil {
 			objs = append(objs, m)

@@ -193,8 +193,8 @@ func TestAppSetNotRendered(t *testing.T) {
 	if !reflect.DeepEqual(tree.NotRendered, want) {
 		t.Errorf("not rendered %v, want %v", tree.NotRendered, want)
 	}
-	if len(tree.Ungenerated) != 2 || tree.Ungenerated[0].Field != "spec.generators[0]" || tree.Ungenerated[1].Field != "spec.generators[1]" {
-		t.Errorf("ungenerated %+v", tree.Ungenerated)
+	if len(tree.Unrendered) != 2 || tree.Unrendered[0].Field != "spec.generators[0]" || tree.Unrendered[1].Field != "spec.generators[1]" {
+		t.Errorf("unrendered %+v", tree.Unrendered)
 	}
 	if got := clustersByTarget(tree); !reflect.DeepEqual(got, []string{"argocd:mgmt-a: payments/web"}) {
 		t.Errorf("clusters %q", got)

@@ -145,6 +145,9 @@ func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
 	if !ok {
 		return fail(pathField, "%q is not a directory of this repository", path)
 	}
+	if l.remote(e, dir, pathField, t) {
+		return out
+	}
 	objs, files, err := l.build(dir, ov, e)
 	if err != nil {
 		out.errs = append(out.errs, err)

@@ -28,10 +28,11 @@ func (o *Options) notRenderedFindings(head *gitops.Tree) []check.Finding {
 			Namespace: e.Object.Namespace, Name: e.Object.Name, Field: "spec.sourceRef", Message: msg + why,
 			Rule: RuleNotRendered, Severity: sev})
 	}
-	for _, g := range head.Ungenerated {
-		fs = append(fs, check.Finding{File: g.Set.Source.File, Line: g.Set.Line(g.Field), Kind: g.Set.Kind,
-			Namespace: g.Set.Namespace, Name: g.Set.Name, Field: g.Field,
-			Message: "an ApplicationSet " + g.Reason + ": its Applications are not generated, what they apply is not judged" + why,
+	for _, u := range head.Unrendered {
+		o := u.Object
+		fs = append(fs, check.Finding{File: o.Source.File, Line: o.Line(u.Field), Kind: o.Kind,
+			Namespace: o.Namespace, Name: o.Name, Field: u.Field,
+			Message: "not rendered (" + o.Kind + " " + u.Reason + "): what it applies is not judged" + why,
 			Rule:    RuleNotRendered, Severity: sev})
 	}
 	for _, c := range head.Charts {
