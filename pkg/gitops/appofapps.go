@@ -3,6 +3,7 @@ package gitops
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
@@ -71,9 +72,6 @@ func (l *loader) appsOfApps(t *Tree, entries []*manifest.Object) []error {
 		kids, kerrs := l.kidsOf(e, t)
 		errs = append(errs, kerrs...)
 		for _, k := range kids {
-			if k == e || sameApp(k, e) {
-				continue // an Application that manages itself: no new entry
-			}
 			if i := indexOf(chain, k); i >= 0 {
 				errs = append(errs, appError(k, "Applications create each other in a cycle: %s", chainText(append(chain[i:], k))))
 				continue
@@ -123,6 +121,11 @@ func (l *loader) kidsOf(e *manifest.Object, t *Tree) ([]*manifest.Object, []erro
 	}
 	var kids []*manifest.Object
 	var errs []error
+	if isArgoApplication(e) {
+		// An Application in the directory it applies manages itself: the object is its
+		// parent's (or, for a root, created by hand), not a second one in the target.
+		out.objects = slices.DeleteFunc(out.objects, func(o manifest.Object) bool { return sameApp(&o, e) })
+	}
 	for i := range out.objects {
 		o := &out.objects[i]
 		switch {

@@ -32,7 +32,7 @@ func (o *Options) notRenderedFindings(head *gitops.Tree) []check.Finding {
 		o := u.Object
 		fs = append(fs, check.Finding{File: o.Source.File, Line: o.Line(u.Field), Kind: o.Kind,
 			Namespace: o.Namespace, Name: o.Name, Field: u.Field,
-			Message: "not rendered (" + o.Kind + " " + u.Reason + "): what it applies is not judged" + why,
+			Message: u.Field + " not rendered (" + o.Kind + " " + u.Reason + "): what it applies is not judged" + why,
 			Rule:    RuleNotRendered, Severity: sev})
 	}
 	for _, c := range head.Charts {
