@@ -271,3 +271,28 @@ spec:
 		t.Errorf("not rendered %v", tree.NotRendered)
 	}
 }
+
+// TestRemoteKustomizeResource: an entry whose kustomization (or one it uses) names a
+// remote resource is not built (kustomize would fetch it): counted and listed, with the
+// URL's credentials left out.
+func TestRemoteKustomizeResource(t *testing.T) {
+	tree, err := loadTree(t, map[string]string{
+		"argocd/apps.yaml":                app("apps", "apps/overlay", "mgmt-a"),
+		"apps/overlay/kustomization.yaml": "resources: [../base]\n",
+		"apps/base/kustomization.yaml":    "resources:\n- https://user:secret@example.com/install.yaml\n- web.yaml\n",
+		"apps/base/web.yaml":              cluster("payments", "web"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tree.NotRendered["Application (argoproj.io) with a remote kustomize resource"]; got != 1 {
+		t.Errorf("not rendered %v", tree.NotRendered)
+	}
+	if len(tree.Unrendered) != 1 || !strings.Contains(tree.Unrendered[0].Reason, "apps/base/kustomization.yaml names the remote resource https://example.com/install.yaml") ||
+		strings.Contains(tree.Unrendered[0].Reason, "secret") {
+		t.Errorf("unrendered %+v", tree.Unrendered)
+	}
+	if len(tree.Unreached) != 1 {
+		t.Errorf("the cluster is applied by nothing rendered: unreached %v", tree.Unreached)
+	}
+}
