@@ -26,11 +26,13 @@ type argoState struct {
 	known   map[string]bool                         // repoURLs written with a path of this repository
 	guessed bool                                    // a git generator was taken for this repository by its globs
 	inputs  map[string]bool                         // files git files generators read, absolute
+	from    map[*manifest.Object]*manifest.Object   // the ApplicationSet of each generated Application
 }
 
 func newArgoState() argoState {
 	return argoState{sets: map[*manifest.Object][]*manifest.Object{}, kids: map[*manifest.Object][]*manifest.Object{},
-		done: map[*manifest.Object]bool{}, paths: map[bool][]string{}, inputs: map[string]bool{}}
+		done: map[*manifest.Object]bool{}, paths: map[bool][]string{}, inputs: map[string]bool{},
+		from: map[*manifest.Object]*manifest.Object{}}
 }
 
 // RepoNoteGuessed is Tree.RepoNote when a git generator was taken for this repository by
@@ -40,19 +42,16 @@ const RepoNoteGuessed = "no Argo CD Application of the tree names this repositor
 
 // expandSets replaces each ApplicationSet among the entries by the Applications it
 // generates.
-func (l *loader) expandSets(t *Tree, entries []*manifest.Object) ([]*manifest.Object, []error) {
+func (l *loader) expandSets(t *Tree, entries []*manifest.Object) []*manifest.Object {
 	var out []*manifest.Object
-	var errs []error
 	for _, e := range entries {
 		if !isArgoApplicationSet(e) {
 			out = append(out, e)
 			continue
 		}
-		apps, err := l.generate(e, t)
-		errs = append(errs, err...)
-		out = append(out, apps...)
+		out = append(out, l.generate(e, t)...)
 	}
-	return out, errs
+	return out
 }
 
 // appsOfApps follows the Applications each entry's output creates, rendering each, and
@@ -132,9 +131,11 @@ func (l *loader) kidsOf(e *manifest.Object, t *Tree) ([]*manifest.Object, []erro
 		case isArgoApplication(o):
 			kids = append(kids, l.asWritten(o))
 		case isArgoApplicationSet(o):
-			apps, err := l.generate(l.asWritten(o), t)
-			errs = append(errs, err...)
-			kids = append(kids, apps...)
+			for _, k := range l.generate(l.asWritten(o), t) {
+				if k != e && !sameApp(k, e) { // one the entry itself is: it manages itself
+					kids = append(kids, k)
+				}
+			}
 		}
 	}
 	for _, k := range kids {
@@ -144,6 +145,12 @@ func (l *loader) kidsOf(e *manifest.Object, t *Tree) ([]*manifest.Object, []erro
 	}
 	l.argo.kids[e] = kids
 	return kids, errs
+}
+
+// siblings reports two Applications one ApplicationSet generated: one of them rendering
+// the ApplicationSet's file does not make the other its child.
+func (l *loader) siblings(a, b *manifest.Object) bool {
+	return l.argo.from[a] != nil && l.argo.from[a] == l.argo.from[b]
 }
 
 // asWritten is the tree's object a rendered one is, when the render left it as written.

@@ -49,9 +49,9 @@ const appSetLabel = "ApplicationSet (argoproj.io) "
 // whose generators or template do not render generates nothing, as in Argo CD, whose
 // controller reports the error on the ApplicationSet and leaves the rest syncing: it is
 // counted and listed as not rendered, with the error.
-func (l *loader) generate(s *manifest.Object, t *Tree) ([]*manifest.Object, []error) {
+func (l *loader) generate(s *manifest.Object, t *Tree) []*manifest.Object {
 	if apps, ok := l.argo.sets[s]; ok {
-		return apps, nil
+		return apps
 	}
 	l.argo.sets[s] = nil
 	u := content(s)
@@ -96,13 +96,13 @@ func (l *loader) generate(s *manifest.Object, t *Tree) ([]*manifest.Object, []er
 			t.Unrendered = append(t.Unrendered, Unrendered{Object: *s, Field: field,
 				Reason: "that does not render, so Argo CD generates nothing from it either: " + msg})
 		}
-		return nil, nil
+		return nil
 	}
 	l.argo.sets[s] = apps
 	if expanded > 0 { // one whose generators are all counted as not rendered says nothing more
 		t.Generated = append(t.Generated, Generated{Set: *s, Apps: names})
 	}
-	return apps, nil
+	return apps
 }
 
 // maxGeneratorNesting bounds matrix and merge generators inside one another (Argo CD
@@ -234,6 +234,7 @@ func (l *loader) applications(s *manifest.Object, all []params, r renderer) ([]*
 			return nil, nil, err
 		}
 		apps = append(apps, a)
+		l.argo.from[a] = s
 		names = append(names, a.Namespace+"/"+a.Name)
 	}
 	return apps, names, nil

@@ -41,8 +41,39 @@ var appSetFuncs = func() template.FuncMap {
 	fm["fromYaml"] = fromYAML
 	fm["fromYamlArray"] = fromYAMLArray
 	fm["tpl"] = func(string, any) (string, error) { return "", nil } // bound to each template in replace
+	// What would make a template of a hostile tree exhaust memory is bounded: a string
+	// rendered, and the lists and repetitions sprig builds.
+	fm["repeat"] = func(n int, s string) (string, error) {
+		if n < 0 || n > maxRendered || n*len(s) > maxRendered {
+			return "", fmt.Errorf("repeat: %d times %d bytes is past the %d bytes a template may render", n, len(s), maxRendered)
+		}
+		return strings.Repeat(s, n), nil
+	}
+	until := fm["untilStep"].(func(int, int, int) []int)
+	fm["until"] = func(n int) ([]int, error) { return bounded(until, 0, n, 1) }
+	fm["untilStep"] = func(start, stop, step int) ([]int, error) { return bounded(until, start, stop, step) }
 	return fm
 }()
+
+// maxRendered bounds what one template string renders to, and the lists it builds.
+const maxRendered = 1 << 20
+
+func bounded(untilStep func(int, int, int) []int, start, stop, step int) ([]int, error) {
+	if step != 0 && (stop-start)/step > maxRendered {
+		return nil, fmt.Errorf("a list of more than %d items", maxRendered)
+	}
+	return untilStep(start, stop, step), nil
+}
+
+// limitedBuffer is a buffer that refuses to grow past maxRendered.
+type limitedBuffer struct{ bytes.Buffer }
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > maxRendered {
+		return 0, fmt.Errorf("the template renders more than %d bytes", maxRendered)
+	}
+	return b.Buffer.Write(p)
+}
 
 // replace renders one string with p.
 func (r renderer) replace(s string, p params) (string, error) {
@@ -55,7 +86,7 @@ func (r renderer) replace(s string, p params) (string, error) {
 			t = t.Option(o)
 		}
 		t = t.Funcs(template.FuncMap{"tpl": tplFunc(t)})
-		var b bytes.Buffer
+		var b limitedBuffer
 		if err := t.Execute(&b, p); err != nil {
 			return "", fmt.Errorf("failed to execute go template %s: %w", s, err)
 		}

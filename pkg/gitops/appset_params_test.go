@@ -135,3 +135,17 @@ func TestNormalURL(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateBounds: a hostile template cannot make the check exhaust memory.
+func TestTemplateBounds(t *testing.T) {
+	r := renderer{goTemplate: true}
+	for _, in := range []string{`{{ repeat 2000000000 "x" }}`, `{{ len (until 2000000000) }}`,
+		`{{ len (untilStep 0 2000000000 1) }}`, `{{ range until 2000 }}{{ repeat 1000 "x" }}{{ end }}`} {
+		if _, err := r.replace(in, params{}); err == nil {
+			t.Errorf("%s: not refused", in)
+		}
+	}
+	if got, err := r.replace(`{{ repeat 3 "ab" }}{{ until 3 }}`, params{}); err != nil || got != "ababab[0 1 2]" {
+		t.Errorf("bounded functions: %q, %v", got, err)
+	}
+}

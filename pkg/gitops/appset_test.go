@@ -296,3 +296,24 @@ func TestRemoteKustomizeResource(t *testing.T) {
 		t.Errorf("the cluster is applied by nothing rendered: unreached %v", tree.Unreached)
 	}
 }
+
+// TestAppSetManagesItself: an ApplicationSet one of whose Applications applies the
+// directory it is written in generates itself again: no cycle, and every Application it
+// generated is judged.
+func TestAppSetManagesItself(t *testing.T) {
+	tree, err := loadTree(t, map[string]string{
+		"argocd/set.yaml": appSet(false, `    - git:
+        repoURL: `+repoURL+`
+        directories: [{path: "*"}]`, "{{path.basename}}", "{{path}}", "mgmt-{{path.basename}}"),
+		"payments/web.yaml": cluster("payments", "web"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tree.Generated) != 1 || !reflect.DeepEqual(tree.Generated[0].Apps, []string{"argocd/argocd", "argocd/payments"}) {
+		t.Errorf("generated %+v", tree.Generated)
+	}
+	if got := clustersByTarget(tree); !reflect.DeepEqual(got, []string{"argocd:mgmt-payments: payments/web"}) {
+		t.Errorf("clusters %q", got)
+	}
+}

@@ -168,10 +168,10 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 		t.Targets = []Target{{Set: set}}
 		return nil
 	}
+	l.argo = newArgoState()
+	entries = l.expandSets(t, entries)
 	// An entry another entry renders (a Flux Kustomization under clusters/<c>/ that
 	// flux-system applies) belongs to that entry's target, not to one of its own.
-	l.argo = newArgoState()
-	entries, errs = l.expandSets(t, entries)
 	reachedBy := map[string]*manifest.Object{}
 	for _, e := range entries {
 		out := l.renderEntry(e, t)
@@ -189,7 +189,7 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 	byTarget := map[string][]*manifest.Object{}
 	var names []string
 	for _, e := range entries {
-		if by, ok := reachedBy[l.abs(e.Source.File)]; (ok && by != e) || l.skipped[e] {
+		if by, ok := reachedBy[l.abs(e.Source.File)]; (ok && by != e && !l.siblings(by, e)) || l.skipped[e] {
 			continue // another entry's, or not rendered from this repository: no target
 		}
 		// An Application an entry creates is judged in its own destination's target.
