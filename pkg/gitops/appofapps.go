@@ -26,13 +26,11 @@ type argoState struct {
 	known   map[string]bool                         // repoURLs written with a path of this repository
 	guessed bool                                    // a git generator was taken for this repository by its globs
 	inputs  map[string]bool                         // files git files generators read, absolute
-	from    map[*manifest.Object]*manifest.Object   // the ApplicationSet of each generated Application
 }
 
 func newArgoState() argoState {
 	return argoState{sets: map[*manifest.Object][]*manifest.Object{}, kids: map[*manifest.Object][]*manifest.Object{},
-		done: map[*manifest.Object]bool{}, paths: map[bool][]string{}, inputs: map[string]bool{},
-		from: map[*manifest.Object]*manifest.Object{}}
+		done: map[*manifest.Object]bool{}, paths: map[bool][]string{}, inputs: map[string]bool{}}
 }
 
 // RepoNoteGuessed is Tree.RepoNote when a git generator was taken for this repository by
@@ -145,12 +143,6 @@ func (l *loader) kidsOf(e *manifest.Object, t *Tree) ([]*manifest.Object, []erro
 	}
 	l.argo.kids[e] = kids
 	return kids, errs
-}
-
-// siblings reports two Applications one ApplicationSet generated: one of them rendering
-// the ApplicationSet's file does not make the other its child.
-func (l *loader) siblings(a, b *manifest.Object) bool {
-	return l.argo.from[a] != nil && l.argo.from[a] == l.argo.from[b]
 }
 
 // asWritten is the tree's object a rendered one is, when the render left it as written.

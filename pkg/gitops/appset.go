@@ -234,7 +234,6 @@ func (l *loader) applications(s *manifest.Object, all []params, r renderer) ([]*
 			return nil, nil, err
 		}
 		apps = append(apps, a)
-		l.argo.from[a] = s
 		names = append(names, a.Namespace+"/"+a.Name)
 	}
 	return apps, names, nil

@@ -189,7 +189,7 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 	byTarget := map[string][]*manifest.Object{}
 	var names []string
 	for _, e := range entries {
-		if by, ok := reachedBy[l.abs(e.Source.File)]; (ok && by != e && !l.siblings(by, e)) || l.skipped[e] {
+		if by, ok := reachedBy[l.abs(e.Source.File)]; (ok && by != e) || l.skipped[e] {
 			continue // another entry's, or not rendered from this repository: no target
 		}
 		// An Application an entry creates is judged in its own destination's target.
