@@ -118,6 +118,13 @@ func (g *run) notRenderedFindings(head *gitops.Tree) []check.Finding {
 			Namespace: e.Object.Namespace, Name: e.Object.Name, Field: "spec.sourceRef", Message: msg + why,
 			Rule: RuleNotRendered, Severity: sev})
 	}
+	for _, u := range head.Unrendered {
+		o := u.Object
+		fs = append(fs, check.Finding{File: o.Source.File, Line: o.Line(u.Field), Kind: o.Kind,
+			Namespace: o.Namespace, Name: o.Name, Field: u.Field,
+			Message: u.Field + " not rendered (" + o.Kind + " " + u.Reason + "): what it applies is not judged" + why,
+			Rule:    RuleNotRendered, Severity: sev})
+	}
 	for _, c := range head.Charts {
 		fs = append(fs, check.Finding{File: path.Join(c, "Chart.yaml"), Line: 1,
 			Message: "a Helm chart: its files are templates, not read as manifests; Butler objects inside a chart are not judged yet" + why,

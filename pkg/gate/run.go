@@ -109,6 +109,12 @@ func treeNotes(r *check.Report, head *gitops.Tree, names func(string) string) {
 	if head.SourceNote != "" {
 		r.Notes = append(r.Notes, head.SourceNote)
 	}
+	if head.RepoNote != "" {
+		r.Notes = append(r.Notes, head.RepoNote)
+	}
+	for _, g := range head.Generated {
+		r.Notes = append(r.Notes, g.String())
+	}
 	r.Charts = head.Charts
 }
 

@@ -111,6 +111,9 @@ func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
 	u := content(e)
 	var ov overlay
 	var path, pathField string
+	if isArgoApplication(e) && l.multiSource(e, u, t, out) {
+		return out
+	}
 	if isArgoApplication(e) {
 		var skip string
 		var err error

@@ -87,6 +87,13 @@ type Tree struct {
 	// SourceNote, when not "", says that no source was identified as this repository, so
 	// every Flux Kustomization was rendered from it.
 	SourceNote string
+	// Generated are the Applications each ApplicationSet generated; Unrendered the entry
+	// points and generators not rendered, each counted in NotRendered too.
+	Generated  []Generated
+	Unrendered []Unrendered
+	// RepoNote, when not "", says how ApplicationSets' git generators were taken for this
+	// repository without an Application naming its URL.
+	RepoNote string
 }
 
 // Target is one management cluster's objects.

@@ -52,6 +52,7 @@ type loader struct {
 	// trees the source trees read, by root and ignore rules (sourceTree).
 	artifacts map[string][]*externalArtifact
 	trees     map[string]*sourceTree
+	argo      argoState // ApplicationSets and Applications of Applications
 }
 
 // byFile indexes the tree's objects by the absolute path of their file.
@@ -138,7 +139,7 @@ func (l *loader) entries() []*manifest.Object {
 	var out []*manifest.Object
 	for i := range l.raw.Objects {
 		o := &l.raw.Objects[i]
-		if isFluxKustomization(o) || isArgoApplication(o) {
+		if isFluxKustomization(o) || isArgoApplication(o) || isArgoApplicationSet(o) {
 			out = append(out, o)
 		}
 	}
@@ -172,6 +173,8 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 		t.Targets = []Target{{Set: set}}
 		return nil
 	}
+	l.argo = newArgoState()
+	entries = l.expandSets(t, entries)
 	// An entry another entry renders (a Flux Kustomization under clusters/<c>/ that
 	// flux-system applies) belongs to that entry's target, not to one of its own.
 	reachedBy := map[string]*manifest.Object{}
@@ -184,6 +187,7 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 			}
 		}
 	}
+	errs = append(errs, l.appsOfApps(t, entries)...)
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
@@ -193,11 +197,17 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 		if by, ok := reachedBy[l.abs(e.Source.File)]; (ok && by != e) || l.skipped[e] {
 			continue // another entry's, or not rendered from this repository: no target
 		}
-		name := targetName(l, e)
-		if _, ok := byTarget[name]; !ok {
-			names = append(names, name)
+		// An Application an entry creates is judged in its own destination's target.
+		for _, d := range append([]*manifest.Object{e}, l.descendants(e)...) {
+			if d != e && !isArgoApplication(d) {
+				continue
+			}
+			name := targetName(l, d)
+			if _, ok := byTarget[name]; !ok {
+				names = append(names, name)
+			}
+			byTarget[name] = append(byTarget[name], d)
 		}
-		byTarget[name] = append(byTarget[name], e)
 	}
 	sort.Strings(names)
 	applied, errs := l.assemble(t, names, byTarget)

@@ -25,6 +25,9 @@ func (l *loader) buildEntry(e *manifest.Object, t *Tree, p, field string, ov ove
 		if !ok {
 			return nil, nil, entryError(e, field, fmt.Sprintf("%q is not a directory of this repository", p))
 		}
+		if l.remote(e, dir, field, t) {
+			return nil, nil, errNotRendered
+		}
 		return l.build(dir, ov, e)
 	}
 	s := fluxSource(e)
@@ -43,6 +46,9 @@ func (l *loader) buildEntry(e *manifest.Object, t *Tree, p, field string, ov ove
 	if !st.dirs[rel] {
 		return nil, nil, entryError(e, field, fmt.Sprintf("kustomization path not found: stat %s: no such file or directory "+
 			"(the ignore rules of %s, its .sourceignore files and spec.ignore, leave it out of the artifact)", p, s))
+	}
+	if l.remote(e, dir, field, t) {
+		return nil, nil, errNotRendered
 	}
 	objs, files, err := l.build(dir, ov, e)
 	if !st.touches(rel, files) {
