@@ -140,7 +140,7 @@ func (j *judge) one(ctx context.Context, ts *teamState, o Object) (Judged, error
 	req := policy.ClusterRequest{Team: ts.team, Siblings: ts.clusters, Username: j.actor.Identity.Username, Policies: j.policies}
 	if at < 0 {
 		if c.Annotations[v1alpha1.AnnotationCreatorEmail] == "" {
-			// As cluster create: the tools write who creates (docs/rules.md §2).
+			// As cluster create: the tools write who creates (docs/rules.md §1.3).
 			if c.Annotations == nil {
 				c.Annotations = map[string]string{}
 			}
@@ -155,6 +155,7 @@ func (j *judge) one(ctx context.Context, ts *teamState, o Object) (Judged, error
 		req.Operation = policy.Create
 	} else {
 		jd.Current = ts.clusters[at].DeepCopy()
+		keepCreator(c, jd.Current)
 		merged, err := store.MergeApplied(jd.Current, c)
 		if err != nil {
 			return jd, err
@@ -240,4 +241,21 @@ func Warn(w io.Writer, judged []Judged) {
 			fmt.Fprintf(w, "Warning: %s: %s\n", ResourceName(judged[i].Cluster.Name), inert.Text(msg))
 		}
 	}
+}
+
+// keepCreator carries the cluster's creator-email into an update that leaves it out: the
+// tools wrote it on create, so their field manager owns it, and an apply without it would
+// remove it, which the server refuses (the annotation is immutable, docs/rules.md §5.3).
+func keepCreator(c, cur *v1alpha1.TenantCluster) {
+	v, ok := cur.Annotations[v1alpha1.AnnotationCreatorEmail]
+	if !ok {
+		return
+	}
+	if _, set := c.Annotations[v1alpha1.AnnotationCreatorEmail]; set {
+		return
+	}
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[v1alpha1.AnnotationCreatorEmail] = v
 }
