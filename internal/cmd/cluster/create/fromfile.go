@@ -94,4 +94,3 @@ func fromFile(ctx context.Context, o *Options, s Store) error {
 	}
 	return nil
 }
-
