@@ -7,6 +7,7 @@
 #   bench/apply.sh                              # 1,000 clusters, 3 runs each
 #   BUTLER_BENCH_CLUSTERS=200 bench/apply.sh
 #   BUTLER_BENCH_RUNS=5 bench/apply.sh
+#   BUTLER_BENCH_CONCURRENCY=4 bench/apply.sh     # passes --concurrency to the tool
 #
 # Needs the control plane binaries (`make testbin`).
 set -euo pipefail

@@ -43,6 +43,9 @@ func TestApply1000(t *testing.T) {
 	dir := writeClusters(t, n)
 
 	tool := []string{bin, "apply", "-f", dir, "--kubeconfig", kubeconfig}
+	if c := os.Getenv("BUTLER_BENCH_CONCURRENCY"); c != "" {
+		tool = append(tool, "--concurrency", c)
+	}
 	base := []string{kubectl, "apply", "--server-side", "-f", dir, "--kubeconfig", kubeconfig}
 	var toolCreate, toolAgain, kubectlCreate, kubectlAgain []time.Duration
 	for i := 0; i < runs; i++ {
@@ -142,6 +145,8 @@ func timed(t *testing.T, argv []string, n int) time.Duration {
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", filepath.Base(argv[0]), err, tail(out))
 	}
+	t.Logf("%s %s: %.2fs wall, %.2fs CPU", filepath.Base(argv[0]), argv[1], wall.Seconds(),
+		(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds())
 	if lines := len(splitLines(out)); lines != n {
 		t.Fatalf("%s printed %d lines, want %d", filepath.Base(argv[0]), lines, n)
 	}
