@@ -52,6 +52,7 @@ type Store interface {
 	Addons
 	ClusterUpgrader
 	Networks
+	ClusterApplier
 }
 
 // ErrNoServer is what Store.Server returns offline: the manifests have no server. It is a
@@ -345,4 +346,41 @@ type Networks interface {
 	ListIPAllocations(ctx context.Context, pool string) ([]v1alpha1.IPAllocation, error)
 	// DeleteNetworkPool deletes a pool. It does not check its allocations: the caller does.
 	DeleteNetworkPool(ctx context.Context, namespace, name string) (Result, error)
+}
+
+// ClusterApplier puts TenantClusters into the store whole, as `apply -f` gives them.
+type ClusterApplier interface {
+	// ApplyClusters applies each of clusters and answers for each, in their order. Live it
+	// is one server-side apply patch per cluster (several at once, each with the store's
+	// deadline) under o.FieldManager, forced with o.Force, with dryRun=All when o.DryRun:
+	// a cluster whose fields another manager owns is the server's Conflict, in that
+	// cluster's Applied.Err, and the others go on. Offline each cluster is merged over its
+	// document as a first apply merges (MergeApplied) and edited in place, keeping
+	// comments, or written as a new file (DIR/clusters/NAME.yaml, or a further document
+	// of the --manifests file): all in one write or nothing, the error returned; with
+	// o.DryRun nothing is written and Applied says where it would go.
+	ApplyClusters(ctx context.Context, clusters []*v1alpha1.TenantCluster, o ApplyOptions) ([]Applied, error)
+}
+
+// ApplyOptions are how ApplyClusters applies.
+type ApplyOptions struct {
+	// FieldManager names the applier to the server (live).
+	FieldManager string
+	// Force takes over fields another manager owns instead of a Conflict (live).
+	Force bool
+	// DryRun: the server's dry run live; nothing written offline.
+	DryRun bool
+	// Concurrency is how many clusters are sent at once live (0: one at a time).
+	Concurrency int
+	// Done, when set, is called after each cluster is answered (live), from the sending
+	// goroutines: for progress on a terminal.
+	Done func()
+}
+
+// Applied is ApplyClusters' answer for one cluster: the cluster as the store now holds it
+// (or, on a dry run, would), where it went (a file offline), or the error that stopped it.
+type Applied struct {
+	Object   *v1alpha1.TenantCluster
+	Location string
+	Err      error
 }

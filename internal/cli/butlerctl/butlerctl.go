@@ -6,6 +6,8 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/wiring"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/addon"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/apply"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/apply/applyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/check"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
@@ -41,7 +43,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
   butlerctl cluster create web --team payments --environment dev --explain
   butlerctl auth can-i create cluster --team payments --environment dev
   butlerctl help environment`
-	cmd.AddCommand(cluster.NewCmd(f, false), team.NewCmd(f, false), env.NewCmd(f, false), policy.NewCmd(f, false), auth.NewCmd(f), version.NewCmd(f, nil))
+	cmd.AddCommand(cluster.NewCmd(f, false), team.NewCmd(f, false), env.NewCmd(f, false), policy.NewCmd(f, false), auth.NewCmd(f), apply.NewCmd(f, applyutil.Developer, nil), version.NewCmd(f, nil))
 	cmd.AddCommand(doctor.NewCmd(f, doctorchecks.Developer, nil))
 	cmd.AddCommand(addon.NewCmd(f), usercontext.NewCmd(f), check.NewCmd(f, nil), upgrade.NewCmd(f), explain.NewCmd(f, nil))
 	version.Enable(cmd)

@@ -87,6 +87,11 @@ type Store struct {
 	// retry) ask the server once.
 	adminMu sync.Mutex
 	admin   *adminAnswer
+
+	// bulk is the client of ApplyClusters, without client-side rate limit (unthrottled).
+	bulkOnce sync.Once
+	bulk     *butlerclient.Client
+	bulkErr  error
 }
 
 // New loads the kubeconfig through the standard loading rules (--kubeconfig, else

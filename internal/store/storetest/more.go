@@ -286,3 +286,34 @@ func (s *Store) DeleteAddon(_ context.Context, a *v1alpha1.TenantAddon) (store.R
 	}
 	return store.Result{}, apierrors.NewNotFound(v1alpha1.Resource("tenantaddons"), a.Name)
 }
+
+// ApplyClusters implements store.Store as the offline store does: each cluster merged over
+// the stored one (store.MergeApplied) or added; nothing changes on a dry run.
+func (s *Store) ApplyClusters(_ context.Context, clusters []*v1alpha1.TenantCluster, o store.ApplyOptions) ([]store.Applied, error) {
+	out := make([]store.Applied, len(clusters))
+	for i, c := range clusters {
+		at := -1
+		for j := range s.Clusters {
+			if s.Clusters[j].Namespace == c.Namespace && s.Clusters[j].Name == c.Name {
+				at = j
+			}
+		}
+		obj := c.DeepCopy()
+		if at >= 0 {
+			merged, err := store.MergeApplied(&s.Clusters[at], c)
+			if err != nil {
+				return nil, err
+			}
+			obj = merged
+		}
+		out[i] = store.Applied{Object: obj, Location: "clusters/" + c.Name + ".yaml"}
+		switch {
+		case o.DryRun:
+		case at >= 0:
+			s.Clusters[at] = *obj.DeepCopy()
+		default:
+			s.Clusters = append(s.Clusters, *obj.DeepCopy())
+		}
+	}
+	return out, nil
+}

@@ -30,6 +30,8 @@ var Spec = output.Spec{Objects: true, Name: true}
 type Store interface {
 	store.Reader
 	CreateCluster(ctx context.Context, c *v1alpha1.TenantCluster, addons []v1alpha1.TenantAddon) (store.Result, error)
+	// ClusterApplier: -f, which creates as apply does.
+	store.ClusterApplier
 	store.Kinded
 	store.Served
 }
@@ -56,6 +58,8 @@ type Options struct {
 	Timeout time.Duration
 	// timeoutSet: --timeout was given (it goes with --wait only).
 	timeoutSet bool
+	// File is -f: the cluster from a file instead of NAME and the flags; Namespace is -n.
+	File, Namespace string
 
 	cmdLine string // as typed, for the hint after a refusal
 }
@@ -64,7 +68,7 @@ type Options struct {
 func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
 	cmd := &cobra.Command{
-		Use:   "create [NAME | --generate-name PREFIX] --team TEAM [--environment ENV]",
+		Use:   "create [NAME | --generate-name PREFIX] --team TEAM [--environment ENV] | -f FILE",
 		Short: "Create a tenant cluster, with defaults resolved and every quota checked first",
 		Long: `Render a TenantCluster with the team's and environment's defaults resolved, check it
 against every admission rule the server applies, then print it (--dry-run, and always on
@@ -75,7 +79,8 @@ server's own message and exits 4; --explain shows every value's source and every
   butlerctl cluster create web --team payments --environment dev --workers 3 --memory 8Gi -o json
   butlerctl cluster create web --team payments --environment prod --dry-run=server -o yaml
   butlerctl cluster create web --team payments --environment prod --wait --timeout 20m
-  butlerctl cluster create --generate-name ci- --team payments --environment dev --ttl 2h`,
+  butlerctl cluster create --generate-name ci- --team payments --environment dev --ttl 2h
+  butlerctl cluster create -f web.yaml`,
 		Args: maxOneArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -111,6 +116,7 @@ before the checks so that they run on the name that is created.`)
 	_ = cmd.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]cobra.Completion{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
 	fl.BoolVar(&o.Wait, "wait", false, "Live: wait until the cluster's phase is Ready")
 	fl.DurationVar(&o.Timeout, "timeout", clusterwatch.DefaultTimeout, "With --wait: how long to wait for Ready")
+	fl.StringVarP(&o.File, "filename", "f", "", "Create the TenantCluster of this file (or - for stdin) instead of NAME and the flags, judged and sent as butlerctl apply -f does")
 	return cmd
 }
 
@@ -127,13 +133,23 @@ func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string
 	o.OnlyReads = o.DryRun == "client" // a preflight writes nothing
 	o.Offline = f.Offline()
 	o.FromStdin = o.Offline && len(f.Options.Manifests) > 0 && f.Options.Manifests[0] == "-"
+	o.Namespace = f.Options.Namespace
 	o.timeoutSet = cmd.Flags().Changed("timeout")
+	if o.File != "" {
+		// The file holds the cluster: no flag of it may be given (checked here, on the
+		// command line); its checks are all made.
+		return o.checkFile(cmd)
+	}
 	// Flags into typed values; bad values are usage errors (exit 2).
 	return o.Parse(cmd.Flags(), o.Name)
 }
 
-// Validate checks the flags' combinations before anything is read.
+// Validate checks the flags' combinations before anything is read (-f's were checked with
+// the command line).
 func (o *Options) Validate() error {
+	if o.File != "" {
+		return nil
+	}
 	switch o.DryRun {
 	case "none", "client", "server":
 	default:
@@ -161,6 +177,9 @@ func run(ctx context.Context, o *Options) error {
 	s, err := o.Store(ctx)
 	if err != nil {
 		return err
+	}
+	if o.File != "" {
+		return fromFile(ctx, o, s)
 	}
 	p, err := shared.NewPlan(ctx, s, o.IO.ErrOut, o.Now(), o.Name, &o.CreateSpec)
 	if err != nil {
