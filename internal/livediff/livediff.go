@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -288,7 +289,7 @@ func Normalize(u *unstructured.Unstructured) *unstructured.Unstructured {
 }
 
 // Fields lists the paths of the leaves that differ between a and b, sorted: a map's keys
-// joined with dots, a list whole (its path once, as kubectl's diff shows a list changed).
+// joined with dots (a key with a dot in brackets), a list whole (its path once, as kubectl's diff shows a list changed).
 func Fields(a, b map[string]any) []string {
 	out := []string{}
 	fields("", a, b, &out)
@@ -317,8 +318,13 @@ func fields(prefix string, a, b any, out *[]string) {
 	}
 }
 
+// join names a key as field paths do (metadata.labels[team.example.com/x]): in brackets
+// when it holds a dot or a slash, so the path reads back unambiguously.
 func join(prefix, k string) string {
-	if prefix == "" {
+	switch {
+	case strings.ContainsAny(k, "./[]"):
+		return prefix + "[" + k + "]"
+	case prefix == "":
 		return k
 	}
 	return prefix + "." + k
