@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -46,27 +47,26 @@ func (o *Options) load() ([]section, error) {
 		return nil, storeerr.BadInput(err)
 	}
 	var out []section
-	skipped := map[string]int{}
 	var names []string
 	for _, t := range tree.Targets {
 		names = append(names, t.Name)
 		if o.Target != "" && t.Name != o.Target {
 			continue
 		}
-		s, sk, err := o.inputs(t.Name, t.Set)
+		s, _, err := o.inputs(t.Name, t.Set)
 		if err != nil {
 			return nil, err
-		}
-		for k, n := range sk {
-			skipped[k] += n
 		}
 		out = append(out, s)
 	}
 	if o.Target != "" && len(out) == 0 {
 		return nil, cmdutil.UsageError("--target %s: the tree has no such target (it has: %s)", inert.Line(o.Target), inert.Line(strings.Join(names, ", ")))
 	}
-	for k, n := range tree.Recognised {
-		skipped[k] += n
+	// What the tree holds of other groups, counted once as the loader read it (a target's
+	// set holds some of them again).
+	skipped := maps.Clone(tree.Recognised)
+	for _, u := range tree.Unknown {
+		skipped[u.Kind+" ("+u.APIVersion+")"]++
 	}
 	o.notCompared(skipped)
 	return out, nil
