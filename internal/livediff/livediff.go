@@ -94,11 +94,12 @@ func New(cfg *rest.Config, fieldManager string) (*Differ, error) {
 	return &Differ{client: client, mapper: restmapper.NewDiscoveryRESTMapper(groups), fieldManager: fieldManager}, nil
 }
 
-// Compare compares each input with the live object and lists the live objects of the
-// inputs' kinds, in their scope, that no input holds: the inputs' namespaces for a
-// namespaced kind, the whole cluster for a cluster-scoped one. The changes come sorted by
-// kind, namespace and name; unchanged objects are left out of them but counted in same.
-func (d *Differ) Compare(ctx context.Context, inputs []Input) (changes []Change, same int, err error) {
+// Compare compares each input with the live object and, with drift, lists the live
+// objects of the inputs' kinds, in their scope, that no input holds: the inputs'
+// namespaces for a namespaced kind, the whole cluster for a cluster-scoped one. The changes
+// come sorted by kind, namespace and name; unchanged objects are left out of them but
+// counted in same.
+func (d *Differ) Compare(ctx context.Context, inputs []Input, drift bool) (changes []Change, same int, err error) {
 	held := map[string]bool{}
 	scopes := map[schema.GroupVersionKind]*scope{}
 	for _, in := range inputs {
@@ -113,11 +114,13 @@ func (d *Differ) Compare(ctx context.Context, inputs []Input) (changes []Change,
 		}
 		changes = append(changes, c)
 	}
-	drift, err := d.drift(ctx, scopes, held)
-	if err != nil {
-		return nil, 0, err
+	if drift {
+		live, err := d.drift(ctx, scopes, held)
+		if err != nil {
+			return nil, 0, err
+		}
+		changes = append(changes, live...)
 	}
-	changes = append(changes, drift...)
 	sort.SliceStable(changes, func(i, j int) bool {
 		a, b := changes[i], changes[j]
 		return key(a.Kind, a.Namespace, a.Name) < key(b.Kind, b.Namespace, b.Name)

@@ -63,10 +63,11 @@ Each object is sent to the server as a server-side apply with dryRun=All, as kub
 --server-side does: nothing is stored, and the server's defaults, webhooks and validation
 shape the result. The live object and that result are compared without the fields the
 server sets for itself (managedFields, resourceVersion, uid, generation,
-creationTimestamp, status). An object not live is added. A live object of a kind the
-manifests hold, in a namespace they hold it in (any, for a cluster-scoped kind), that they
-do not hold is drift: created outside them (from the console, by hand). Applying the
-manifests does not delete it, so it is not called deleted.
+creationTimestamp, status). An object not live is added. With --manifests, a live object
+of a kind the tree holds, in a namespace it holds it in (any, for a cluster-scoped kind),
+that it does not hold is drift: created outside the repository (from the console, by
+hand). Applying the tree does not delete it (a GitOps controller prunes only what it
+applied), so it is not called deleted. -f compares its files' objects only.
 
 Objects of other API groups (Kubernetes, Flux, Argo CD, sealed secrets) are not compared:
 they are counted, and said on stderr.
@@ -157,7 +158,9 @@ func run(ctx context.Context, o *Options) error {
 	}
 	for i := range sections {
 		s := &sections[i]
-		if s.changes, _, err = d.Compare(ctx, s.inputs); err != nil {
+		// Drift is what a repository does not hold: a tree (--manifests) stands for one, a
+		// few files (-f) do not, as kubectl diff shows no other objects without --prune.
+		if s.changes, _, err = d.Compare(ctx, s.inputs, len(o.Manifests) > 0); err != nil {
 			return err
 		}
 	}
