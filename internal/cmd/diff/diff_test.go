@@ -16,8 +16,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/livediff"
-	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/internal/store/storetest"
+	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 )
 
 // What the command parsed and completed, through runF: the tree, the target, the field
@@ -90,7 +90,10 @@ func TestRunRefusesBadFileBeforeConnecting(t *testing.T) {
 	}
 	deps, out, _ := cmdtest.Deps[factory.NoStore](nil, Spec, "")
 	o := &Options{Deps: deps, Files: []string{bad}, FieldManager: DefaultFieldManager,
-		Connect: func(context.Context) (*rest.Config, func(), error) { t.Error("connected"); return nil, nil, errors.New("no") }}
+		Connect: func(context.Context) (*rest.Config, func(), error) {
+			t.Error("connected")
+			return nil, nil, errors.New("no")
+		}}
 	err := exitOf(run(context.Background(), o))
 	if cmdutil.CodeOf(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "bad.yaml") || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("err = %v (exit %d)", err, cmdutil.CodeOf(err))
