@@ -109,6 +109,8 @@ func TestLiveScripts(t *testing.T) {
 			e.Setenv("NO_COLOR", "")
 			// The example as manifests, to read only: offline runs to compare with live ones.
 			e.Setenv("PAYMENTS", payments)
+			// The repository, read only: the files docs/live-quickstart.md applies.
+			e.Setenv("REPO", root)
 			// kubectl from the same build, to look at the server independently of the tools.
 			e.Setenv("PATH", testenv.AssetsDir()+string(os.PathListSeparator)+e.Getenv("PATH"))
 			for _, u := range append([]string{"admin"}, testenv.Users...) {
