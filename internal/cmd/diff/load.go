@@ -18,6 +18,10 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
+// notObjects counts the YAML documents that are not Kubernetes objects (a tool's
+// configuration) among what was not compared.
+const notObjects = "YAML not Kubernetes objects"
+
 // section is what is compared against the live platform at once: -f's files, or one
 // target of a tree ("" when the tree has no entry points).
 type section struct {
@@ -38,6 +42,9 @@ func (o *Options) load() ([]section, error) {
 		s, skipped, err := o.inputs("", set)
 		if err != nil {
 			return nil, err
+		}
+		if n := len(set.NotObjects); n > 0 {
+			skipped[notObjects] = n
 		}
 		o.notCompared(skipped)
 		return []section{s}, nil
@@ -67,6 +74,9 @@ func (o *Options) load() ([]section, error) {
 	skipped := maps.Clone(tree.Recognised)
 	for _, u := range tree.Unknown {
 		skipped[u.Kind+" ("+u.APIVersion+")"]++
+	}
+	if n := len(tree.NotObjects); n > 0 {
+		skipped[notObjects] = n
 	}
 	o.notCompared(skipped)
 	return out, nil
@@ -133,5 +143,5 @@ func (o *Options) notCompared(skipped map[string]int) {
 		total += n
 	}
 	sort.Strings(kinds)
-	fmt.Fprintf(o.IO.ErrOut, "Warning: %d objects not compared (diff compares Butler's kinds): %s\n", total, strings.Join(kinds, ", "))
+	fmt.Fprintf(o.IO.ErrOut, "Warning: %d documents not compared (diff compares Butler's kinds): %s\n", total, strings.Join(kinds, ", "))
 }
