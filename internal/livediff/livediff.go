@@ -97,27 +97,25 @@ func New(cfg *rest.Config, fieldManager string) (*Differ, error) {
 // Compare compares each input with the live object and, with drift, lists the live
 // objects of the inputs' kinds, in their scope, that no input holds: the inputs'
 // namespaces for a namespaced kind, the whole cluster for a cluster-scoped one. The changes
-// come sorted by kind, namespace and name; unchanged objects are left out of them but
-// counted in same.
-func (d *Differ) Compare(ctx context.Context, inputs []Input, drift bool) (changes []Change, same int, err error) {
+// come sorted by kind, namespace and name; unchanged objects are left out.
+func (d *Differ) Compare(ctx context.Context, inputs []Input, drift bool) ([]Change, error) {
+	var changes []Change
 	held := map[string]bool{}
 	scopes := map[schema.GroupVersionKind]*scope{}
 	for _, in := range inputs {
 		c, err := d.compareOne(ctx, in, scopes)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		held[key(c.GVK.Kind, c.Namespace, c.Name)] = true
-		if c.Change == "" {
-			same++
-			continue
+		if c.Change != "" {
+			changes = append(changes, c)
 		}
-		changes = append(changes, c)
 	}
 	if drift {
 		live, err := d.drift(ctx, scopes, held)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		changes = append(changes, live...)
 	}
@@ -125,7 +123,7 @@ func (d *Differ) Compare(ctx context.Context, inputs []Input, drift bool) (chang
 		a, b := changes[i], changes[j]
 		return key(a.Kind, a.Namespace, a.Name) < key(b.Kind, b.Namespace, b.Name)
 	})
-	return changes, same, nil
+	return changes, nil
 }
 
 func key(kind, ns, name string) string { return kind + "\x00" + ns + "\x00" + name }

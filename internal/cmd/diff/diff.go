@@ -5,6 +5,7 @@ package diff
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -160,7 +161,7 @@ func run(ctx context.Context, o *Options) error {
 		s := &sections[i]
 		// Drift is what a repository does not hold: a tree (--manifests) stands for one, a
 		// few files (-f) do not, as kubectl diff shows no other objects without --prune.
-		if s.changes, _, err = d.Compare(ctx, s.inputs, len(o.Manifests) > 0); err != nil {
+		if s.changes, err = d.Compare(ctx, s.inputs, len(o.Manifests) > 0); err != nil {
 			return err
 		}
 	}
@@ -180,7 +181,8 @@ func exitOf(err error) error {
 	if err == nil {
 		return nil
 	}
-	if _, silent := err.(*cmdutil.SilentError); silent {
+	var silent *cmdutil.SilentError
+	if errors.As(err, &silent) {
 		return err
 	}
 	if cmdutil.CodeOf(err) == cmdutil.ExitFailure {
