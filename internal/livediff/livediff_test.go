@@ -1,7 +1,10 @@
 package livediff
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -82,5 +85,34 @@ func TestFileName(t *testing.T) {
 	c = Change{GVK: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, Namespace: "ns", Name: "c"}
 	if got := FileName(c); got != "v1.ConfigMap.ns.c" {
 		t.Errorf("FileName = %q", got)
+	}
+}
+
+// WriteDirs writes each object into both directories under its name, a missing one not at
+// all (diff -N takes it as empty), escapes quoted, and Remove removes both.
+func TestWriteDirs(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	gvk := schema.GroupVersionKind{Group: "butler.butlerlabs.dev", Version: "v1alpha1", Kind: "Team"}
+	merged := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"description": "x\x1b[2J\ay"}}}
+	d, err := WriteDirs([]Change{{GVK: gvk, Name: "payments", Merged: merged}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := FileName(Change{GVK: gvk, Name: "payments"})
+	if _, err := os.Stat(filepath.Join(d.Live, name)); !os.IsNotExist(err) {
+		t.Errorf("an added object has a live file: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(d.Merged, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b); strings.ContainsAny(got, "\x1b\a") || !strings.Contains(got, `x\e[2J\ay`) {
+		t.Errorf("escapes not quoted: %q", got)
+	}
+	d.Remove()
+	for _, p := range []string{d.Live, d.Merged} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s left behind: %v", p, err)
+		}
 	}
 }

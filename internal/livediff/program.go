@@ -87,6 +87,8 @@ func FileName(c Change) string {
 	return fmt.Sprintf("%s%s.%s.%s.%s", group, c.GVK.Version, c.GVK.Kind, c.Namespace, c.Name)
 }
 
+// writeYAML writes u as YAML, which quotes control characters ("\e[2J"): text of the
+// manifests or the server reaches the terminal through the diff program inert.
 func writeYAML(path string, u *unstructured.Unstructured) error {
 	if u == nil {
 		return nil // diff -N takes a missing file as empty
