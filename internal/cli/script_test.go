@@ -47,7 +47,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode, "cmpdiff": cmdCmpDiff},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("NO_COLOR", "")
@@ -90,7 +90,7 @@ func TestLiveScripts(t *testing.T) {
 		Dir:                 filepath.Join(root, "testdata", "script", "live"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode, "webhook": cmdWebhook(env), "bulkclusters": cmdBulkClusters(env), "butlerlogin": cmdButlerLogin, "reaper": cmdReaper(env)},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"code": cmdCode, "cmpdiff": cmdCmpDiff, "webhook": cmdWebhook(env), "bulkclusters": cmdBulkClusters(env), "butlerlogin": cmdButlerLogin, "reaper": cmdReaper(env)},
 		Setup: func(e *testscript.Env) error {
 			liveMu.Lock()
 			e.Defer(liveMu.Unlock)
@@ -109,6 +109,8 @@ func TestLiveScripts(t *testing.T) {
 			e.Setenv("NO_COLOR", "")
 			// The example as manifests, to read only: offline runs to compare with live ones.
 			e.Setenv("PAYMENTS", payments)
+			// The repository, read only: the files docs/live-quickstart.md applies.
+			e.Setenv("REPO", root)
 			// kubectl from the same build, to look at the server independently of the tools.
 			e.Setenv("PATH", testenv.AssetsDir()+string(os.PathListSeparator)+e.Getenv("PATH"))
 			for _, u := range append([]string{"admin"}, testenv.Users...) {

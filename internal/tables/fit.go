@@ -23,7 +23,8 @@ const minShrink = 8
 // instead of kubectl's three), then the Drop columns go, in order; then the widest
 // column other than the first (which names the row) is cut, its cells ending in "…",
 // columns that name things (names) last, until the table fits or no column can give more
-// (none is cut below its header or 8 columns). Width 0 means no limit: pipes and files get
+// (none is cut below its header or 8 columns). The Last columns go, in order, before the
+// cutting only when the cutting alone cannot make the table fit. Width 0 means no limit: pipes and files get
 // every column in full, kubectl's spacing.
 func (t *Table) fit() ([]string, [][]string, int) {
 	header, rows := t.header, t.rows
@@ -33,6 +34,14 @@ func (t *Table) fit() ([]string, [][]string, int) {
 	for _, name := range t.Drop {
 		if tableWidth(widths(header, rows), narrowGap) <= t.Width {
 			break // closer columns fit: a column is worth more than a space
+		}
+		if i := indexOf(header, name); i >= 0 {
+			header, rows = without(header, rows, i)
+		}
+	}
+	for _, name := range t.Last {
+		if tableWidth(floors(header, rows), narrowGap) <= t.Width {
+			break // cut cells say more than a column left out
 		}
 		if i := indexOf(header, name); i >= 0 {
 			header, rows = without(header, rows, i)
@@ -92,6 +101,16 @@ func widths(header []string, rows [][]string) []int {
 				w[i] = max(w[i], ansi.StringWidth(cell))
 			}
 		}
+	}
+	return w
+}
+
+// floors are the widths of the columns cut as far as fit cuts them: the first whole, the
+// others to their header or minShrink, whichever is wider.
+func floors(header []string, rows [][]string) []int {
+	w := widths(header, rows)
+	for i := 1; i < len(w); i++ {
+		w[i] = min(w[i], max(minShrink, ansi.StringWidth(header[i])))
 	}
 	return w
 }

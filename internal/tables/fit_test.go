@@ -87,3 +87,28 @@ func TestFitCutsNamesLast(t *testing.T) {
 		}
 	}
 }
+
+// A Last column stays, cut, while cutting makes the table fit, and goes only when cutting
+// cannot: at every width the table fits.
+func TestFitLastOnlyWhenCuttingCannot(t *testing.T) {
+	last := func(width int) *Table {
+		tb := NewTable(false, "ENVIRONMENT", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER", "STATUS", "DESCRIPTION")
+		tb.Row("dev", "2", "-", "2", "Warning", "Developer sandboxes for the payments engineers")
+		tb.Width, tb.Last = width, []string{"DESCRIPTION"}
+		return tb
+	}
+	for _, tc := range []struct {
+		width int
+		kept  bool
+	}{{60, false}, {80, true}, {120, true}} {
+		lines := render(t, last(tc.width))
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > tc.width {
+				t.Errorf("width %d: line is %d wide: %q", tc.width, w, l)
+			}
+		}
+		if got := strings.Contains(lines[0], "DESCRIPTION"); got != tc.kept {
+			t.Errorf("width %d: DESCRIPTION kept %v, want %v:\n%s", tc.width, got, tc.kept, strings.Join(lines, "\n"))
+		}
+	}
+}

@@ -25,9 +25,11 @@ type Table struct {
 	// NoHeaders leaves the header line out (--no-headers).
 	NoHeaders bool
 	// Width, when positive, is the width the table is narrowed to (fit.go); Drop names
-	// the columns, by header, to leave out first when it is too wide.
+	// the columns, by header, to leave out first when it is too wide; Last those to leave
+	// out only when, every column cut as far as it goes, it still is.
 	Width int
 	Drop  []string
+	Last  []string
 }
 
 // NewTable starts a table; color adds bold headers.

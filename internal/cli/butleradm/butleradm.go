@@ -10,6 +10,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/check"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/diff"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/doctor"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/explain"
@@ -50,7 +51,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
 	cmd.AddCommand(user.NewCmd(f))
 	cmd.AddCommand(version.NewCmd(f, nil), explain.NewCmd(f, nil))
 	cmd.AddCommand(doctor.NewCmd(f, doctorchecks.Operator, nil))
-	cmd.AddCommand(check.NewCmd(f, nil))
+	cmd.AddCommand(check.NewCmd(f, nil), diff.NewCmd(f, nil))
 	cmd.AddCommand(webhook.NewCmd(f))
 	cmd.AddCommand(network.NewCmd(f))
 	version.Enable(cmd)

@@ -11,6 +11,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/check"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/diff"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/doctor"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/env"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/explain"
@@ -45,7 +46,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
   butlerctl help environment`
 	cmd.AddCommand(cluster.NewCmd(f, false), team.NewCmd(f, false), env.NewCmd(f, false), policy.NewCmd(f, false), auth.NewCmd(f), apply.NewCmd(f, applyutil.Developer, nil), version.NewCmd(f, nil))
 	cmd.AddCommand(doctor.NewCmd(f, doctorchecks.Developer, nil))
-	cmd.AddCommand(addon.NewCmd(f), usercontext.NewCmd(f), check.NewCmd(f, nil), upgrade.NewCmd(f), explain.NewCmd(f, nil))
+	cmd.AddCommand(addon.NewCmd(f), usercontext.NewCmd(f), check.NewCmd(f, nil), diff.NewCmd(f, nil), upgrade.NewCmd(f), explain.NewCmd(f, nil))
 	version.Enable(cmd)
 	completion.Register(cmd, f) // last: completes the whole tree
 	return cmd

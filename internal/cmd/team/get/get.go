@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/tables"
 	"github.com/butlerdotdev/butler-toolkit/internal/teamview"
+	"github.com/butlerdotdev/butler-toolkit/internal/textwrap"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -115,20 +117,25 @@ func run(ctx context.Context, o *Options) error {
 	})
 }
 
-// describe is the human output: the team, its quota lines, then its environments.
+// describe is the human output: the team, its quota lines, then its environments, each
+// fitted to width (0: a pipe, in full).
 func describe(out io.Writer, v View, color bool, width int) error {
 	st := tables.NewStyles(color)
-	fmt.Fprintf(out, "Team:         %s\n", inert.Text(v.Name))
+	// A long value wraps under its column rather than past the terminal's edge.
+	field := func(label, value string) {
+		fmt.Fprintln(out, textwrap.Indent(value, fmt.Sprintf("%-14s", label), strings.Repeat(" ", 14), width))
+	}
+	field("Team:", inert.Text(v.Name))
 	if v.DisplayName != "" {
-		fmt.Fprintf(out, "Display name: %s\n", inert.Text(v.DisplayName))
+		field("Display name:", inert.Text(v.DisplayName))
 	}
 	if v.Description != "" {
-		fmt.Fprintf(out, "Description:  %s\n", inert.Text(v.Description))
+		field("Description:", inert.Text(v.Description))
 	}
-	fmt.Fprintf(out, "Namespace:    %s\n", inert.Text(v.Namespace))
+	field("Namespace:", inert.Text(v.Namespace))
 	fmt.Fprintf(out, "Quota:        %s\n", st.Status(v.Status))
 	if v.StatusSetBy != "" {
-		fmt.Fprintf(out, "Set by:       %s\n", inert.Text(v.StatusSetBy))
+		field("Set by:", inert.Text(v.StatusSetBy))
 	}
 	fmt.Fprintln(out)
 	q := tables.NewTable(color, "RESOURCE", "USED", "LIMIT", "UTILISATION", "STATUS")
@@ -148,7 +155,8 @@ func describe(out io.Writer, v View, color bool, width int) error {
 	}
 	fmt.Fprintln(out)
 	e := tables.NewTable(color, "ENVIRONMENT", "CLUSTERS", "MAX CLUSTERS", "MAX PER MEMBER", "STATUS", "DESCRIPTION")
-	e.Width = width
+	// Too narrow for every column even cut (60 columns), the description goes.
+	e.Width, e.Last = width, []string{"DESCRIPTION"}
 	for _, env := range v.Environments {
 		e.Row(env.Name, strconv.Itoa(env.Clusters), tables.Cap(env.MaxClusters), tables.Cap(env.MaxClustersPerMember), st.Status(env.Status), env.Description)
 	}
