@@ -5,8 +5,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/wiring"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/apply"
-	"github.com/butlerdotdev/butler-toolkit/internal/cmd/apply/applyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/check"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
@@ -45,7 +43,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
   butleradm env migrate --team payments --environment prod ledger-legacy --dry-run
   butleradm provider list
   butleradm help environment`
-	cmd.AddCommand(team.NewCmd(f, true), env.NewCmd(f, true), auth.NewCmd(f), apply.NewCmd(f, applyutil.Operator, nil))
+	cmd.AddCommand(team.NewCmd(f, true), env.NewCmd(f, true), auth.NewCmd(f))
 	cmd.AddCommand(provider.NewCmd(f), policy.NewCmd(f, true))
 	cmd.AddCommand(cluster.NewCmd(f, true))
 	cmd.AddCommand(user.NewCmd(f))

@@ -1,5 +1,4 @@
-// Package apply is `butlerctl apply -f` (TenantClusters) and `butleradm apply -f`: Butler
-// objects from files, each judged by the full preflight as a create or an update, then
+// Package apply is `butlerctl apply -f`: TenantClusters from files, each judged by the full preflight as a create or an update, then
 // server-side applied, or, on manifests, written into the tree.
 package apply
 
@@ -101,9 +100,6 @@ so RBAC, webhooks and the schema have their say, and nothing is stored.`)
 }
 
 func short(b applyutil.Binary) string {
-	if b.Name == "butleradm" {
-		return "Apply operator objects from files (none yet: TenantClusters go to butlerctl apply)"
-	}
 	return "Apply TenantClusters from files, each checked by the server's rules first"
 }
 

@@ -52,8 +52,6 @@ var operatorKinds = map[string]bool{
 // Developer is butlerctl's apply: TenantClusters.
 var Developer = Binary{Name: "butlerctl", Other: "butleradm", Takes: func(k string) bool { return k == v1alpha1.KindTenantCluster }}
 
-// Operator is butleradm's apply: the operator kinds, none of which it applies yet.
-var Operator = Binary{Name: "butleradm", Other: "butlerctl", Takes: func(k string) bool { return false }}
 
 // ReadOptions are the flags that choose what is read.
 type ReadOptions struct {
@@ -112,11 +110,11 @@ func kindError(obj manifest.Object, b Binary) error {
 	what := fmt.Sprintf("%s: %s %s", obj.Source, obj.Kind, inert.Text(obj.Name))
 	switch {
 	case operatorKinds[obj.Kind] && b.Name == "butlerctl":
-		return fmt.Errorf("%s: a %s is a platform operator's object: apply it with butleradm apply", what, obj.Kind)
+		return fmt.Errorf("%s: a %s is a platform operator's object: butlerctl apply takes TenantClusters (butleradm's team, env, provider and policy commands change it)", what, obj.Kind)
 	case obj.Kind == v1alpha1.KindTenantCluster:
 		return fmt.Errorf("%s: a %s is a developer's object: apply it with butlerctl apply", what, obj.Kind)
 	}
-	return fmt.Errorf("%s: %s apply does not apply %s objects (it applies TenantClusters; butleradm apply takes none yet)", what, b.Name, obj.Kind)
+	return fmt.Errorf("%s: %s apply does not apply %s objects (it applies TenantClusters)", what, b.Name, obj.Kind)
 }
 
 // namespace checks -n against the object's namespace, as kubectl does: an object that
