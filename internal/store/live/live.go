@@ -64,6 +64,9 @@ type Options struct {
 	RequestTimeout string
 	// UserAgent is sent with every request ("" for client-go's default).
 	UserAgent string
+	// DryRun is --dry-run: "" writes, DryRunClient sends no write, DryRunServer sends
+	// each with dryRun=All.
+	DryRun string
 }
 
 // Store talks to a Butler management cluster.
@@ -135,7 +138,7 @@ func New(o Options) (*Store, error) {
 	if err != nil {
 		return nil, storeerr.BadInput(fmt.Errorf("loading kubeconfig: %w", err))
 	}
-	s, err := NewForConfig(cfg, o.UserAgent)
+	s, err := newForConfig(cfg, o.UserAgent, o.DryRun)
 	if err != nil {
 		return nil, err
 	}
@@ -146,15 +149,28 @@ func New(o Options) (*Store, error) {
 // NewForConfig builds the store on a REST config (tests use the harness's configs), with
 // base.Timeout as each request's deadline (butlerclient.Configure).
 func NewForConfig(base *rest.Config, userAgent string) (*Store, error) {
+	return newForConfig(base, userAgent, "")
+}
+
+// NewDryRunForConfig is NewForConfig with the writes of Butler's objects and Secrets dry
+// runs (mode DryRunClient or DryRunServer, see dryRun); the reviews that say who asks
+// and what they may do are sent as they are.
+func NewDryRunForConfig(base *rest.Config, userAgent, mode string) (*Store, error) {
+	return newForConfig(base, userAgent, mode)
+}
+
+func newForConfig(base *rest.Config, userAgent, dryRunMode string) (*Store, error) {
 	cfg := butlerclient.Configure(base, userAgent)
 	cfg.QPS = DefaultQPS
 	cfg.Burst = DefaultBurst
+	writes := rest.CopyConfig(cfg)
+	dryRun(writes, dryRunMode)
 
-	butler, err := butlerclient.New(cfg)
+	butler, err := butlerclient.New(writes)
 	if err != nil {
 		return nil, err
 	}
-	core, err := restFor(cfg, corev1.SchemeGroupVersion, "/api", corev1.AddToScheme)
+	core, err := restFor(writes, corev1.SchemeGroupVersion, "/api", corev1.AddToScheme)
 	if err != nil {
 		return nil, err
 	}

@@ -49,9 +49,6 @@ type Options struct {
 	shared.CreateSpec
 	Write   bool
 	Explain bool
-	// DryRun is "none" (create), "client" (print the rendering, send nothing) or
-	// "server" (send with server-side dry run, print the server's answer).
-	DryRun  string
 	Wait    bool
 	Timeout time.Duration
 
@@ -104,9 +101,7 @@ before the checks so that they run on the name that is created.`)
 	shared.AddCreateFlags(fl, &o.CreateSpec)
 	fl.BoolVar(&o.Write, "write", false, "With --manifests: add the cluster to the manifests")
 	fl.BoolVar(&o.Explain, "explain", false, "Explain each value's source and each quota before and after")
-	fl.StringVar(&o.DryRun, "dry-run", "none", `"client": print the cluster, send nothing; "server": send it with server-side dry run and print the server's answer`)
-	fl.Lookup("dry-run").NoOptDefVal = "client"
-	_ = cmd.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]cobra.Completion{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
+	factory.AddDryRun(cmd, f)
 	fl.BoolVar(&o.Wait, "wait", false, "Live: wait until the cluster's phase is Ready")
 	fl.DurationVar(&o.Timeout, "timeout", clusterwatch.DefaultTimeout, "With --wait: how long to wait for Ready")
 	return cmd
@@ -122,7 +117,7 @@ func maxOneArg(cmd *cobra.Command, args []string) error {
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory) {
-	o.OnlyReads = o.DryRun == "client" // a preflight writes nothing
+	o.OnlyReads = f.Options.DryRun.Client() // a preflight writes nothing
 	o.Deps.Complete(f)
 	o.Offline = f.Offline()
 	o.FromStdin = o.Offline && len(f.Options.Manifests) > 0 && f.Options.Manifests[0] == "-"
@@ -136,11 +131,6 @@ func (o *Options) Validate(cmd *cobra.Command) error {
 	}
 	if err := o.Parse(cmd.Flags(), o.Name); err != nil {
 		return err
-	}
-	switch o.DryRun {
-	case "none", "client", "server":
-	default:
-		return cmdutil.UsageError("--dry-run: %q is not one of none, client, server", o.DryRun)
 	}
 	if cmd.Flags().Changed("timeout") && !o.Wait {
 		return cmdutil.UsageError("--timeout goes with --wait")
