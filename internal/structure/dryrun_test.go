@@ -193,12 +193,12 @@ func TestDryRunCheckFindsWriters(t *testing.T) {
 	root := t.TempDir()
 	imp := func(p string) string { return "import \"" + module + "/" + p + "\"\n" }
 	writeTree(t, root, map[string]string{
-		"internal/store/store.go":             "package store\n\ntype ClusterWriter interface {\n\tScaleCluster() error\n\tGetCluster() error\n}\n",
-		"internal/cmd/cluster/shared/s.go":    "package shared\n\nfunc Apply(s any) { apply(s) }\n\nfunc apply(s any) { s.ScaleCluster() }\n\nfunc Read(s any) { s.GetCluster() }\n",
-		"internal/cmd/cluster/scale/s.go":     "package scale\n\nfunc run(s any) { s.ScaleCluster() }\n",
-		"internal/cmd/cluster/freeze/f.go":    "package freeze\n\n" + imp("internal/cmd/cluster/shared") + "\nfunc run(s any) { shared.Apply(s) }\n",
-		"internal/cmd/cluster/list/l.go":      "package list\n\n" + imp("internal/cmd/cluster/shared") + "\nfunc run(s any) { shared.Read(s) }\n",
-		"internal/cmd/cluster/extend/e.go":    "package extend\n\nfunc NewCmd(cmd, f any) { factory.AddDryRun(cmd, f) }\n\nfunc run(s any) { s.ScaleCluster() }\n",
+		"internal/store/store.go":              "package store\n\ntype ClusterWriter interface {\n\tScaleCluster() error\n\tGetCluster() error\n}\n",
+		"internal/cmd/cluster/shared/s.go":     "package shared\n\nfunc Apply(s any) { apply(s) }\n\nfunc apply(s any) { s.ScaleCluster() }\n\nfunc Read(s any) { s.GetCluster() }\n",
+		"internal/cmd/cluster/scale/s.go":      "package scale\n\nfunc run(s any) { s.ScaleCluster() }\n",
+		"internal/cmd/cluster/freeze/f.go":     "package freeze\n\n" + imp("internal/cmd/cluster/shared") + "\nfunc run(s any) { shared.Apply(s) }\n",
+		"internal/cmd/cluster/list/l.go":       "package list\n\n" + imp("internal/cmd/cluster/shared") + "\nfunc run(s any) { shared.Read(s) }\n",
+		"internal/cmd/cluster/extend/e.go":     "package extend\n\nfunc NewCmd(cmd, f any) { factory.AddDryRun(cmd, f) }\n\nfunc run(s any) { s.ScaleCluster() }\n",
 		"internal/cmd/cluster/scale/s_test.go": "package scale\n\nfunc TestX() { factory.AddDryRun(nil, nil) }\n",
 	})
 	assertKeys(t, "dryRunOffenders", dryRunOffenders(goFiles(t, root)),
