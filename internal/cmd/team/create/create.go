@@ -176,11 +176,7 @@ func run(ctx context.Context, o *Options) error {
 		}
 	}
 
-	where := store.Where(res, s)
-	if o.DryRun.Client() {
-		where = "dry run"
-	}
-	return o.Printer.Done(teamview.Object(team), teamedit.ResourceName(team.Name)+" created", where)
+	return o.Printer.Done(teamview.Object(team), teamedit.ResourceName(team.Name)+" created", store.Where(res, s))
 }
 
 // warnMissingProvider warns when the named ProviderConfig is neither in butler-system nor
