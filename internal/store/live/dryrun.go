@@ -61,7 +61,36 @@ func (t serverDryRun) RoundTrip(req *http.Request) (*http.Response, error) {
 	q := r.URL.Query()
 	q.Set("dryRun", metav1.DryRunAll)
 	r.URL.RawQuery = q.Encode()
+	if req.Method == http.MethodDelete && req.Body != nil {
+		// A delete's options in its body win over the query: dryRun goes there too.
+		body, err := fileio.ReadAll(req.Body, maxDryRunBody)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if body, err = dryRunDeleteBody(body); err != nil {
+			return nil, err
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
 	return t.next.RoundTrip(r)
+}
+
+// dryRunDeleteBody is a delete's DeleteOptions with dryRun=All.
+func dryRunDeleteBody(body []byte) ([]byte, error) {
+	opts := map[string]any{}
+	if len(bytes.TrimSpace(body)) > 0 {
+		if err := json.Unmarshal(body, &opts); err != nil {
+			return nil, fmt.Errorf("internal error: a delete's options are no JSON: %w", err)
+		}
+	}
+	if opts["kind"] == nil {
+		opts["kind"], opts["apiVersion"] = "DeleteOptions", "v1"
+	}
+	opts["dryRun"] = []string{metav1.DryRunAll}
+	return json.Marshal(opts)
 }
 
 type clientDryRun struct{ next http.RoundTripper }
