@@ -69,7 +69,7 @@ func (d DryRun) Suffix() string {
 }
 
 // DryRunUsage is the help of --dry-run, the same on every command.
-const DryRunUsage = `"client" (or bare --dry-run): run every check and print what would be written, write nothing; "server" (live): send the writes with server-side dry run, so the server's admission (webhooks included) answers and nothing is stored`
+const DryRunUsage = `Write nothing: "client" (bare --dry-run) runs every check and prints what would be written; "server" (live) sends the writes with server-side dry run, admission webhooks included`
 
 // AddDryRunFlag registers --dry-run[=none|client|server] into p, the one way every command
 // that writes takes it.
