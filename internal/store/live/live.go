@@ -138,8 +138,11 @@ func New(o Options) (*Store, error) {
 	if err != nil {
 		return nil, storeerr.BadInput(fmt.Errorf("loading kubeconfig: %w", err))
 	}
-	s, err := newForConfig(cfg, o.UserAgent, o.DryRun)
+	s, err := NewForConfig(cfg, o.UserAgent)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.setDryRun(o.DryRun); err != nil {
 		return nil, err
 	}
 	s.login, s.source = login, source(login, rules, loader, o)
@@ -149,28 +152,15 @@ func New(o Options) (*Store, error) {
 // NewForConfig builds the store on a REST config (tests use the harness's configs), with
 // base.Timeout as each request's deadline (butlerclient.Configure).
 func NewForConfig(base *rest.Config, userAgent string) (*Store, error) {
-	return newForConfig(base, userAgent, "")
-}
-
-// NewDryRunForConfig is NewForConfig with the writes of Butler's objects and Secrets dry
-// runs (mode DryRunClient or DryRunServer, see dryRun); the reviews that say who asks
-// and what they may do are sent as they are.
-func NewDryRunForConfig(base *rest.Config, userAgent, mode string) (*Store, error) {
-	return newForConfig(base, userAgent, mode)
-}
-
-func newForConfig(base *rest.Config, userAgent, dryRunMode string) (*Store, error) {
 	cfg := butlerclient.Configure(base, userAgent)
 	cfg.QPS = DefaultQPS
 	cfg.Burst = DefaultBurst
-	writes := rest.CopyConfig(cfg)
-	dryRun(writes, dryRunMode)
 
-	butler, err := butlerclient.New(writes)
+	butler, err := butlerclient.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	core, err := restFor(writes, corev1.SchemeGroupVersion, "/api", corev1.AddToScheme)
+	core, err := restFor(cfg, corev1.SchemeGroupVersion, "/api", corev1.AddToScheme)
 	if err != nil {
 		return nil, err
 	}
@@ -189,6 +179,27 @@ func newForConfig(base *rest.Config, userAgent, dryRunMode string) (*Store, erro
 		authz:  authz,
 		core:   core,
 	}, nil
+}
+
+// setDryRun makes the writes of Butler's objects and Secrets dry runs (mode DryRunClient
+// or DryRunServer, see dryRun; "" leaves them); the reviews that say who asks and what
+// they may do are sent as they are.
+func (s *Store) setDryRun(mode string) error {
+	if mode == "" {
+		return nil
+	}
+	writes := rest.CopyConfig(s.config)
+	dryRun(writes, mode)
+	butler, err := butlerclient.New(writes)
+	if err != nil {
+		return err
+	}
+	core, err := restFor(writes, corev1.SchemeGroupVersion, "/api", corev1.AddToScheme)
+	if err != nil {
+		return err
+	}
+	s.butler, s.core = butler, core
+	return nil
 }
 
 // Kind implements store.Store.
