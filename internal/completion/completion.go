@@ -146,7 +146,7 @@ var argNames = map[string]string{
 	"team group add": "new group", "team group remove": "group", "team group set-role": "group",
 	"env get": "environment", "env update": "environment", "env delete": "environment",
 	"env migrate": "clusters",
-	"cluster get": "cluster", "cluster delete": "cluster", "cluster scale": "cluster",
+	"cluster get": "cluster", "cluster delete": "cluster", "cluster scale": "cluster", "cluster edit": "cluster",
 	"cluster kubeconfig": "cluster", "addon list": "cluster", "addon install": "addon install", "addon uninstall": "addon", "cluster freeze": "cluster", "cluster thaw": "cluster",
 	"cluster upgrade": "cluster", "cluster describe": "cluster", "cluster events": "cluster", "cluster extend": "cluster",
 	"provider get": "provider", "provider delete": "provider", "provider rotate-credentials": "provider",

@@ -69,24 +69,98 @@ func (e *UnknownError) Error() string {
 }
 
 // FindKind finds a kind by any of its names, without case; a name may carry the group
-// (tenantclusters.butler.butlerlabs.dev), as kubectl takes it.
+// (tenantclusters.butler.butlerlabs.dev) or the version and group
+// (tenantcluster.v1alpha1.butler.butlerlabs.dev), as kubectl takes them.
 func FindKind(name string) (*Kind, error) {
-	ks, err := Kinds()
+	k, rest, err := Split(name)
 	if err != nil {
 		return nil, err
 	}
-	lower := strings.ToLower(name)
-	base, group, _ := strings.Cut(lower, ".")
-	var known []string
+	if rest != "" {
+		return nil, &UnknownError{What: "kind", Name: name, Known: kindNames()}
+	}
+	return k, nil
+}
+
+// Split finds the kind an explain argument starts with, as kubectl explain splits
+// KIND[.VERSION][.GROUP][.FIELD.PATH]: the kind's name, then its version and group or its
+// group when they follow it, and the rest is the field's path. A version other than the
+// one the tools carry is an error naming it; a group of no kind of that name is read as
+// the start of the path, as kubectl does, so the field lookup names it.
+func Split(arg string) (*Kind, string, error) {
+	ks, err := Kinds()
+	if err != nil {
+		return nil, "", err
+	}
+	arg = strings.TrimSuffix(arg, ".")
+	base, rest, _ := strings.Cut(arg, ".")
+	var named []*Kind
 	for _, k := range ks {
 		for _, n := range k.Names {
-			if n == base && (group == "" || group == k.Group) {
-				return k, nil
+			if strings.EqualFold(n, base) {
+				named = append(named, k)
+				break
 			}
 		}
-		known = append(known, k.Kind)
 	}
-	return nil, &UnknownError{What: "kind", Name: name, Suggestions: closest(base, allNames(ks)), Known: known}
+	if len(named) == 0 {
+		return nil, "", &UnknownError{What: "kind", Name: base, Suggestions: closest(strings.ToLower(base), allNames(ks)), Known: kindNames()}
+	}
+	for _, k := range named {
+		if path, ok := after(rest, k.Version+"."+k.Group); ok {
+			return k, path, nil
+		}
+		if path, ok := after(rest, k.Group); ok {
+			return k, path, nil
+		}
+		if v, _, ok := strings.Cut(rest, "."); ok && strings.HasPrefix(rest, v+"."+k.Group) && v != k.Version && isVersion(v) {
+			return nil, "", &VersionError{Kind: k, Asked: v}
+		}
+	}
+	return named[0], rest, nil
+}
+
+// VersionError is a kind asked for at a version the tools carry no schema of.
+type VersionError struct {
+	Kind  *Kind
+	Asked string
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("%s.%s has no version %s: the tools carry %s", strings.ToLower(e.Kind.Kind), e.Kind.Group, e.Asked, e.Kind.Version)
+}
+
+// after is what follows prefix in s, as a whole dot-separated part: ("a.b.c", "a.b") is
+// "c"; ("a.bc", "a.b") is no match.
+func after(s, prefix string) (string, bool) {
+	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
+		return "", false
+	}
+	if len(s) == len(prefix) {
+		return "", true
+	}
+	if s[len(prefix)] != '.' {
+		return "", false
+	}
+	return s[len(prefix)+1:], true
+}
+
+// isVersion reports whether s reads as a Kubernetes API version (v1, v1alpha1, v2beta3).
+func isVersion(s string) bool {
+	if len(s) < 2 || s[0] != 'v' || s[1] < '1' || s[1] > '9' {
+		return false
+	}
+	return strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && (r < 'a' || r > 'z') }) < 0
+}
+
+// kindNames are the kinds' names, for an error's list of what there is.
+func kindNames() []string {
+	ks, _ := Kinds()
+	out := make([]string, 0, len(ks))
+	for _, k := range ks {
+		out = append(out, k.Kind)
+	}
+	return out
 }
 
 func allNames(ks []*Kind) map[string]string {

@@ -98,3 +98,35 @@ func TestDefaultIsPolicys(t *testing.T) {
 		t.Error("timeServers defaulted")
 	}
 }
+
+// TestSplitGroupQualified: a kind may carry its group, or its version and group, as
+// kubectl explain takes them; what follows is the field's path, its case kept.
+func TestSplitGroupQualified(t *testing.T) {
+	for _, tc := range []struct{ arg, kind, path string }{
+		{"tc.spec.workers", "TenantCluster", "spec.workers"},
+		{"tenantclusters.butler.butlerlabs.dev", "TenantCluster", ""},
+		{"tenantclusters.butler.butlerlabs.dev.spec", "TenantCluster", "spec"},
+		{"tenantcluster.v1alpha1.butler.butlerlabs.dev.spec.workers.machineTemplate", "TenantCluster", "spec.workers.machineTemplate"},
+		{"TenantCluster.Butler.ButlerLabs.dev.spec.kubernetesVersion", "TenantCluster", "spec.kubernetesVersion"},
+		{"teams.butler.butlerlabs.dev.", "Team", ""},
+		{"teams.butler.butlerlabs.devx", "Team", "butler.butlerlabs.devx"},
+	} {
+		k, path, err := Split(tc.arg)
+		if err != nil {
+			t.Errorf("Split(%q): %v", tc.arg, err)
+			continue
+		}
+		if k.Kind != tc.kind || path != tc.path {
+			t.Errorf("Split(%q) = %s, %q; want %s, %q", tc.arg, k.Kind, path, tc.kind, tc.path)
+		}
+	}
+	if _, _, err := Split("tenantcluster.v1beta1.butler.butlerlabs.dev.spec"); err == nil || err.Error() != "tenantcluster.butler.butlerlabs.dev has no version v1beta1: the tools carry v1alpha1" {
+		t.Errorf("a version the tools do not carry: %v", err)
+	}
+	if k, err := FindKind("tenantcluster.v1alpha1.butler.butlerlabs.dev"); err != nil || k.Kind != "TenantCluster" {
+		t.Errorf("FindKind with version and group: %v, %v", k, err)
+	}
+	if _, err := FindKind("tenantclusters.apps"); err == nil {
+		t.Error("FindKind took a group the kind does not have")
+	}
+}

@@ -57,6 +57,9 @@ type Item struct {
 type Printer struct {
 	fl      *Flags
 	streams *iostreams.IOStreams
+	// Suffix ends each line that reports a write: " (dry run)" under --dry-run, as
+	// kubectl's, so a dry run's output is never read as done.
+	Suffix string
 }
 
 // Printer resolves the flags into a printer. Validate first.
@@ -270,19 +273,23 @@ func (p *Printer) Done(obj runtime.Object, msg, location string) error {
 		One:   true,
 		Items: []Item{{Object: obj}},
 		Text: func(w io.Writer) error {
-			_, err := fmt.Fprintln(w, DoneLine(msg, location))
+			_, err := fmt.Fprintln(w, p.DoneLine(msg, location))
 			return err
 		},
 	})
 }
 
-// DoneLine is the human line that reports a write: msg, and where it went when the store
-// names a place (a file offline). Commands that report several writes in one Doc use it.
-func DoneLine(msg, location string) string {
+// DoneLine is the human line that reports a write: msg, where it went when the store
+// names a place (a file offline), and the Suffix. Commands that report several writes in
+// one Doc use it.
+func (p *Printer) DoneLine(msg, location string) string {
 	if location != "" {
-		return msg + " (" + location + ")"
+		msg += " (" + location + ")"
 	}
-	return msg
+	if p == nil {
+		return msg
+	}
+	return msg + p.Suffix
 }
 
 // YAMLDocuments writes the items' objects as YAML documents separated by "---": the human

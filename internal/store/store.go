@@ -278,7 +278,8 @@ type Addons interface {
 	DeleteAddon(ctx context.Context, a *v1alpha1.TenantAddon) (Result, error)
 }
 
-// ClusterUpgrader changes a TenantCluster's Kubernetes version (butlerctl cluster upgrade).
+// ClusterUpgrader changes a TenantCluster's Kubernetes version (butlerctl cluster upgrade)
+// and its spec (butlerctl cluster edit).
 type ClusterUpgrader interface {
 	// UpgradeCluster makes spec.kubernetesVersion of c, as the caller read it, version and
 	// changes nothing else. Live it is one JSON merge patch of that field carrying c's
@@ -287,6 +288,13 @@ type ClusterUpgrader interface {
 	// again by a person). Offline it is an in-place edit of the cluster's document, a
 	// Conflict when the document no longer has c's spec. It returns the cluster as written.
 	UpgradeCluster(ctx context.Context, c *v1alpha1.TenantCluster, version string) (*v1alpha1.TenantCluster, Result, error)
+	// EditCluster makes the spec of c, as the caller read it, spec, and changes nothing
+	// outside the spec. Live it is one JSON merge patch of the spec fields that differ,
+	// carrying c's resourceVersion: a cluster changed since it was read is a Conflict,
+	// reported rather than retried (the edit was decided on what was read). Offline it is
+	// an in-place edit of the cluster's document keeping comments, a Conflict when the
+	// document no longer has c's spec. It returns the cluster as written.
+	EditCluster(ctx context.Context, c *v1alpha1.TenantCluster, spec v1alpha1.TenantClusterSpec) (*v1alpha1.TenantCluster, Result, error)
 }
 
 // ClusterWatcher watches every TenantCluster of a namespace ("" for all namespaces), from

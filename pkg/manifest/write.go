@@ -55,6 +55,13 @@ func Write(changes []Change) error {
 	return commit(plan)
 }
 
+// Render works changes out as Write does, with every check of Write, and writes nothing:
+// what a dry run of an edit runs.
+func Render(changes []Change) error {
+	_, err := plan(changes)
+	return err
+}
+
 // commit writes the rendered files through fileio (atomically, all or none, keeping mode,
 // owner and group; a new file only if its name is still free).
 func commit(plans []*filePlan) error {

@@ -37,6 +37,9 @@ func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.S
 	return func(ctx context.Context, f *factory.Factory) (store.Store, error) {
 		o := f.Options
 		if len(o.Manifests) > 0 {
+			if o.DryRun.Server() {
+				return nil, cmdutil.ErrDryRunServerOffline()
+			}
 			stdinHint(f)
 			if f.ReadOnly {
 				// It keeps records of the clusters: little, so the collector's headroom
@@ -46,6 +49,9 @@ func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.S
 			s, err := offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict, Lean: f.ReadOnly, Exclude: o.Exclude})
 			if err != nil {
 				return nil, err // not a typed nil in the interface
+			}
+			if o.DryRun.On() {
+				s.SetDryRun()
 			}
 			asHint(ctx, f, s)
 			return s, nil
@@ -58,6 +64,7 @@ func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.S
 			AsGroups:       groups,
 			RequestTimeout: o.RequestTimeout,
 			UserAgent:      userAgent,
+			DryRun:         liveDryRun(o.DryRun),
 		})
 		if err != nil {
 			return nil, err
@@ -128,4 +135,15 @@ func asHint(ctx context.Context, f *factory.Factory, s store.Reader) {
 	if emails := lookup.LikelyEmails(ctx, s, o.As); len(emails) > 0 {
 		f.Errorf("Hint: --as %q is no e-mail, and identities are e-mails compared whole: did you mean --as %s?\n", o.As, strings.Join(emails, " or --as "))
 	}
+}
+
+// liveDryRun is the live store's mode for --dry-run.
+func liveDryRun(d cmdutil.DryRun) string {
+	switch {
+	case d.Client():
+		return live.DryRunClient
+	case d.Server():
+		return live.DryRunServer
+	}
+	return ""
 }

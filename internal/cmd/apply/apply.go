@@ -46,8 +46,6 @@ type Options struct {
 	// Offline is true on manifests; ManifestsStdin when they come from stdin.
 	Offline, ManifestsStdin bool
 
-	// DryRun is none, client or server.
-	DryRun         string
 	FieldManager   string
 	ForceConflicts bool
 	Concurrency    int
@@ -90,9 +88,7 @@ so RBAC, webhooks and the schema have their say, and nothing is stored.`)
 	fl.StringArrayVarP(&o.Files, "filename", "f", nil, "A file, a directory or - for stdin holding the objects (repeatable)")
 	fl.BoolVarP(&o.Recursive, "recursive", "R", false, "Read the directories of -f recursively")
 	fl.StringVarP(&o.Selector, "selector", "l", "", "Apply only the objects whose labels match this selector (e.g. env=dev,tier!=db)")
-	fl.StringVar(&o.DryRun, "dry-run", "none", `"client": print what would be applied, send nothing; "server": send with the server's dry run`)
-	fl.Lookup("dry-run").NoOptDefVal = "client"
-	_ = cmd.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]cobra.Completion{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
+	factory.AddDryRun(cmd, f)
 	fl.StringVar(&o.FieldManager, "field-manager", b.Name, "The name the server records as the manager of the fields applied")
 	fl.BoolVar(&o.ForceConflicts, "force-conflicts", false, "Take over the fields other managers own instead of a conflict")
 	fl.IntVar(&o.Concurrency, "concurrency", DefaultConcurrency, fmt.Sprintf("Live: how many objects are sent at once (1 to %d)", MaxConcurrency))
@@ -134,14 +130,8 @@ func (o *Options) Validate() error {
 	if stdin > 1 || (stdin == 1 && o.ManifestsStdin) {
 		return cmdutil.UsageError("stdin can be read once: pass - to one of -f and --manifests")
 	}
-	switch o.DryRun {
-	case "none", "client":
-	case "server":
-		if o.Offline {
-			return cmdutil.UsageError("--dry-run=server needs a live cluster to send to; on manifests, --dry-run=client prints what would be written")
-		}
-	default:
-		return cmdutil.UsageError("--dry-run: %q is not one of none, client, server", o.DryRun)
+	if o.DryRun.Server() && o.Offline {
+		return cmdutil.ErrDryRunServerOffline()
 	}
 	if o.Concurrency < 1 || o.Concurrency > MaxConcurrency {
 		return cmdutil.UsageError("--concurrency must be from 1 to %d, got %d", MaxConcurrency, o.Concurrency)
@@ -175,28 +165,17 @@ func run(ctx context.Context, o *Options) error {
 	}
 	p := applyutil.NewProgress(o.IO.ErrOut, o.IO.IsStderrTTY(), len(judged))
 	mode := applyutil.Mode{
-		ApplyOptions: store.ApplyOptions{FieldManager: o.FieldManager, Force: o.ForceConflicts, DryRun: o.DryRun != "none",
+		ApplyOptions: store.ApplyOptions{FieldManager: o.FieldManager, Force: o.ForceConflicts, DryRun: o.DryRun.On(),
 			Concurrency: o.Concurrency, Done: p.Add},
-		Client: o.DryRun == "client" && s.Kind() == store.Live,
+		Client: o.DryRun.Client() && s.Kind() == store.Live,
 	}
 	outs, err := applyutil.Send(ctx, s, judged, mode)
 	p.Done()
 	if err != nil {
 		return err
 	}
-	if err := o.Printer.Print(applyutil.Doc(outs, suffix(o.DryRun), s.Kind() == store.Manifests)); err != nil {
+	if err := o.Printer.Print(applyutil.Doc(outs, o.DryRun.Suffix(), s.Kind() == store.Manifests)); err != nil {
 		return err
 	}
 	return applyutil.Failed(outs)
-}
-
-// suffix is kubectl's mark on the lines of a dry run.
-func suffix(dryRun string) string {
-	switch dryRun {
-	case "client":
-		return " (dry run)"
-	case "server":
-		return " (server dry run)"
-	}
-	return ""
 }

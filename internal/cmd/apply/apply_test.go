@@ -31,7 +31,7 @@ func TestFlags(t *testing.T) {
 	if strings.Join(o.Files, ",") != "a.yaml,dir" || !o.Recursive || o.Selector != "tier=web" || o.Namespace != "payments" {
 		t.Errorf("read options = %+v", o.ReadOptions)
 	}
-	if o.DryRun != "client" || !o.ForceConflicts || o.FieldManager != "butlerctl" || o.Binary.Name != "butlerctl" {
+	if !o.DryRun.Client() || !o.ForceConflicts || o.FieldManager != "butlerctl" || o.Binary.Name != "butlerctl" {
 		t.Errorf("dry run %q, force %v, field manager %q, binary %q", o.DryRun, o.ForceConflicts, o.FieldManager, o.Binary.Name)
 	}
 	for _, args := range [][]string{

@@ -8,6 +8,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/create"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/delete"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/describe"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/edit"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/events"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/extend"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/freeze"
@@ -35,7 +36,7 @@ func NewCmd(f *factory.Factory, adm bool) *cobra.Command {
 		cmd.AddCommand(list.NewCmd(f, nil), get.NewCmd(f, nil), freeze.NewCmd(f, nil), thaw.NewCmd(f, nil), reap.NewCmd(f, nil))
 		return cmd
 	}
-	cmd.AddCommand(create.NewCmd(f, nil), run.NewCmd(f, nil), list.NewCmd(f, nil), get.NewCmd(f, nil), scale.NewCmd(f, nil), delete.NewCmd(f, nil), kubeconfig.NewCmd(f, nil))
+	cmd.AddCommand(create.NewCmd(f, nil), run.NewCmd(f, nil), list.NewCmd(f, nil), get.NewCmd(f, nil), scale.NewCmd(f, nil), edit.NewCmd(f, nil), delete.NewCmd(f, nil), kubeconfig.NewCmd(f, nil))
 	cmd.AddCommand(upgrade.NewCmd(f, nil), describe.NewCmd(f, nil), events.NewCmd(f, nil), extend.NewCmd(f, nil))
 	return cmd
 }

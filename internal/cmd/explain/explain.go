@@ -61,9 +61,8 @@ type Options struct {
 	// Deps are the streams, the -o flags and the printer they choose; explain reads no
 	// store: the schemas are the tools' own.
 	factory.Deps[factory.NoStore]
-	// Kind and Path are the argument: the kind's name as typed and the field's path below
-	// it ("" for the kind).
-	Kind, Path string
+	// Arg is the argument: KIND[.VERSION][.GROUP][.FIELD.PATH] as typed.
+	Arg string
 	// Recursive prints every field below, names and types only.
 	Recursive bool
 }
@@ -80,7 +79,9 @@ these tools were built with, so it works offline and says what the tools check m
 against (butlerctl doctor compares them with a cluster's).
 
 KIND is a kind's name, singular, plural or short name, in any case (TenantCluster,
-tenantclusters, tc); the field path follows it with dots, a list's fields reached through
+tenantclusters, tc), optionally with its group or its version and group as kubectl takes
+them (tenantclusters.butler.butlerlabs.dev, tenantcluster.v1alpha1.butler.butlerlabs.dev);
+the field path follows it with dots, a list's fields reached through
 the list (team.spec.environments.limits).
 
 Where docs/rules.md states rules for the field (the team's maxNodesPerCluster caps
@@ -90,13 +91,14 @@ see butlerctl cluster create --explain for a team's). An unknown kind or field i
 error (exit 2) with the names closest to it.`,
 		Example: `  butlerctl explain tc
   butlerctl explain tenantcluster.spec.workers.replicas
+  butlerctl explain tenantclusters.butler.butlerlabs.dev.spec
   butlerctl explain team.spec.resourceLimits
   butlerctl explain tc.spec.workers --recursive`,
 		Args: cmdutil.ExactArgs(1, "a KIND[.FIELD.PATH], such as tc.spec.workers"),
 		// No configuration, as version: the schemas are the binary's own.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Kind, o.Path, _ = strings.Cut(args[0], ".")
+			o.Arg = args[0]
 			return factory.Run(cmd, args, f, o, runF, run)
 		},
 		ValidArgsFunction: completeKinds,
@@ -120,11 +122,11 @@ func completeKinds(_ *cobra.Command, args []string, _ string) ([]cobra.Completio
 }
 
 func run(_ context.Context, o *Options) error {
-	k, err := crdexplain.FindKind(o.Kind)
+	k, path, err := crdexplain.Split(o.Arg)
 	if err != nil {
 		return unknown(err, "")
 	}
-	fl, err := crdexplain.FindField(k, o.Path)
+	fl, err := crdexplain.FindField(k, path)
 	if err != nil {
 		return unknown(err, k.Kind)
 	}
@@ -135,6 +137,9 @@ func run(_ context.Context, o *Options) error {
 // unknown words a kind or field the CRDs do not have as a usage error (exit 2) with a
 // "did you mean" and what there is.
 func unknown(err error, kind string) error {
+	if v, ok := err.(*crdexplain.VersionError); ok {
+		return cmdutil.UsageError("%v", v)
+	}
 	u, ok := err.(*crdexplain.UnknownError)
 	if !ok {
 		return err

@@ -14,7 +14,7 @@ import (
 // What the command parsed, through runF: the kind as typed and the path below it.
 func TestNewCmdCompletes(t *testing.T) {
 	o := cmdtest.Completed(t, storetest.Payments(t, ""), NewCmd, factory.GlobalOptions{}, "TC.spec.workers", "--recursive")
-	if o.Kind != "TC" || o.Path != "spec.workers" || !o.Recursive || o.IO == nil || o.Printer == nil {
+	if o.Arg != "TC.spec.workers" || !o.Recursive || o.IO == nil || o.Printer == nil {
 		t.Errorf("parsed and completed %+v", o)
 	}
 	if _, r := cmdtest.RunF(t, storetest.Payments(t, ""), NewCmd, factory.GlobalOptions{}); r.Code != cmdutil.ExitUsage {

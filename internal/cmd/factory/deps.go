@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 )
@@ -31,6 +32,8 @@ type Deps[S any] struct {
 	// OnlyReads, set by a command that never writes before Complete, lets a store of
 	// manifests keep a large tree's clusters as records (Factory.ReadOnly).
 	OnlyReads bool
+	// DryRun is --dry-run, for a command that registered it (AddDryRun).
+	DryRun cmdutil.DryRun
 }
 
 // completeDeps takes from the Factory what run needs; it reads nothing yet. The store
@@ -45,7 +48,9 @@ func (d *Deps[S]) completeDeps(f *Factory) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	d.DryRun = f.Options.DryRun
 	d.Printer = d.Print.Printer(f.IOStreams)
+	d.Printer.Suffix = d.DryRun.Suffix()
 }
 
 // validatePrint checks -o before anything else.

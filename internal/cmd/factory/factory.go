@@ -8,6 +8,9 @@ import (
 	"io"
 	"time"
 
+	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/iostreams"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 )
@@ -32,6 +35,9 @@ type GlobalOptions struct {
 	Output  string
 	NoColor bool
 	Config  string
+	// DryRun is --dry-run of a command that writes (AddDryRun): the store built for it
+	// writes nothing (client) or sends each write with dryRun=All (server).
+	DryRun cmdutil.DryRun
 }
 
 // ImpersonateEnv, set to 1, lets --as and --as-group from BUTLER_AS or the config file
@@ -86,4 +92,11 @@ func (f *Factory) Offline() bool { return len(f.Options.Manifests) > 0 }
 // Errorf prints a message to stderr.
 func (f *Factory) Errorf(format string, a ...any) {
 	fmt.Fprintf(f.IOStreams.ErrOut, format, a...)
+}
+
+// AddDryRun registers --dry-run on a command that writes (cmdutil.AddDryRunFlag) into the
+// global options, where the store is built from: whatever the command does, its store
+// then cannot write. The command reads the value as its Deps' DryRun.
+func AddDryRun(cmd *cobra.Command, f *Factory) {
+	cmdutil.AddDryRunFlag(cmd, &f.Options.DryRun)
 }

@@ -78,6 +78,20 @@ func (s *Store) UpgradeCluster(ctx context.Context, c *v1alpha1.TenantCluster, v
 	return s.patchCluster(ctx, c, patch)
 }
 
+// EditCluster implements store.ClusterUpgrader with one JSON merge patch of the spec
+// fields that differ from c's, carrying c's resourceVersion (409 Conflict when it
+// changed); nothing is sent when none differs.
+func (s *Store) EditCluster(ctx context.Context, c *v1alpha1.TenantCluster, spec v1alpha1.TenantClusterSpec) (*v1alpha1.TenantCluster, store.Result, error) {
+	patch, err := SpecMergePatch(c.ResourceVersion, c.Spec, spec)
+	if err != nil {
+		return nil, store.Result{}, err
+	}
+	if patch == nil {
+		return c.DeepCopy(), store.Result{Location: s.Host()}, nil
+	}
+	return s.patchCluster(ctx, c, patch)
+}
+
 // patchCluster sends a JSON merge patch of cluster c and returns the cluster as written.
 func (s *Store) patchCluster(ctx context.Context, c *v1alpha1.TenantCluster, patch []byte) (*v1alpha1.TenantCluster, store.Result, error) {
 	out := &v1alpha1.TenantCluster{}

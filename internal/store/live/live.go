@@ -64,6 +64,9 @@ type Options struct {
 	RequestTimeout string
 	// UserAgent is sent with every request ("" for client-go's default).
 	UserAgent string
+	// DryRun is --dry-run: "" writes, DryRunClient sends no write, DryRunServer sends
+	// each with dryRun=All.
+	DryRun string
 }
 
 // Store talks to a Butler management cluster.
@@ -144,6 +147,9 @@ func New(o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.setDryRun(o.DryRun); err != nil {
+		return nil, err
+	}
 	s.login, s.source = login, source(login, rules, loader, o)
 	return s, nil
 }
@@ -178,6 +184,27 @@ func NewForConfig(base *rest.Config, userAgent string) (*Store, error) {
 		authz:  authz,
 		core:   core,
 	}, nil
+}
+
+// setDryRun makes the writes of Butler's objects and Secrets dry runs (mode DryRunClient
+// or DryRunServer, see dryRun; "" leaves them); the reviews that say who asks and what
+// they may do are sent as they are.
+func (s *Store) setDryRun(mode string) error {
+	if mode == "" {
+		return nil
+	}
+	writes := rest.CopyConfig(s.config)
+	dryRun(writes, mode)
+	butler, err := butlerclient.New(writes)
+	if err != nil {
+		return err
+	}
+	core, err := restFor(writes, corev1.SchemeGroupVersion, "/api", corev1.AddToScheme)
+	if err != nil {
+		return err
+	}
+	s.butler, s.core = butler, core
+	return nil
 }
 
 // Kind implements store.Store.

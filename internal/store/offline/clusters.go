@@ -44,6 +44,12 @@ func (s *Store) UpgradeCluster(_ context.Context, c *v1alpha1.TenantCluster, ver
 	return s.editClusterSpec(c, func(spec *v1alpha1.TenantClusterSpec) { spec.KubernetesVersion = version })
 }
 
+// EditCluster implements store.ClusterUpgrader as ScaleCluster does: the spec becomes
+// spec, in place.
+func (s *Store) EditCluster(_ context.Context, c *v1alpha1.TenantCluster, spec v1alpha1.TenantClusterSpec) (*v1alpha1.TenantCluster, store.Result, error) {
+	return s.editClusterSpec(c, func(cur *v1alpha1.TenantClusterSpec) { *cur = *spec.DeepCopy() })
+}
+
 // editClusterSpec applies edit to the spec of c's document and writes it when that changed
 // anything; a Conflict when the document's spec is no longer c's.
 func (s *Store) editClusterSpec(c *v1alpha1.TenantCluster, edit func(*v1alpha1.TenantClusterSpec)) (*v1alpha1.TenantCluster, store.Result, error) {

@@ -41,6 +41,8 @@ type Store struct {
 	identity policy.Identity
 	// lean: loaded with manifest.Options.Lean, to read only (write refuses).
 	lean bool
+	// dryRun: writes are worked out and checked, and nothing reaches the disk (--dry-run).
+	dryRun bool
 
 	// mu guards the TenantClusters of set, which MigrateCluster replaces as it writes them
 	// (migrations run several clusters at once).
@@ -97,8 +99,16 @@ func (s *Store) write(changes []manifest.Change) error {
 	if s.lean {
 		return errReadOnly
 	}
+	if s.dryRun {
+		return manifest.Render(changes)
+	}
 	return manifest.Write(changes)
 }
+
+// SetDryRun makes every write of the store stop before the disk: the edit is worked out
+// and checked whole (the document found, the conflict tested, the new text rendered) and
+// no file is written, created or removed (--dry-run).
+func (s *Store) SetDryRun() { s.dryRun = true }
 
 // Kind implements store.Store.
 func (s *Store) Kind() store.Kind { return store.Manifests }

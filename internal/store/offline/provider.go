@@ -56,8 +56,10 @@ func (s *Store) CreateSecret(_ context.Context, secret *corev1.Secret) (store.Re
 		if !fi.Mode().IsRegular() || fi.Size() > 0 {
 			return store.Result{}, fmt.Errorf("cannot write %s: %w", file, storeerr.ErrFileExists)
 		}
-		if err := os.Remove(file); err != nil {
-			return store.Result{}, err
+		if !s.dryRun {
+			if err := os.Remove(file); err != nil {
+				return store.Result{}, err
+			}
 		}
 	}
 	// The file appears whole or not at all, mode 0600 from its first byte (manifest.Write
@@ -66,7 +68,9 @@ func (s *Store) CreateSecret(_ context.Context, secret *corev1.Secret) (store.Re
 	if err := s.write([]manifest.Change{{File: file, Obj: secretObject(secret), Mode: secretFileMode}}); err != nil {
 		return store.Result{}, err
 	}
-	s.reload(file)
+	if !s.dryRun {
+		s.reload(file)
+	}
 	return store.Result{Location: file}, nil
 }
 
@@ -225,6 +229,9 @@ func (s *Store) deleteDocument(o *manifest.Object, what string) (store.Result, e
 	}
 	if err := s.write([]manifest.Change{{Source: &src, Delete: true}}); err != nil {
 		return store.Result{}, err
+	}
+	if s.dryRun {
+		return store.Result{Location: src.File}, nil
 	}
 	if b, err := fileio.ReadFile(src.File, manifest.DefaultMaxFileBytes); err == nil && !hasObjects(string(b)) {
 		if err := os.Remove(src.File); err != nil {

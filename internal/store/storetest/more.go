@@ -228,6 +228,11 @@ func (s *Store) UpgradeCluster(_ context.Context, c *v1alpha1.TenantCluster, ver
 	return s.write(c, func(got *v1alpha1.TenantCluster) { got.Spec.KubernetesVersion = version })
 }
 
+// EditCluster implements store.Store.
+func (s *Store) EditCluster(_ context.Context, c *v1alpha1.TenantCluster, spec v1alpha1.TenantClusterSpec) (*v1alpha1.TenantCluster, store.Result, error) {
+	return s.write(c, func(got *v1alpha1.TenantCluster) { got.Spec = *spec.DeepCopy() })
+}
+
 // DeleteCluster implements store.Store.
 func (s *Store) DeleteCluster(_ context.Context, c *v1alpha1.TenantCluster) (store.Result, error) {
 	for i := range s.Clusters {

@@ -87,6 +87,7 @@ first (repeatable).`,
 	fl.StringVar(&o.ReleaseName, "release-name", "", "Helm release name (default: the TenantAddon's name)")
 	fl.StringVar(&o.ValuesFile, "values", "", "YAML file of the chart's values (spec.values)")
 	fl.StringArrayVar(&o.DependsOn, "depends-on", nil, "TenantAddon of the cluster to install first (repeatable)")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

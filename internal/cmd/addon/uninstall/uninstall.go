@@ -55,6 +55,7 @@ delete carries the uid that was read; on manifests the TenantAddon's document is
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	o.TeamFlag(cmd)
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

@@ -52,7 +52,6 @@ var operatorKinds = map[string]bool{
 // Developer is butlerctl's apply: TenantClusters.
 var Developer = Binary{Name: "butlerctl", Other: "butleradm", Takes: func(k string) bool { return k == v1alpha1.KindTenantCluster }}
 
-
 // ReadOptions are the flags that choose what is read.
 type ReadOptions struct {
 	Files     []string // -f: files, directories, "-"

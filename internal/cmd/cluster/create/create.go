@@ -51,9 +51,6 @@ type Options struct {
 	shared.CreateSpec
 	Write   bool
 	Explain bool
-	// DryRun is "none" (create), "client" (print the rendering, send nothing) or
-	// "server" (send with server-side dry run, print the server's answer).
-	DryRun  string
 	Wait    bool
 	Timeout time.Duration
 	// timeoutSet: --timeout was given (it goes with --wait only).
@@ -111,9 +108,7 @@ before the checks so that they run on the name that is created.`)
 	shared.AddCreateFlags(fl, &o.CreateSpec)
 	fl.BoolVar(&o.Write, "write", false, "With --manifests: add the cluster to the manifests")
 	fl.BoolVar(&o.Explain, "explain", false, "Explain each value's source and each quota before and after")
-	fl.StringVar(&o.DryRun, "dry-run", "none", `"client": print the cluster, send nothing; "server": send it with server-side dry run and print the server's answer`)
-	fl.Lookup("dry-run").NoOptDefVal = "client"
-	_ = cmd.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]cobra.Completion{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
+	factory.AddDryRun(cmd, f)
 	fl.BoolVar(&o.Wait, "wait", false, "Live: wait until the cluster's phase is Ready")
 	fl.DurationVar(&o.Timeout, "timeout", clusterwatch.DefaultTimeout, "With --wait: how long to wait for Ready")
 	fl.StringVarP(&o.File, "filename", "f", "", "Create the TenantCluster of this file (or - for stdin) instead of NAME and the flags, judged and sent as butlerctl apply -f does")
@@ -129,8 +124,8 @@ func maxOneArg(cmd *cobra.Command, args []string) error {
 }
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
-func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string) error {
-	o.OnlyReads = o.DryRun == "client" // a preflight writes nothing
+func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, _ []string) error {
+	o.OnlyReads = o.DryRun.Client() // a preflight writes nothing
 	o.Offline = f.Offline()
 	o.FromStdin = o.Offline && len(f.Options.Manifests) > 0 && f.Options.Manifests[0] == "-"
 	o.Namespace = f.Options.Namespace
@@ -149,11 +144,6 @@ func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, args []string
 func (o *Options) Validate() error {
 	if o.File != "" {
 		return nil
-	}
-	switch o.DryRun {
-	case "none", "client", "server":
-	default:
-		return cmdutil.UsageError("--dry-run: %q is not one of none, client, server", o.DryRun)
 	}
 	if o.timeoutSet && !o.Wait {
 		return cmdutil.UsageError("--timeout goes with --wait")

@@ -37,11 +37,6 @@ func (o *Options) checkFile(cmd *cobra.Command) error {
 	if len(set) > 0 {
 		return cmdutil.UsageError("-f takes the cluster as the file describes it: %v do not go with it", set)
 	}
-	switch o.DryRun {
-	case "none", "client", "server":
-	default:
-		return cmdutil.UsageError("--dry-run: %q is not one of none, client, server", o.DryRun)
-	}
 	if o.Wait && o.DryRun != "none" {
 		return cmdutil.UsageError("--wait waits for a created cluster: it does not go with --dry-run")
 	}

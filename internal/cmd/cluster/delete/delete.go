@@ -78,6 +78,7 @@ name meanwhile is left alone. -l deletes every cluster of the team whose labels 
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes (butler-cli's name)")
 	fl.StringVarP(&o.Selector, "selector", "l", "", "Delete every cluster of the team whose labels match, e.g. butler.butlerlabs.dev/ci-run=123 (needs --yes)")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

@@ -66,7 +66,7 @@ func deleteSelected(ctx context.Context, o *Options, s Store, team *v1alpha1.Tea
 			return err
 		}
 		d.Items = append(d.Items, output.Item{Object: clusterview.WithTypeMeta(*c)})
-		line := output.DoneLine("tenantcluster.butler.butlerlabs.dev/"+c.Name+" deleted", store.Where(res, s))
+		line := o.Printer.DoneLine("tenantcluster.butler.butlerlabs.dev/"+c.Name+" deleted", store.Where(res, s))
 		lines = append(lines, line)
 	}
 	d.Text = func(w io.Writer) error {

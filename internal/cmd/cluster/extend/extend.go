@@ -73,6 +73,7 @@ annotation carrying the resourceVersion that was read.`,
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	o.TeamFlag(cmd)
 	cmd.Flags().DurationVar(&o.TTL, "ttl", 0, "Time to live from now (required, at most 720h), such as 2h")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

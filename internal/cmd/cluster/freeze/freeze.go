@@ -80,6 +80,7 @@ Steward's TenantControlPlane API exits 1.`,
 	fl.BoolVar(&o.BlockCreate, "block-create", false, "Block creating objects")
 	fl.BoolVar(&o.BlockUpdate, "block-update", false, "Block updating objects")
 	fl.BoolVar(&o.BlockDelete, "block-delete", false, "Block deleting objects")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

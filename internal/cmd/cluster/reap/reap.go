@@ -41,7 +41,6 @@ type Options struct {
 
 	Team          string
 	AllNamespaces bool
-	DryRun        bool
 }
 
 // NewCmd returns the command; runF, when not nil, runs instead of run.
@@ -74,7 +73,7 @@ schedule (butleradm webhook install --reap-schedule).`,
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	cmdutil.TeamFlag(cmd.Flags(), &o.Team, cmdutil.TeamFilter("the clusters"))
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "The clusters of every namespace")
-	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "List the expired clusters, delete nothing")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 
@@ -104,7 +103,7 @@ func run(ctx context.Context, o *Options) error {
 		return err
 	}
 	sum := reap(ctx, o, s, clusters)
-	if err := o.Printer.Print(output.Doc{One: true, View: sum, Text: func(w io.Writer) error { return text(w, sum, o.DryRun) }}); err != nil {
+	if err := o.Printer.Print(output.Doc{One: true, View: sum, Text: func(w io.Writer) error { return text(w, sum, o.DryRun.On()) }}); err != nil {
 		return err
 	}
 	switch {

@@ -35,7 +35,7 @@ func payments(t *testing.T) *storetest.Store {
 
 func TestNewCmdCompletes(t *testing.T) {
 	o, r := cmdtest.RunF(t, payments(t), NewCmd, factory.GlobalOptions{}, "-A", "--dry-run")
-	if r.Code != 0 || o == nil || !o.AllNamespaces || !o.DryRun || o.Store == nil || o.Printer == nil {
+	if r.Code != 0 || o == nil || !o.AllNamespaces || !o.DryRun.Client() || o.Store == nil || o.Printer == nil {
 		t.Fatalf("exit %d (%v), options %+v", r.Code, r.Err, o)
 	}
 	if _, r := cmdtest.RunF(t, payments(t), NewCmd, factory.GlobalOptions{}, "-A", "--team", "payments"); r.Code != 2 {

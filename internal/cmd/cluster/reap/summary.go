@@ -59,7 +59,7 @@ func reap(ctx context.Context, o *Options, s Store, clusters []v1alpha1.TenantCl
 			continue
 		}
 		entry.Expired = clusterttl.Format(exp)
-		if o.DryRun {
+		if o.DryRun.Client() {
 			sum.Deleted = append(sum.Deleted, entry)
 			continue
 		}

@@ -111,6 +111,7 @@ anything is created. Live only: on manifests the preflight runs and nothing else
 	_ = cmd.RegisterFlagCompletionFunc("on-failure", cobra.FixedCompletions([]cobra.Completion{OnFailureDelete, OnFailureKeep, OnFailureFreeze}, cobra.ShellCompDirectiveNoFileComp))
 	fl.DurationVar(&o.KeepFor, "keep-for", 4*time.Hour, "With --on-failure keep or freeze: the kept cluster's expiry, from now")
 	fl.DurationVar(&o.Timeout, "timeout", clusterwatch.DefaultTimeout, "How long to wait for the cluster to be Ready")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 
@@ -182,6 +183,12 @@ func run(ctx context.Context, o *Options) error {
 	p, err := preflight(ctx, o, s)
 	if err != nil {
 		return err
+	}
+	if o.DryRun.On() {
+		// The preflight is the whole dry run (live, it ends with the server's own dry run
+		// of the create); nothing is created and COMMAND is not run.
+		o.errorf("preflight passed: TenantCluster %s/%s would be admitted; --dry-run: nothing was created and %s was not run", p.Cluster.Namespace, p.Cluster.Name, o.Command[0])
+		return nil
 	}
 	if o.Offline || s.Kind() != store.Live {
 		// On manifests the preflight is the whole run: a pass is a success, so CI can gate

@@ -79,6 +79,7 @@ Scaling needs operator or admin in the cluster's environment (exit 4 otherwise).
 	fl := cmd.Flags()
 	o.TeamFlag(cmd)
 	fl.Int32VarP(&o.Workers, "workers", "w", 0, "Worker nodes wanted (required, at least 1)")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

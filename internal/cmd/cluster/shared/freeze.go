@@ -32,6 +32,8 @@ type Change struct {
 	Permissions stewardv1alpha1.Permissions
 	// Print is the command's -o, validated before Apply.
 	Print *output.Flags
+	// DryRun is --dry-run: the store writes nothing, the report says so.
+	DryRun cmdutil.DryRun
 }
 
 // Spec is what freeze and thaw print: their Result (a computed view, it has no
@@ -85,7 +87,7 @@ func (o *ChangeOptions[S]) Apply(ctx context.Context, ch Change) error {
 	if err != nil {
 		return err
 	}
-	ch.Cluster, ch.Team, ch.Print = o.Name, o.Team, o.Print
+	ch.Cluster, ch.Team, ch.Print, ch.DryRun = o.Name, o.Team, o.Print, o.DryRun
 	return Apply(ctx, s, o.IO, ch)
 }
 
@@ -160,28 +162,30 @@ func Authorize(team *v1alpha1.Team, actor lookup.Actor, verb, cluster string) er
 
 func report(ios *iostreams.IOStreams, ch Change, r Result, res store.Result) error {
 	name := "tenantcluster.butler.butlerlabs.dev/" + r.Cluster
-	return ch.Print.Printer(ios).Print(output.Doc{
+	p := ch.Print.Printer(ios)
+	p.Suffix = ch.DryRun.Suffix()
+	return p.Print(output.Doc{
 		One:   true,
 		Items: []output.Item{{View: r, Name: name}},
-		Text:  func(w io.Writer) error { return text(w, name, ch, r, res) },
+		Text:  func(w io.Writer) error { return text(w, p, name, ch, r, res) },
 	})
 }
 
 // text is the human report: what happened, then what the control plane blocks.
-func text(w io.Writer, name string, ch Change, r Result, res store.Result) error {
+func text(w io.Writer, p *output.Printer, name string, ch Change, r Result, res store.Result) error {
 	thaw := r.Mode == controlplane.None
 	switch {
 	case thaw && !r.Changed:
 		fmt.Fprintf(w, "%s unchanged: not frozen\n", name)
 	case thaw:
-		fmt.Fprintln(w, output.DoneLine(name+" "+ch.Done, res.Location))
+		fmt.Fprintln(w, p.DoneLine(name+" "+ch.Done, res.Location))
 	case !r.Changed:
 		fmt.Fprintf(w, "%s unchanged: already %s\n", name, r.Mode)
 	default:
-		fmt.Fprintln(w, output.DoneLine(name+" "+ch.Done+": "+r.Mode, res.Location))
+		fmt.Fprintln(w, p.DoneLine(name+" "+ch.Done+": "+r.Mode, res.Location))
 	}
-	p := stewardv1alpha1.Permissions{BlockCreate: r.WritePermissions.BlockCreation, BlockUpdate: r.WritePermissions.BlockUpdate, BlockDelete: r.WritePermissions.BlockDeletion}
-	line := fmt.Sprintf("tenantcontrolplane %s blocks %s", r.ControlPlane, controlplane.Blocked(p))
+	perms := stewardv1alpha1.Permissions{BlockCreate: r.WritePermissions.BlockCreation, BlockUpdate: r.WritePermissions.BlockUpdate, BlockDelete: r.WritePermissions.BlockDeletion}
+	line := fmt.Sprintf("tenantcontrolplane %s blocks %s", r.ControlPlane, controlplane.Blocked(perms))
 	if r.Status != "" {
 		line += "; status " + r.Status
 	}

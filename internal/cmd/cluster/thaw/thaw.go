@@ -52,6 +52,7 @@ TenantControlPlane yet exits 3.`,
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, shared.Spec)
 	o.TeamFlag(cmd)
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

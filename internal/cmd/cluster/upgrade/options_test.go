@@ -14,7 +14,7 @@ import (
 func TestNewCmdCompletes(t *testing.T) {
 	s := storetest.Payments(t, "bob@example.com")
 	o, r := cmdtest.RunF(t, s, NewCmd, factory.GlobalOptions{}, "bob-checkout", "--team", "payments", "--kubernetes-version", "1.32.0", "--dry-run")
-	if r.Code != 0 || o == nil || o.Version != "v1.32.0" || !o.DryRun || o.Offline || o.Store == nil || o.Printer == nil {
+	if r.Code != 0 || o == nil || o.Version != "v1.32.0" || !o.DryRun.Client() || o.Offline || o.Store == nil || o.Printer == nil {
 		t.Fatalf("exit %d: %v; %+v", r.Code, r.Err, o)
 	}
 	o, r = cmdtest.RunF(t, s, NewCmd, factory.GlobalOptions{Manifests: []string{"payments"}}, "bob-checkout", "--team", "payments", "--kubernetes-version", "v1.32.0", "--wait")

@@ -41,7 +41,6 @@ type Options struct {
 	shared.ClusterOptions[Store]
 
 	Version         string
-	DryRun          bool
 	Yes             bool
 	Wait            bool
 	Timeout         time.Duration
@@ -89,7 +88,7 @@ status.observedState.kubernetesVersion), with progress on stderr.`,
 	fl := cmd.Flags()
 	o.TeamFlag(cmd)
 	fl.StringVar(&o.Version, "kubernetes-version", "", "Kubernetes version wanted, e.g. v1.32.0 (required)")
-	fl.BoolVar(&o.DryRun, "dry-run", false, "Print the plan and send nothing")
+	factory.AddDryRun(cmd, f)
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Wait, "wait", false, "Live: wait until the cluster is Ready at the new version")
 	fl.DurationVar(&o.Timeout, "timeout", clusterwatch.DefaultTimeout, "How long --wait waits")
@@ -113,7 +112,7 @@ func (o *Options) Complete(*factory.Factory, *cobra.Command, []string) error {
 
 // Validate checks the flags before anything is read.
 func (o *Options) Validate() error {
-	if o.DryRun && o.Wait {
+	if o.DryRun.On() && o.Wait {
 		return cmdutil.UsageError("--wait cannot be combined with --dry-run: nothing is sent to wait for")
 	}
 	if o.Timeout <= 0 {
@@ -148,7 +147,7 @@ func run(ctx context.Context, o *Options) error {
 	if pl.Kind == policy.UpgradeNone {
 		return pr.Done(cur, fmt.Sprintf("%s unchanged: already %s", resourceName(cur), cur.Spec.KubernetesVersion), "")
 	}
-	if o.DryRun {
+	if o.DryRun.Client() {
 		return printDryRun(o, cur, pl)
 	}
 	if err := confirm(o, cur, pl); err != nil {

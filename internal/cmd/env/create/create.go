@@ -68,6 +68,7 @@ the team's file is edited in place.`,
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	o.TeamFlag(cmd, cmdutil.TeamMeaning("Team to add the environment to (required)"))
 	o.EnvFlags.AddFlags(cmd.Flags(), false)
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

@@ -79,6 +79,7 @@ working on manifests, the team's file is edited in place.`,
 	o.TeamFlag(cmd, cmdutil.TeamMeaning("Team of the environment (required)"))
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Force, "force", false, "Delete even while clusters still carry the environment's label; asks nothing, as --yes")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

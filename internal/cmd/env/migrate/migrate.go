@@ -63,7 +63,6 @@ type Options struct {
 	All            bool
 	Selector       string
 	Relabel        bool
-	DryRun         bool
 	Yes            bool
 	AllowOverQuota bool
 	ForcePolicy    bool
@@ -128,7 +127,7 @@ failure was a refusal by the server).`)
 	fl.BoolVar(&o.All, "all", false, "Migrate every cluster of the team")
 	fl.StringVarP(&o.Selector, "selector", "l", "", "Migrate the clusters this label selector matches, e.g. '!butler.butlerlabs.dev/environment'")
 	fl.BoolVar(&o.Relabel, "relabel", false, "Also move clusters that are in another environment")
-	fl.BoolVar(&o.DryRun, "dry-run", false, "Print the plan and change nothing")
+	factory.AddDryRun(cmd, f)
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
 	fl.BoolVar(&o.Yes, "force", false, "Same as --yes (butler-cli's name)")
 	fl.BoolVar(&o.AllowOverQuota, "allow-over-quota", false, "Migrate even if the environment's caps would be exceeded")

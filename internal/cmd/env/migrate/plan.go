@@ -52,7 +52,7 @@ func run(ctx context.Context, o *Options) error {
 		}
 	}
 	work := len(plan.Moves) + len(plan.Cleanups)
-	if o.DryRun || work == 0 {
+	if o.DryRun.Client() || work == 0 {
 		if human && work == 0 {
 			err = say(p, func(w io.Writer) { fmt.Fprintln(w, "no clusters require relabeling") })
 		}
@@ -138,7 +138,7 @@ func planFor(ctx context.Context, o *Options) (*planned, error) {
 	for i := range plan.Skipped {
 		plan.Skipped[i].Message = skipMessage(plan.Skipped[i])
 	}
-	return &planned{s: s, req: req, plan: plan, out: newOutput(plan, o.DryRun)}, nil
+	return &planned{s: s, req: req, plan: plan, out: newOutput(plan, o.DryRun.On())}, nil
 }
 
 // skipMessage is why a cluster is skipped, with the flag that moves a cluster of another

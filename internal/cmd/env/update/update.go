@@ -86,6 +86,7 @@ manifests, the team's file is edited in place.`,
 	fl.BoolVar(&o.ClearLimits, "clear-limits", false, "Remove the environment's limits (no caps)")
 	fl.BoolVar(&o.ClearClusterDefaults, "clear-cluster-defaults", false, "Remove the environment's cluster defaults")
 	fl.BoolVar(&o.ClearAccess, "clear-access", false, "Remove the environment's access elevations")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

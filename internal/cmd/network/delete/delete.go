@@ -54,6 +54,7 @@ On a terminal the pool's name must be typed to confirm; elsewhere pass --yes.`,
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	shared.NamespaceFlag(cmd, &o.Namespace)
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

@@ -56,6 +56,7 @@ func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	fl.StringArrayVar(&o.Rules, "option", nil, "OPTION=MODE[:V1,V2...] (repeatable), e.g. image=pin:ubuntu-24")
 	fl.StringVarP(&o.File, "filename", "f", "", "The whole ClusterCreationPolicy from a YAML file (- for standard input)")
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

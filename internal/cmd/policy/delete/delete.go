@@ -46,6 +46,7 @@ the policy's document is removed from its file.`,
 		o.Name = name
 		return factory.Run(cmd, []string{name}, f, o, runF, run)
 	})
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

@@ -75,6 +75,7 @@ rewritten in place.`,
 		o.Name = name
 		return factory.Run(cmd, []string{name}, f, o, runF, run)
 	})
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

@@ -38,7 +38,6 @@ type Options struct {
 	File       string
 	Provider   string
 	SecretName string
-	DryRun     bool
 	Creds      providerutil.CredentialFlags
 
 	Scope string
@@ -115,6 +114,7 @@ secrets/NAME.yaml (mode 0600, data base64-encoded: seal or encrypt it before com
 	// -o json|yaml print the objects created (a List of the ProviderConfig and its Secret).
 	o.Print = output.Register(cmd, &f.Options.Output, output.Spec{Objects: true, Name: true})
 	o.addFlags(cmd.Flags())
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 
@@ -123,7 +123,6 @@ func (o *Options) addFlags(fl *pflag.FlagSet) {
 	fl.StringVarP(&o.File, "filename", "f", "", "The ProviderConfig as a file (- for standard input) instead of flags")
 	fl.StringVar(&o.Provider, "provider", "", "Provider type: harvester, nutanix, proxmox, azure, aws, gcp or local")
 	fl.StringVar(&o.SecretName, "credentials-secret", "", "Name of the credentials Secret (default NAME-credentials)")
-	fl.BoolVar(&o.DryRun, "dry-run", false, "Check everything and print the objects (secret values redacted) without creating them")
 	o.Creds.AddFlags(fl)
 
 	fl.StringVar(&o.Scope, "scope", "", "Who may use it: platform (every team, the default) or team (--team only)")

@@ -53,7 +53,7 @@ func run(ctx context.Context, o *Options) (err error) {
 	if creds != nil {
 		secret = providerutil.NewSecret(pc, creds)
 	}
-	if o.DryRun {
+	if o.DryRun.Client() {
 		return o.printObjects(pc, secret, true)
 	}
 	if secret != nil && s.Kind() != store.Live {

@@ -77,6 +77,7 @@ admins) may delete; the ProviderConfig's document is removed from its file.`,
 		o.Name = name
 		return factory.Run(cmd, []string{name}, f, o, runF, run)
 	})
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 
@@ -102,7 +103,7 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	d := &deleted{}
+	d := &deleted{p: o.Printer}
 	d.add(providerutil.WithTypeMeta(*pc), providerutil.ResourceName(pc.Name), store.Where(res, s))
 	if note != "" {
 		fmt.Fprintf(o.IO.ErrOut, "note: %s\n", note)
@@ -163,13 +164,14 @@ func (o *Options) confirm(pc *v1alpha1.ProviderConfig) error {
 // deleted collects what was deleted, printed as one Doc once the work is over (or has
 // failed half-way: what went is still reported).
 type deleted struct {
+	p     *output.Printer
 	items []output.Item
 	lines []string
 }
 
 func (d *deleted) add(obj runtime.Object, name, location string) {
 	d.items = append(d.items, output.Item{Object: obj, Name: name})
-	d.lines = append(d.lines, output.DoneLine(name+" deleted", location))
+	d.lines = append(d.lines, d.p.DoneLine(name+" deleted", location))
 }
 
 // secret deletes pc's credentials Secret; one already gone is a note, not an error.

@@ -35,8 +35,7 @@ type Options struct {
 	// FindOptions are the name, --team, -n and the dependencies, from Complete.
 	providerutil.FindOptions[Store]
 
-	DryRun bool
-	Creds  providerutil.CredentialFlags
+	Creds providerutil.CredentialFlags
 	// Manifests are --manifests, for where a credentials file may not go.
 	Manifests []string
 }
@@ -67,7 +66,7 @@ platform admins (and, for a team-scoped provider, the team's admins) may rotate.
 	}
 	fl := cmd.Flags()
 	o.TeamFlag(cmd)
-	fl.BoolVar(&o.DryRun, "dry-run", false, "Check the credentials and print the Secret (values redacted) without changing it")
+	factory.AddDryRun(cmd, f)
 	o.Creds.AddFlags(fl)
 	o.Print = f.NamedCommand(cmd, "a ProviderConfig NAME", Spec, func(cmd *cobra.Command, name string) error {
 		o.Name = name
@@ -113,7 +112,7 @@ func run(ctx context.Context, o *Options) error {
 	secNS, secName := providerutil.SecretRef(pc)
 	secret := providerutil.RedactedSecret(providerutil.NewSecret(pc, creds))
 	p := o.Printer
-	if o.DryRun {
+	if o.DryRun.Client() {
 		d := output.Doc{One: true, Items: []output.Item{{Object: secret}}}
 		d.Text = d.YAMLDocuments
 		if err := p.Print(d); err != nil {
@@ -160,7 +159,7 @@ func (o *Options) offline(ctx context.Context, s providerutil.Store, pc *v1alpha
 	ios := o.IO
 	secret := providerutil.NewSecret(pc, creds)
 	p := o.Printer
-	if o.DryRun {
+	if o.DryRun.Client() {
 		d := output.Doc{One: true, Items: []output.Item{{Object: providerutil.RedactedSecret(secret)}}}
 		d.Text = d.YAMLDocuments
 		if err := p.Print(d); err != nil {

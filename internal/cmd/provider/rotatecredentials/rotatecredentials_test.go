@@ -16,7 +16,7 @@ import (
 func TestNewCmdCompletes(t *testing.T) {
 	s := storetest.Payments(t, "olivia@example.com")
 	o := cmdtest.Completed(t, s, NewCmd, factory.GlobalOptions{Manifests: []string{"gitops"}}, "harvester-prod", "--credentials-stdin", "--dry-run")
-	if !o.Creds.Stdin || !o.DryRun || len(o.Manifests) != 1 || o.IO == nil || o.Store == nil || o.Printer == nil {
+	if !o.Creds.Stdin || !o.DryRun.Client() || len(o.Manifests) != 1 || o.IO == nil || o.Store == nil || o.Printer == nil {
 		t.Errorf("parsed and completed %+v", o)
 	}
 	if o, r := cmdtest.RunF(t, s, NewCmd, factory.GlobalOptions{}, "harvester-prod"); r.Code != 2 || o != nil || !strings.Contains(r.Msg(), "new credentials are required") {

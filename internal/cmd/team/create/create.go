@@ -44,7 +44,6 @@ type Options struct {
 	AccessUsers  []string
 	AccessGroups []string
 	Provider     string
-	DryRun       bool
 
 	limitFlags teamedit.LimitFlags
 	envs       envFlags
@@ -97,7 +96,7 @@ YAML list of spec.environments entries. They pass the same Team rules.`,
 	fl.StringVar(&o.Provider, "provider", "", "ProviderConfig the team's clusters use by default (spec.providerConfigRef)")
 	o.limitFlags.AddFlags(fl)
 	o.envs.addFlags(fl)
-	fl.BoolVar(&o.DryRun, "dry-run", false, "Check and print the team without creating it")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 
@@ -170,7 +169,7 @@ func run(ctx context.Context, o *Options) error {
 	}
 
 	var res store.Result
-	if o.DryRun {
+	if o.DryRun.Client() {
 		if _, err := s.GetTeam(ctx, team.Name); err == nil {
 			return apierrors.NewAlreadyExists(v1alpha1.Resource("teams"), team.Name)
 		} else if !apierrors.IsNotFound(err) {
@@ -183,11 +182,7 @@ func run(ctx context.Context, o *Options) error {
 		}
 	}
 
-	where := store.Where(res, s)
-	if o.DryRun {
-		where = "dry run"
-	}
-	return o.Printer.Done(teamview.Object(team), teamedit.ResourceName(team.Name)+" created", where)
+	return o.Printer.Done(teamview.Object(team), teamedit.ResourceName(team.Name)+" created", store.Where(res, s))
 }
 
 // warnMissingProvider warns when the named ProviderConfig is neither in butler-system nor

@@ -67,6 +67,7 @@ team's document is removed from its file (and the file, once nothing else is lef
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "Do not ask for confirmation")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

@@ -72,6 +72,7 @@ func NewVerbCmd(f *factory.Factory, v Verb, runF func(*Options) error) *cobra.Co
 		},
 	}
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 

@@ -64,6 +64,7 @@ the team's file is edited in place, keeping its comments and layout.`,
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	o.limitFlags.AddFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&o.Clear, "clear", false, "Remove resourceLimits (no limits at all)")
+	factory.AddDryRun(cmd, f)
 	return cmd
 }
 
