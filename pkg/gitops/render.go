@@ -47,6 +47,7 @@ type loader struct {
 	sources map[string]bool
 	charts  map[string]bool           // directories of Helm charts, absolute
 	skipped map[*manifest.Object]bool // entries whose source is not this repository
+	helm    *helmState                // the charts rendered (helm.go)
 }
 
 // byFile indexes the tree's objects by the absolute path of their file.
@@ -165,7 +166,7 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 			return err
 		}
 		t.Targets = []Target{{Set: set}}
-		return nil
+		return l.plainReleases(t)
 	}
 	// An entry another entry renders (a Flux Kustomization under clusters/<c>/ that
 	// flux-system applies) belongs to that entry's target, not to one of its own.

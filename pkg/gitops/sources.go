@@ -124,25 +124,31 @@ func (l *loader) elsewhere(e *manifest.Object, t *Tree) bool {
 		return false
 	}
 	s := fluxSource(e)
-	if s.kind == "GitRepository" {
-		if len(l.sources) == 0 {
-			return false // no source identified: every GitRepository is taken for this one
-		}
-		if l.sources[s.namespace+"/"+s.name] {
-			return false
-		}
-		if s.namespace == "" {
-			for k := range l.sources {
-				if strings.HasSuffix(k, "/"+s.name) {
-					return false
-				}
-			}
-		}
+	if s.kind == "GitRepository" && l.thisRepository(s) {
+		return false
 	}
 	l.skipped[e] = true
 	t.NotRendered["Kustomization (kustomize.toolkit.fluxcd.io) from "+s.kind]++
 	t.Elsewhere = append(t.Elsewhere, Elsewhere{Object: *e, Source: s.String(), Kind: s.kind})
 	return true
+}
+
+// thisRepository reports whether a GitRepository is this repository.
+func (l *loader) thisRepository(s sourceRef) bool {
+	if len(l.sources) == 0 {
+		return true // no source identified: every GitRepository is taken for this one
+	}
+	if l.sources[s.namespace+"/"+s.name] {
+		return true
+	}
+	if s.namespace == "" {
+		for k := range l.sources {
+			if strings.HasSuffix(k, "/"+s.name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // chartFile marks a Helm chart: its directory holds templates and values, not manifests.
