@@ -158,9 +158,9 @@ type chunk struct {
 var docSep = regexp.MustCompile(`(?:^|\s*\n)---\s*`)
 
 var (
-	keyLine    = regexp.MustCompile(`^(\s*)([A-Za-z0-9_./-]+|"[^"]*"|'[^']*'):(\s|$)`)
-	plainValue = regexp.MustCompile(`^\s*\{\{-?\s*\$?\.Values\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)\s*(?:\|\s*(?:quote|squote|int|int64|float64|toString)\s*)?-?\}\}\s*$`)
-	action     = regexp.MustCompile(`\{\{-?\s*(if|range|with|define|block|end)\b`)
+	keyLine     = regexp.MustCompile(`^(\s*)([A-Za-z0-9_./-]+|"[^"]*"|'[^']*'):(\s|$)`)
+	plainValue  = regexp.MustCompile(`^\s*\{\{-?\s*\$?\.Values\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)\s*(?:\|\s*(?:quote|squote|int|int64|float64|toString)\s*)?-?\}\}\s*$`)
+	blockAction = regexp.MustCompile(`\{\{-?\s*(if|range|with|define|block|end)\b`)
 )
 
 // mapTemplate reads a template's layout. Its documents match the output's when it writes
@@ -207,7 +207,7 @@ func mapChunk(text string, first int) (chunk, bool) {
 	var blocks []string
 	for i, line := range strings.Split(text, "\n") {
 		n := first + i
-		for _, m := range action.FindAllStringSubmatch(line, -1) {
+		for _, m := range blockAction.FindAllStringSubmatch(line, -1) {
 			if m[1] == "end" {
 				if len(blocks) > 0 {
 					blocks = blocks[:len(blocks)-1]

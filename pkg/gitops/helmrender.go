@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"log"
 	"os"
 	"path"
 	"path/filepath"
@@ -167,6 +169,11 @@ func renderChart(c *chart.Chart, rel release, b ChartBounds) ([]renderedDoc, err
 	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, caps.KubeVersion.String()) {
 		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c.Metadata.KubeVersion, caps.KubeVersion.String())
 	}
+	// Helm words what it makes of values it cannot coalesce (a table over a scalar) through
+	// the standard logger: kept off the tools' output, which says what they judge.
+	prev := log.Writer()
+	log.SetOutput(io.Discard)
+	defer log.SetOutput(prev)
 	if err := chartutil.ProcessDependenciesWithMerge(c, rel.vals); err != nil {
 		return nil, err
 	}
