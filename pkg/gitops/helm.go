@@ -123,8 +123,13 @@ func (l *loader) renderHelmRelease(e, as *manifest.Object, siblings []manifest.O
 	switch {
 	case err != nil:
 		out.errs = append(out.errs, err)
-	case skip != "":
-		t.NotRendered[helmReleaseLabel+" "+skip]++
+	case skip.why != "":
+		t.NotRendered[helmReleaseLabel+" "+skip.why]++
+		el := Elsewhere{Object: *e, Source: skip.source.String(), Kind: skip.source.kind, Field: skip.field}
+		if skip.source.kind == "" {
+			el.Why = "a HelmRelease " + skip.why
+		}
+		t.Elsewhere = append(t.Elsewhere, el)
 	default:
 		l.renderInstall(inst, out, t)
 	}
@@ -169,11 +174,17 @@ func (l *loader) nestRendered(objs []manifest.Object, out *output, t *Tree) {
 // that is this repository, or spec.chartRef), release name and namespace as
 // helm-controller computes them, and its values in helm-controller's order: the chart's
 // values (replaced by valuesFiles when given), spec.valuesFrom in order, spec.values.
-func (l *loader) helmReleaseInstall(e, as *manifest.Object, siblings []manifest.Object) (*install, string, error) {
+func (l *loader) helmReleaseInstall(e, as *manifest.Object, siblings []manifest.Object) (*install, notRendered, error) {
 	u := content(as)
 	if ref, ok, _ := unstructured.NestedMap(u, "spec", "chartRef"); ok {
-		kind, _ := ref["kind"].(string)
-		return nil, "from " + kind, nil // OCIRepository, HelmChart, ExternalArtifact: an artifact
+		// OCIRepository, HelmChart, ExternalArtifact: an artifact, not this repository
+		s := sourceRef{namespace: as.Namespace}
+		s.kind, _ = ref["kind"].(string)
+		s.name, _ = ref["name"].(string)
+		if ns, _ := ref["namespace"].(string); ns != "" {
+			s.namespace = ns
+		}
+		return nil, notRendered{"from " + s.kind, s, "spec.chartRef"}, nil
 	}
 	spec, _, _ := unstructured.NestedMap(u, "spec", "chart", "spec")
 	src := sourceRef{namespace: as.Namespace}
@@ -183,10 +194,11 @@ func (l *loader) helmReleaseInstall(e, as *manifest.Object, siblings []manifest.
 		src.namespace = ns
 	}
 	if src.kind != "GitRepository" || !l.thisRepository(src) {
-		return nil, "from " + src.kind, nil
+		return nil, notRendered{"from " + src.kind, src, "spec.chart.spec.sourceRef"}, nil
 	}
 	if _, ok, _ := unstructured.NestedFieldNoCopy(u, "spec", "postRenderers"); ok {
-		return nil, "with postRenderers", nil
+		// Kustomize patches over the output: not applied here, so not judged as if absent.
+		return nil, notRendered{why: "with postRenderers", field: "spec.postRenderers"}, nil
 	}
 	fail := func(field, format string, args ...any) error {
 		return &manifest.DecodeError{File: e.Source.File, Line: e.Line(field), Kind: e.Kind, Namespace: e.Namespace,
@@ -195,10 +207,10 @@ func (l *loader) helmReleaseInstall(e, as *manifest.Object, siblings []manifest.
 	chartPath, _, _ := unstructured.NestedString(spec, "chart")
 	dir, ok := l.resolveDir(chartPath)
 	if !ok || chartPath == "" {
-		return nil, "", fail("spec.chart.spec.chart", "%q is not a directory of this repository", chartPath)
+		return nil, notRendered{}, fail("spec.chart.spec.chart", "%q is not a directory of this repository", chartPath)
 	}
 	if !l.charts[dir] {
-		return nil, "", fail("spec.chart.spec.chart", "%q holds no Chart.yaml: not a Helm chart", chartPath)
+		return nil, notRendered{}, fail("spec.chart.spec.chart", "%q holds no Chart.yaml: not a Helm chart", chartPath)
 	}
 	inst := &install{entry: e, dir: dir, vals: &values{}}
 	inst.rel.namespace, _, _ = unstructured.NestedString(u, "spec", "targetNamespace")
@@ -216,12 +228,19 @@ func (l *loader) helmReleaseInstall(e, as *manifest.Object, siblings []manifest.
 	files, _, _ := unstructured.NestedStringSlice(spec, "valuesFiles")
 	ignoreMissing, _, _ := unstructured.NestedBool(spec, "ignoreMissingValuesFiles")
 	if err := l.fluxValuesFiles(inst, files, ignoreMissing, fail); err != nil {
-		return nil, "", err
+		return nil, notRendered{}, err
 	}
 	if skip, err := l.valuesFrom(inst, as, u, siblings, fail); skip != "" || err != nil {
-		return nil, skip, err
+		return nil, notRendered{why: skip, field: "spec.valuesFrom"}, err
 	}
-	return inst, "", nil
+	return inst, notRendered{}, nil
+}
+
+// notRendered says why a HelmRelease is not rendered: its chart's source, or why.
+type notRendered struct {
+	why    string
+	source sourceRef // kind "" when the source is this repository
+	field  string
 }
 
 // shortenName is helm-controller's release name past 53 characters: cut, with a hash.
