@@ -337,7 +337,9 @@ func (l *loader) valuesFrom(inst *install, as *manifest.Object, u map[string]any
 			}
 			return "", fail(field, "%s %s/%s has no key %q", kind, as.Namespace, name, key)
 		}
-		at := place{l.rel(l.abs(obj.Source.File)), obj.Line(keyField)}
+		// The key's line, as the object's lines index it: a typed map's key in brackets,
+		// an unstructured object's as a field; the one the file has is the deeper line.
+		at := place{l.rel(l.abs(obj.Source.File)), max(obj.Line(keyField), obj.Line(strings.Replace(strings.Replace(keyField, "[", ".", 1), "]", "", 1)))}
 		if target != "" {
 			result = mergeMaps(result, specValues)
 			set := replacePathValue

@@ -90,17 +90,17 @@ func (l *loader) decodeChartDocs(inst *install, docs []renderedDoc, files []*cha
 	for _, d := range docs {
 		file := templateFile(inst.dir, d.template)
 		rel := l.rel(file)
-		set, err := manifest.LoadFiles([]manifest.File{{Name: rel, Data: []byte(d.text)}},
-			manifest.Options{AllowDuplicates: true, Tolerate: l.tolerate})
-		if err != nil {
-			errs = append(errs, renderedError(err, inst, d))
-			continue
-		}
 		tm, ok := maps[d.template]
 		if !ok {
 			_, name, _ := strings.Cut(d.template, "/")
 			tm = mapTemplate(templates[filepath.ToSlash(name)], countDocs(docs, d.template))
 			maps[d.template] = tm
+		}
+		set, err := manifest.LoadFiles([]manifest.File{{Name: rel, Data: []byte(d.text)}},
+			manifest.Options{AllowDuplicates: true, Tolerate: l.tolerate})
+		if err != nil {
+			errs = append(errs, renderedError(err, inst, d, tm))
+			continue
 		}
 		for _, o := range set.Objects {
 			objs = append(objs, tm.place(o, d.index, rel, inst.vals))
@@ -125,13 +125,13 @@ func countDocs(docs []renderedDoc, template string) int {
 
 // renderedError words a rendered document that does not decode: the template, and which
 // release rendered it.
-func renderedError(err error, inst *install, d renderedDoc) error {
+func renderedError(err error, inst *install, d renderedDoc, tm *templateMap) error {
 	var out []error
 	for _, e := range flatten(err) {
 		var de *manifest.DecodeError
 		if errors.As(e, &de) {
 			c := *de
-			c.Line = 0 // a line of the output, not of the template
+			c.Line = tm.line(d.index, c.Field) // the output's line is no line of the template
 			c.Msg += fmt.Sprintf(" (as rendered by %s %q, document %d of its template)", inst.entry.Kind, qualifiedName(inst.entry), d.index+1)
 			out = append(out, &c)
 			continue
@@ -275,6 +275,36 @@ func (tm *templateMap) place(o manifest.Object, index int, file string, vals *va
 		}
 	}
 	return o
+}
+
+// line is the template's line of a field of its index'th document, or of the nearest
+// field above it; 0 when the template's layout is not known.
+func (tm *templateMap) line(index int, field string) int {
+	if index >= len(tm.chunks) {
+		return 0
+	}
+	c := tm.chunks[index]
+	steps := manifest.FieldSteps(field)
+	for n := len(steps); n > 0; n-- {
+		for path, line := range c.lines {
+			if equalSteps(manifest.FieldSteps(path), steps[:n]) {
+				return line
+			}
+		}
+	}
+	return c.start
+}
+
+func equalSteps(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // joinField appends a step to a field path: a bracketed key as it is.
