@@ -185,7 +185,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	}
 	t.Raw = raw
 	t.LeftOut = raw.LeftOut
-	defer func() { t.notObjects(l.raw.NotObjects) }() // once every template has decoded
+	defer func() { t.notObjects(l.valuesRead(t, l.raw.NotObjects)) }() // once every template has decoded
 	for i := range raw.Objects {
 		o := &raw.Objects[i]
 		switch {

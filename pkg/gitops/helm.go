@@ -22,13 +22,34 @@ import (
 type helmState struct {
 	files    map[string][]*chartloader.BufferedFile // a chart's files, by absolute directory
 	rendered map[string]bool                        // charts some release installs
+	values   map[string]bool                        // values files a release read, absolute
 }
 
 func (l *loader) helmState() *helmState {
 	if l.helm == nil {
-		l.helm = &helmState{files: map[string][]*chartloader.BufferedFile{}, rendered: map[string]bool{}}
+		l.helm = &helmState{files: map[string][]*chartloader.BufferedFile{}, rendered: map[string]bool{}, values: map[string]bool{}}
 	}
 	return l.helm
+}
+
+// valuesLabel counts the values files a release read, outside its chart.
+const valuesLabel = "Helm values file (read by a release)"
+
+// valuesRead are the documents that are no Kubernetes object less the values files a
+// release read: those are counted as what they are.
+func (l *loader) valuesRead(t *Tree, srcs []manifest.Source) []manifest.Source {
+	if l.helm == nil || len(l.helm.values) == 0 {
+		return srcs
+	}
+	var out []manifest.Source
+	for _, s := range srcs {
+		if l.helm.values[l.abs(s.File)] {
+			t.Recognised[valuesLabel]++
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // anyRelease reports whether the tree holds a HelmRelease.
@@ -271,6 +292,7 @@ func (l *loader) fluxValuesFiles(inst *install, files []string, ignoreMissing bo
 		if err != nil {
 			return fail(field, "%v", err)
 		}
+		l.helmState().values[abs] = true
 		v, err := readValues(data)
 		if err != nil {
 			return fail(field, "%s", errValues(l.rel(abs), err))

@@ -148,6 +148,7 @@ func (l *loader) argoValues(e *manifest.Object, inst *install, helm, src map[str
 				fail(f, "%v", err)
 				return "", false
 			}
+			l.helmState().values[p] = true
 			v, err := readValues(data)
 			if err != nil {
 				fail(f, "%s", errValues(l.rel(p), err))
