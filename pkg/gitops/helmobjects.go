@@ -103,13 +103,27 @@ func (l *loader) decodeChartDocs(inst *install, docs []renderedDoc, files []*cha
 			continue
 		}
 		for _, o := range set.Objects {
-			objs = append(objs, tm.place(o, d.index, rel, inst.vals))
+			objs = append(objs, tm.place(o, d.index, rel, inst.vals, valuesPrefix(d.template)))
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return objs, nil
+}
+
+// valuesPrefix is where a subchart's values sit in the release's: under its name, for
+// each subchart down ("app/charts/db/templates/x.yaml": "db.").
+func valuesPrefix(template string) string {
+	parts := strings.Split(template, "/")
+	var prefix string
+	for i := 1; i+1 < len(parts); i++ {
+		if parts[i] == "charts" && parts[i-1] != "templates" {
+			prefix += parts[i+1] + "."
+			i++
+		}
+	}
+	return prefix
 }
 
 // countDocs is how many documents (empty ones too) a template rendered.
@@ -255,7 +269,7 @@ func mapChunk(text string, first int) (chunk, bool) {
 // place puts a rendered object at its template: where the template's layout is known, at
 // its document's first line with each field at its line, and a field set from a plain
 // .Values expression at the values source that set it; else at the template's first line.
-func (tm *templateMap) place(o manifest.Object, index int, file string, vals *values) manifest.Object {
+func (tm *templateMap) place(o manifest.Object, index int, file string, vals *values, prefix string) manifest.Object {
 	if index >= len(tm.chunks) {
 		return manifest.Rendered(o, &manifest.Object{Source: manifest.Source{File: file, Line: 1}})
 	}
@@ -269,7 +283,7 @@ func (tm *templateMap) place(o manifest.Object, index int, file string, vals *va
 		o.AddOrigin(manifest.FieldOrigin{Field: path, File: file, Line: line})
 	}
 	for path, from := range c.values {
-		if p, ok := vals.origin(from); ok {
+		if p, ok := vals.origin(prefix + from); ok {
 			o.AddOrigin(manifest.FieldOrigin{Field: path, File: p.file, Line: p.line,
 				Note: fmt.Sprintf("set by the values at this line: {{ .Values.%s }} in %s:%d", from, file, c.lines[path])})
 		}
