@@ -184,7 +184,7 @@ func renderChart(c *chart.Chart, rel release, b ChartBounds) ([]renderedDoc, err
 	}
 	files, err := renderBounded(c, top, b)
 	if err != nil {
-		return nil, err
+		return nil, shortError(err)
 	}
 	var docs []renderedDoc
 	for _, crd := range c.CRDObjects() {
@@ -218,6 +218,17 @@ func split(name, text string) []renderedDoc {
 		}
 	}
 	return out
+}
+
+// shortError bounds a render's error: Helm's error through nested includes repeats each
+// level, a thousand of them for a recursion; its first and last parts say what matters.
+func shortError(err error) error {
+	msg := err.Error()
+	const head, tail = 300, 300
+	if len(msg) <= head+tail+100 {
+		return err
+	}
+	return fmt.Errorf("%s … (%s left out) … %s", msg[:head], fileio.Size(int64(len(msg)-head-tail)), msg[len(msg)-tail:])
 }
 
 // errRenderBound is a render given up at a bound.
