@@ -15,6 +15,17 @@ import (
 // ("a.b" → file and line), so a field a template sets from .Values.a.b points there.
 type valuesLayer struct {
 	keys map[string]place
+	// lazy, when set, makes keys on the first question: a values file is parsed for its
+	// lines only when a finding asks where a value was set.
+	lazy func() map[string]place
+}
+
+func (l *valuesLayer) get(path string) (place, bool) {
+	if l.keys == nil && l.lazy != nil {
+		l.keys, l.lazy = l.lazy(), nil
+	}
+	p, ok := l.keys[path]
+	return p, ok
 }
 
 type place struct {
@@ -35,12 +46,12 @@ type values struct {
 // origin is where the last layer that set a key path (dotted, from .Values) wrote it.
 func (v *values) origin(path string) (place, bool) {
 	for i := len(v.layers) - 1; i >= 0; i-- {
-		if p, ok := v.layers[i].keys[path]; ok {
+		if p, ok := v.layers[i].get(path); ok {
 			return p, true
 		}
 	}
 	for i := len(v.defaultLayers) - 1; i >= 0; i-- {
-		if p, ok := v.defaultLayers[i].keys[path]; ok {
+		if p, ok := v.defaultLayers[i].get(path); ok {
 			return p, true
 		}
 	}
@@ -93,10 +104,14 @@ func mergeMaps(a, b map[string]any) map[string]any {
 // yamlLayer records where each key of values YAML is written: text starts at line base+1
 // of file.
 func yamlLayer(file string, base int, data []byte) valuesLayer {
+	return valuesLayer{lazy: func() map[string]place { return yamlKeys(file, base, data) }}
+}
+
+func yamlKeys(file string, base int, data []byte) map[string]place {
 	l := valuesLayer{keys: map[string]place{}}
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
-		return l
+		return l.keys
 	}
 	var walk func(n *yaml.Node, prefix string)
 	walk = func(n *yaml.Node, prefix string) {
@@ -110,7 +125,7 @@ func yamlLayer(file string, base int, data []byte) valuesLayer {
 		}
 	}
 	walk(doc.Content[0], "")
-	return l
+	return l.keys
 }
 
 // fieldLayer records the keys of values written as an object's field (spec.values),
