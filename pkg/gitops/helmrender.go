@@ -105,7 +105,7 @@ func loadChart(dir string, max int64) (*chart.Chart, error) {
 			return err
 		}
 		if total += int64(len(data)); total > max {
-			return fmt.Errorf("%s: the chart's files are past %s (the bound of one chart)", dir, fileio.Size(max))
+			return fmt.Errorf("the chart's files are past %s (the bound of one chart)", fileio.Size(max))
 		}
 		files = append(files, &chartloader.BufferedFile{Name: rel, Data: bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))})
 		return nil
@@ -115,7 +115,7 @@ func loadChart(dir string, max int64) (*chart.Chart, error) {
 	}
 	c, err := chartloader.LoadFiles(files)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a chart Helm can load: %w", dir, err)
+		return nil, fmt.Errorf("not a chart Helm can load: %w", err)
 	}
 	return c, nil
 }
