@@ -8,11 +8,9 @@ import (
 	"io/fs"
 	"log"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime/metrics"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -286,9 +284,4 @@ func renderBounded(c *chart.Chart, vals chartutil.Values, b ChartBounds) (map[st
 func templateFile(chartDir, name string) string {
 	_, rest, _ := strings.Cut(name, "/")
 	return filepath.Join(chartDir, filepath.FromSlash(rest))
-}
-
-// docLabel is how an error names a rendered document: its template and its place.
-func docName(d renderedDoc) string {
-	return path.Base(d.template) + " (document " + strconv.Itoa(d.index+1) + ")"
 }
