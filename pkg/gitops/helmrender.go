@@ -125,9 +125,7 @@ func missingDependencies(c *chart.Chart) []string {
 	have := map[string]bool{}
 	for _, d := range c.Dependencies() {
 		have[d.Name()] = true
-		for _, m := range missingDependencies(d) {
-			missing = append(missing, m)
-		}
+		missing = append(missing, missingDependencies(d)...)
 	}
 	if c.Metadata == nil {
 		return missing
