@@ -105,7 +105,7 @@ func notJudged(w io.Writer, r *check.Report) error {
 		}
 	}
 	if len(r.Charts) > 0 {
-		if _, err := fmt.Fprintf(w, "Helm charts, not rendered: %d (%s)\n", len(r.Charts), inert.Line(strings.Join(r.Charts, ", "))); err != nil {
+		if _, err := fmt.Fprintf(w, "Helm charts no HelmRelease or Application installs, not rendered: %d (%s)\n", len(r.Charts), inert.Line(strings.Join(r.Charts, ", "))); err != nil {
 			return err
 		}
 	}

@@ -222,5 +222,5 @@ func decisionFindings(obj *manifest.Object, d policy.Decision) []Finding {
 func findingAt(obj *manifest.Object, field, typ, msg, rule string, sev Severity) Finding {
 	file, line := obj.Position(field)
 	return Finding{File: file, Line: line, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name,
-		Field: field, Type: typ, Message: msg, Rule: rule, Severity: sev}
+		Field: field, Type: typ, Message: msg, Rule: rule, Severity: sev, Note: obj.OriginNote(field)}
 }

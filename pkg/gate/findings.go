@@ -111,11 +111,17 @@ func (g *run) notRenderedFindings(head *gitops.Tree) []check.Finding {
 	var fs []check.Finding
 	for _, e := range head.Elsewhere {
 		msg := fmt.Sprintf("sourced from %s, not this repository: not rendered, what it applies is not judged", e.Source)
-		if e.Kind == "GitRepository" {
+		if e.Why != "" {
+			msg = e.Why + ": not rendered, what it installs is not judged"
+		} else if e.Kind == "GitRepository" {
 			msg += "; --source NAMESPACE/NAME names a GitRepository that is this repository"
 		}
-		fs = append(fs, check.Finding{File: e.Object.Source.File, Line: e.Object.Line("spec.sourceRef"), Kind: e.Object.Kind,
-			Namespace: e.Object.Namespace, Name: e.Object.Name, Field: "spec.sourceRef", Message: msg + why,
+		field := e.Field
+		if field == "" {
+			field = "spec.sourceRef"
+		}
+		fs = append(fs, check.Finding{File: e.Object.Source.File, Line: e.Object.Line(field), Kind: e.Object.Kind,
+			Namespace: e.Object.Namespace, Name: e.Object.Name, Field: field, Message: msg + why,
 			Rule: RuleNotRendered, Severity: sev})
 	}
 	for _, u := range head.Unrendered {
@@ -127,7 +133,7 @@ func (g *run) notRenderedFindings(head *gitops.Tree) []check.Finding {
 	}
 	for _, c := range head.Charts {
 		fs = append(fs, check.Finding{File: path.Join(c, "Chart.yaml"), Line: 1,
-			Message: "a Helm chart: its files are templates, not read as manifests; Butler objects inside a chart are not judged yet" + why,
+			Message: "a Helm chart no HelmRelease or Argo CD Application of the tree installs: not rendered, its templates are not judged" + why,
 			Rule:    RuleNotRendered, Severity: sev})
 	}
 	return fs

@@ -266,8 +266,9 @@ func (l *loader) application(s *manifest.Object, tmpl map[string]any) (*manifest
 	return &a, nil
 }
 
-// mergeMaps is over laid on base: maps merged key by key, anything else replaced (a
-// strategic merge of an Application, whose lists have no merge keys).
+// mergeMaps is over laid on base: maps merged key by key, anything else (lists too)
+// replaced. It is a strategic merge of an Application, whose lists have no merge keys, and
+// how Helm's CLI merges values files and Flux merges valuesFrom and spec.values.
 func mergeMaps(base, over map[string]any) map[string]any {
 	out := make(map[string]any, len(base))
 	for k, v := range base {

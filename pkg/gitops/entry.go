@@ -115,6 +115,9 @@ func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
 		return out
 	}
 	if isArgoApplication(e) {
+		if l.argoHelm(e, u, out, t) {
+			return out
+		}
 		var skip string
 		var err error
 		if path, ov, skip, err = l.argoOverlay(e, u); skip != "" {
@@ -148,7 +151,10 @@ func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
 	for i := range objs {
 		o := &objs[i]
 		if isHelmRelease(o) {
-			t.NotRendered["HelmRelease (helm.toolkit.fluxcd.io)"]++
+			if n := l.rawFor(o); n != nil && n != e {
+				out.nested = append(out.nested, n)
+				out.errs = append(out.errs, l.renderHelmRelease(n, o, objs, t).errs...)
+			}
 		}
 		if isFluxKustomization(o) {
 			if n := l.rawFor(o); n != nil && n != e {

@@ -36,6 +36,8 @@ type Options struct {
 	// the one a bootstrap sync of the tree points at: a Flux Kustomization sourced from
 	// any other source is not rendered from this tree.
 	Sources []string
+	// Charts bound the Helm charts' reads and renders (zero: the defaults).
+	Charts ChartBounds
 
 	// For tests: every build by kustomize as a whole (the result direct must equal), and
 	// how many builds took which way.
@@ -65,7 +67,8 @@ type Tree struct {
 	// (Kustomize, Flux, Argo CD, sealed and SOPS-encrypted secrets, Kubernetes kinds).
 	Recognised map[string]int
 	// NotRendered counts, by kind, what the controllers render and this package does not
-	// (HelmReleases, Argo CD Applications of other repositories or of Helm charts).
+	// (HelmReleases of charts from elsewhere, Argo CD Applications of other repositories or
+	// of charts from a registry).
 	NotRendered map[string]int
 	// Unknown are documents of API groups the check does not know.
 	Unknown []manifest.Object
@@ -81,8 +84,9 @@ type Tree struct {
 	// Elsewhere are the Flux Kustomizations whose source is not this repository, not
 	// rendered (counted in NotRendered by the source's kind).
 	Elsewhere []Elsewhere
-	// Charts are the directories of Helm charts (holding Chart.yaml), as walked: their
-	// files are templates, not manifests, and are not read.
+	// Charts are the directories of Helm charts (holding Chart.yaml), as walked, that no
+	// HelmRelease or Application of the tree installs: their files are templates, not
+	// manifests, and are not read. A chart one installs is rendered as it installs it.
 	Charts []string
 	// SourceNote, when not "", says that no source was identified as this repository, so
 	// every Flux Kustomization was rendered from it.
@@ -179,7 +183,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	}
 	t.Raw = raw
 	t.LeftOut = raw.LeftOut
-	defer func() { t.notObjects(l.raw.NotObjects) }() // once every template has decoded
+	defer func() { t.notObjects(l.valuesRead(t, l.raw.NotObjects)) }() // once every template has decoded
 	for i := range raw.Objects {
 		o := &raw.Objects[i]
 		switch {
@@ -190,16 +194,18 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 			t.Unknown = append(t.Unknown, *o)
 		}
 	}
-	if len(entries) == 0 && len(l.kusts) == 0 {
+	if len(entries) == 0 && len(l.kusts) == 0 && !l.anyRelease() {
 		if errs := raw.Duplicates(); len(errs) > 0 {
 			return nil, errors.Join(errs...)
 		}
 		t.Targets = []Target{{Set: raw}}
+		t.Charts = l.unrenderedCharts()
 		return t, nil
 	}
 	if err := l.render(t, entries); err != nil {
 		return nil, err
 	}
+	t.Charts = l.unrenderedCharts()
 	return t, nil
 }
 

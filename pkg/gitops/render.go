@@ -52,7 +52,8 @@ type loader struct {
 	// trees the source trees read, by root and ignore rules (sourceTree).
 	artifacts map[string][]*externalArtifact
 	trees     map[string]*sourceTree
-	argo      argoState // ApplicationSets and Applications of Applications
+	argo      argoState  // ApplicationSets and Applications of Applications
+	helm      *helmState // the charts rendered (helm.go)
 }
 
 // byFile indexes the tree's objects by the absolute path of their file.
@@ -171,7 +172,7 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 			return err
 		}
 		t.Targets = []Target{{Set: set}}
-		return nil
+		return l.plainReleases(t)
 	}
 	l.argo = newArgoState()
 	entries = l.expandSets(t, entries)

@@ -10,14 +10,20 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
-// Elsewhere is a Flux Kustomization whose source is not this repository: what it applies
-// is another artifact's, so it is not rendered from this tree.
+// Elsewhere is a Flux Kustomization or HelmRelease whose source is not this repository:
+// what it applies is another artifact's, so it is not rendered from this tree.
 type Elsewhere struct {
 	Object manifest.Object
 	// Source is its sourceRef, "KIND NAMESPACE/NAME".
 	Source string
-	// Kind is the source's kind (OCIRepository, Bucket, GitRepository, ExternalArtifact).
+	// Kind is the source's kind (OCIRepository, Bucket, GitRepository, ExternalArtifact,
+	// HelmRepository).
 	Kind string
+	// Field is the field naming the source ("" for spec.sourceRef).
+	Field string
+	// Why, when not "", is why a HelmRelease of this repository is not rendered (its
+	// postRenderers, values the tree cannot read), in place of its source.
+	Why string
 }
 
 // sourceRef is a Flux object's spec.sourceRef, its namespace defaulted as Flux defaults

@@ -28,6 +28,9 @@ type FieldOrigin struct {
 	Field string // as field.Path renders it
 	File  string
 	Line  int
+	// Note, when not "", says how File:Line set the field (a chart's template from a
+	// values key), for a finding to say.
+	Note string
 }
 
 // Rendered returns rendered (an object a renderer made, such as a kustomize build) placed
@@ -65,6 +68,20 @@ func (o *Object) AddOrigin(fo FieldOrigin) { o.origins = append(o.origins, fo) }
 // Position is the file and line of a field of o: the patch that set it when a renderer
 // said so (the most specific one), else where o was written (Line).
 func (o *Object) Position(field string) (string, int) {
+	if fo, ok := o.origin(field); ok {
+		return fo.File, fo.Line
+	}
+	return o.Source.File, o.Line(field)
+}
+
+// OriginNote is the Note of the origin Position gives a field, "" for none.
+func (o *Object) OriginNote(field string) string {
+	fo, _ := o.origin(field)
+	return fo.Note
+}
+
+// origin is the most specific origin of a field, the last of equal ones.
+func (o *Object) origin(field string) (FieldOrigin, bool) {
 	best := -1
 	want := fieldSteps(field)
 	for i, fo := range o.origins {
@@ -78,9 +95,9 @@ func (o *Object) Position(field string) (string, int) {
 		}
 	}
 	if best >= 0 && field != "" {
-		return o.origins[best].File, o.origins[best].Line
+		return o.origins[best], true
 	}
-	return o.Source.File, o.Line(field)
+	return FieldOrigin{}, false
 }
 
 // fieldSteps splits a field path into its steps: "a.b[c.d][0]" gives a, b, c.d, 0, as

@@ -1,0 +1,107 @@
+package gitops
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// boundTree is a tree whose one HelmRelease installs a chart of one template.
+func boundTree(t *testing.T, template string) string {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"charts/app/Chart.yaml":         "apiVersion: v2\nname: app\nversion: 0.1.0\n",
+		"charts/app/templates/app.yaml": template,
+		"release.yaml": `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: app
+  namespace: apps
+spec:
+  chart:
+    spec:
+      chart: ./charts/app
+      sourceRef:
+        kind: GitRepository
+        name: flux-system
+        namespace: flux-system
+`,
+	})
+	return dir
+}
+
+func TestChartBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name, template string
+		bounds         ChartBounds
+		want           string
+	}{
+		// A loop of millions of turns that writes nothing: past the time bound (it ends by
+		// itself a little later, so the test leaves nothing running).
+		{"time", `{{ range until 3000 }}{{ range until 3000 }}{{ end }}{{ end }}`,
+			ChartBounds{RenderTimeout: 20 * time.Millisecond}, "render given up: it ran past 20ms"},
+		{"output", `{{ range until 2000 }}xxxxxxxxxx{{ end }}`,
+			ChartBounds{MaxRenderBytes: 1 << 10}, "render given up: it wrote 20000 bytes, past the bound of 1 KiB"},
+		{"chart", `{{/* ` + strings.Repeat("x", 4<<10) + ` */}}`,
+			ChartBounds{MaxChartBytes: 1 << 10}, "the chart's files are past 1 KiB (the bound of one chart)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load([]string{boundTree(t, tc.template)}, nil, Options{Charts: tc.bounds})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `HelmRelease "apps/app": chart `) {
+				t.Fatalf("got %v, want an error naming the release and saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// A chart's rendered objects are placed at their template, a field set from a plain
+// .Values expression at the values line that set it last.
+func TestChartPositions(t *testing.T) {
+	dir := boundTree(t, `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: app
+  labels:
+    example.com/tier: {{ .Values.tier | quote }}
+data:
+  literal: "x"
+`)
+	writeTree(t, dir, map[string]string{"charts/app/values.yaml": "tier: one\n"})
+	check := func(wantFile string, wantLine int) {
+		t.Helper()
+		tree, err := Load([]string{dir}, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := tree.Targets[0].Set.Objects
+		for i := range o {
+			if o[i].Kind != "ConfigMap" {
+				continue
+			}
+			if f, l := o[i].Position("metadata.labels[example.com/tier]"); !strings.HasSuffix(f, wantFile) || l != wantLine {
+				t.Errorf("tier at %s:%d, want %s:%d", f, l, wantFile, wantLine)
+			}
+			if f, l := o[i].Position("data.literal"); !strings.HasSuffix(f, "charts/app/templates/app.yaml") || l != 8 {
+				t.Errorf("literal at %s:%d, want the template's line 8", f, l)
+			}
+			if n := o[i].OriginNote("metadata.labels[example.com/tier]"); !strings.Contains(n, "{{ .Values.tier }} in ") || !strings.HasSuffix(n, "templates/app.yaml:6") {
+				t.Errorf("note %q", n)
+			}
+			return
+		}
+		t.Fatal("no ConfigMap rendered")
+	}
+	check("charts/app/values.yaml", 1)
+	rel := dir + "/release.yaml"
+	writeTree(t, dir, map[string]string{"release.yaml": readFile(t, rel) + "  values:\n    other: 1\n    tier: two\n"})
+	check("release.yaml", 16)
+}
+
+func readFile(t *testing.T, p string) string {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}

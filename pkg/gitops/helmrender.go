@@ -1,0 +1,285 @@
+package gitops
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"os"
+	"path/filepath"
+	"runtime/metrics"
+	"sort"
+	"strings"
+	"time"
+
+	"helm.sh/helm/v3/pkg/chart"
+	chartloader "helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
+	"helm.sh/helm/v3/pkg/ignore"
+	"helm.sh/helm/v3/pkg/releaseutil"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+)
+
+// Bounds of a chart and of one render of it. Helm's engine takes no context and cannot be
+// stopped: a render past its time or memory bound is given up (an error, so the command
+// ends), and its goroutine is left to the process's exit.
+const (
+	// DefaultMaxChartBytes bounds the files of one chart (its subcharts included).
+	DefaultMaxChartBytes = 32 << 20
+	// maxChartFileBytes bounds each file of a chart, as Helm bounds a chart's files.
+	maxChartFileBytes = 8 << 20
+	// DefaultRenderTimeout bounds one render: a chart of this world renders in milliseconds.
+	DefaultRenderTimeout = 30 * time.Second
+	// DefaultMaxRenderBytes bounds what one render writes, and (as growth of the heap while
+	// it runs, sampled) what it holds.
+	DefaultMaxRenderBytes = 64 << 20
+)
+
+// ChartBounds are the bounds of charts' reads and renders; zero fields take the defaults.
+type ChartBounds struct {
+	MaxChartBytes  int64
+	MaxRenderBytes int64
+	RenderTimeout  time.Duration
+}
+
+func (b ChartBounds) withDefaults() ChartBounds {
+	if b.MaxChartBytes <= 0 {
+		b.MaxChartBytes = DefaultMaxChartBytes
+	}
+	if b.MaxRenderBytes <= 0 {
+		b.MaxRenderBytes = DefaultMaxRenderBytes
+	}
+	if b.RenderTimeout <= 0 {
+		b.RenderTimeout = DefaultRenderTimeout
+	}
+	return b
+}
+
+// loadChart reads a chart directory as Helm's directory loader does (.helmignore and its
+// defaults honoured, vendored subcharts in charts/, directories or archives), every file
+// through a bounded read and the whole chart bounded.
+func loadChart(dir string, max int64) (*chart.Chart, error) {
+	rules := ignore.Empty()
+	if _, err := os.Stat(filepath.Join(dir, ignore.HelmIgnore)); err == nil {
+		data, err := fileio.ReadFile(filepath.Join(dir, ignore.HelmIgnore), 1<<20)
+		if err != nil {
+			return nil, err
+		}
+		if rules, err = ignore.Parse(bytes.NewReader(data)); err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ignore.HelmIgnore), err)
+		}
+	}
+	rules.AddDefaults()
+	var files []*chartloader.BufferedFile
+	var total int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if rel == "." {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		fi, err := os.Stat(p) // a symlink is read as what it points at, as Helm reads it
+		if err != nil {
+			return err
+		}
+		if fi.IsDir() {
+			if rules.Ignore(rel, fi) || d.Type()&fs.ModeSymlink != 0 {
+				return filepath.SkipDir // a linked directory is not walked: no loops
+			}
+			return nil
+		}
+		if rules.Ignore(rel, fi) {
+			return nil
+		}
+		data, err := fileio.ReadFile(p, maxChartFileBytes)
+		if err != nil {
+			return err
+		}
+		if total += int64(len(data)); total > max {
+			return fmt.Errorf("the chart's files are past %s (the bound of one chart)", fileio.Size(max))
+		}
+		files = append(files, &chartloader.BufferedFile{Name: rel, Data: bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c, err := chartloader.LoadFiles(files)
+	if err != nil {
+		return nil, fmt.Errorf("not a chart Helm can load: %w", err)
+	}
+	return c, nil
+}
+
+// missingDependencies names the dependencies of Chart.yaml not vendored in charts/, as
+// `helm template` refuses them, and those of its subcharts, with the chart that names each.
+func missingDependencies(c *chart.Chart) []string {
+	var missing []string
+	have := map[string]bool{}
+	for _, d := range c.Dependencies() {
+		have[d.Name()] = true
+		missing = append(missing, missingDependencies(d)...)
+	}
+	if c.Metadata == nil {
+		return missing
+	}
+	for _, r := range c.Metadata.Dependencies {
+		if r != nil && !have[r.Name] {
+			where := r.Repository
+			if where == "" {
+				where = "no repository"
+			}
+			missing = append(missing, fmt.Sprintf("%s needs %s %s (%s), not in its charts/ directory", c.Name(), r.Name, r.Version, where))
+		}
+	}
+	return missing
+}
+
+// renderedDoc is one document a render wrote: the template that wrote it (as Helm names
+// it, "chart/templates/x.yaml"), its place among that template's documents, its text.
+type renderedDoc struct {
+	template string
+	index    int
+	text     string
+}
+
+// release is what a render takes besides the chart: the release's name, namespace and
+// values, the values already merged (Helm coalesces the chart's defaults).
+type release struct {
+	name, namespace string
+	vals            map[string]any
+}
+
+// renderChart renders a chart as `helm template` does (client only: no lookup, no DNS,
+// the default capabilities), CRDs of crds/ included (Flux installs them, Argo CD passes
+// --include-crds), NOTES.txt left out.
+func renderChart(c *chart.Chart, rel release, b ChartBounds) ([]renderedDoc, error) {
+	caps := chartutil.DefaultCapabilities
+	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, caps.KubeVersion.String()) {
+		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c.Metadata.KubeVersion, caps.KubeVersion.String())
+	}
+	// Helm words what it makes of values it cannot coalesce (a table over a scalar) through
+	// the standard logger: kept off the tools' output, which says what they judge.
+	prev := log.Writer()
+	log.SetOutput(io.Discard)
+	defer log.SetOutput(prev)
+	if err := chartutil.ProcessDependenciesWithMerge(c, rel.vals); err != nil {
+		return nil, err
+	}
+	opts := chartutil.ReleaseOptions{Name: rel.name, Namespace: rel.namespace, Revision: 1, IsInstall: true}
+	top, err := chartutil.ToRenderValues(c, rel.vals, opts, caps)
+	if err != nil {
+		return nil, err
+	}
+	files, err := renderBounded(c, top, b)
+	if err != nil {
+		return nil, shortError(err)
+	}
+	var docs []renderedDoc
+	for _, crd := range c.CRDObjects() {
+		docs = append(docs, split(crd.Filename, string(crd.File.Data))...)
+	}
+	names := make([]string, 0, len(files))
+	for k := range files {
+		if !strings.HasSuffix(k, "NOTES.txt") {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		docs = append(docs, split(k, files[k])...)
+	}
+	return docs, nil
+}
+
+// split is a template's output as Helm splits it into documents, empty ones left out.
+func split(name, text string) []renderedDoc {
+	m := releaseutil.SplitManifests(text)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Sort(releaseutil.BySplitManifestsOrder(keys))
+	var out []renderedDoc
+	for i, k := range keys {
+		if strings.TrimSpace(m[k]) != "" {
+			out = append(out, renderedDoc{template: name, index: i, text: m[k]})
+		}
+	}
+	return out
+}
+
+// shortError bounds a render's error: Helm's error through nested includes repeats each
+// level, a thousand of them for a recursion; its first and last parts say what matters.
+func shortError(err error) error {
+	msg := err.Error()
+	const head, tail = 300, 300
+	if len(msg) <= head+tail+100 {
+		return err
+	}
+	return fmt.Errorf("%s … (%s left out) … %s", msg[:head], fileio.Size(int64(len(msg)-head-tail)), msg[len(msg)-tail:])
+}
+
+// errRenderBound is a render given up at a bound.
+var errRenderBound = errors.New("render given up")
+
+// heapMetric is the heap's objects, live or not yet swept: what a render's output grows.
+const heapMetric = "/memory/classes/heap/objects:bytes"
+
+// renderBounded runs Helm's engine, giving up when it runs past the time bound or the
+// heap grows past the output bound while it runs (sampled every 10ms), and refusing
+// output past the bound.
+func renderBounded(c *chart.Chart, vals chartutil.Values, b ChartBounds) (map[string]string, error) {
+	type result struct {
+		files map[string]string
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		files, err := engine.Engine{}.Render(c, vals) // no client: lookup returns nothing; DNS off
+		done <- result{files, err}
+	}()
+	sample := []metrics.Sample{{Name: heapMetric}}
+	heap := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
+	start := heap()
+	deadline := time.NewTimer(b.RenderTimeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case r := <-done:
+			if r.err != nil {
+				return nil, r.err
+			}
+			var n int64
+			for _, v := range r.files {
+				n += int64(len(v))
+			}
+			if n > b.MaxRenderBytes {
+				return nil, fmt.Errorf("%w: it wrote %s, past the bound of %s", errRenderBound, fileio.Size(n), fileio.Size(b.MaxRenderBytes))
+			}
+			return r.files, nil
+		case <-deadline.C:
+			return nil, fmt.Errorf("%w: it ran past %s", errRenderBound, b.RenderTimeout)
+		case <-tick.C:
+			if h := heap(); h > start && int64(h-start) > 2*b.MaxRenderBytes {
+				return nil, fmt.Errorf("%w: it held more than %s", errRenderBound, fileio.Size(2*b.MaxRenderBytes))
+			}
+		}
+	}
+}
+
+// templateFile is the file of the tree a rendered template came from: Helm names it from
+// the chart's name ("app/templates/x.yaml", "app/charts/db/templates/y.yaml").
+func templateFile(chartDir, name string) string {
+	_, rest, _ := strings.Cut(name, "/")
+	return filepath.Join(chartDir, filepath.FromSlash(rest))
+}
