@@ -17,76 +17,21 @@ import (
 
 const applicationLabel = "Application (argoproj.io)"
 
-// argoHelm renders an Argo CD Application whose source is a chart of this repository
-// (spec.source.path holding Chart.yaml), or whose spec.sources are several: each chart
-// source rendered, each directory source built, a ref: source lending its files to the
-// others' valueFiles. It reports whether it took e; the other Applications are rendered
-// as before.
+// argoHelm renders an Argo CD Application whose one source is a chart of this repository
+// (spec.source.path holding Chart.yaml); it reports whether it took e. The chart sources
+// of a multi-source Application are rendered by multiSource, with the refs they may name.
 func (l *loader) argoHelm(e *manifest.Object, u map[string]any, out *output, t *Tree) bool {
-	srcs, multi, _ := unstructured.NestedSlice(u, "spec", "sources")
-	if !multi {
-		src, _, _ := unstructured.NestedMap(u, "spec", "source")
-		p, _ := src["path"].(string)
-		if src == nil || src["chart"] != nil || p == "" {
-			return false
-		}
-		dir, ok := l.resolveDir(p)
-		if !ok || !l.charts[dir] {
-			return false
-		}
-		l.argoChartSource(e, u, src, "spec.source", dir, nil, out, t)
-		return true
+	src, _, _ := unstructured.NestedMap(u, "spec", "source")
+	p, _ := src["path"].(string)
+	if src == nil || src["chart"] != nil || p == "" {
+		return false
 	}
-	refs := map[string]map[string]any{}
-	for _, s := range srcs {
-		if src, _ := s.(map[string]any); src != nil {
-			if ref, _ := src["ref"].(string); ref != "" {
-				refs[ref] = src
-			}
-		}
+	dir, ok := l.resolveDir(p)
+	if !ok || !l.charts[dir] {
+		return false
 	}
-	for i, s := range srcs {
-		src, _ := s.(map[string]any)
-		field := "spec.sources[" + strconv.Itoa(i) + "]"
-		p, _ := src["path"].(string)
-		dir, inTree := l.resolveDir(p)
-		switch {
-		case src == nil:
-		case src["chart"] != nil:
-			t.NotRendered[applicationLabel+" source of a Helm chart from a repository"]++
-		case p == "" && src["ref"] != nil: // only lends its files
-		case !inTree || p == "":
-			t.NotRendered[applicationLabel+" source of another repository"]++
-		case l.charts[dir]:
-			l.argoChartSource(e, u, src, field, dir, refs, out, t)
-		default:
-			l.argoDirectorySource(e, u, src, dir, out)
-		}
-	}
+	l.argoChartSource(e, u, src, "spec.source", dir, nil, out, t)
 	return true
-}
-
-// argoDirectorySource builds a directory source of a multi-source Application as a
-// single source is built.
-func (l *loader) argoDirectorySource(e *manifest.Object, u map[string]any, src map[string]any, dir string, out *output) {
-	spec, _ := u["spec"].(map[string]any)
-	one := map[string]any{"spec": map[string]any{"source": src, "destination": spec["destination"]}}
-	_, ov, skip, err := l.argoOverlay(e, one)
-	if skip != "" || err != nil {
-		if err != nil {
-			out.errs = append(out.errs, err)
-		}
-		return
-	}
-	objs, files, err := l.build(dir, ov, e)
-	if err != nil {
-		out.errs = append(out.errs, err)
-		return
-	}
-	for f := range files {
-		out.files[f] = true
-	}
-	out.objects = append(out.objects, objs...)
 }
 
 // argoChartSource renders one chart source of an Application as Argo CD's repo server

@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"strconv"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
@@ -18,7 +19,15 @@ func (l *loader) multiSource(e *manifest.Object, u map[string]any, t *Tree, out 
 	if _, single, _ := unstructured.NestedMap(u, "spec", "source"); single {
 		return false // Argo CD reads spec.source then, and ignores spec.sources
 	}
+	refs := map[string]map[string]any{} // the sources that lend their files to valueFiles
 	for _, s := range srcs {
+		if src, _ := s.(map[string]any); src != nil {
+			if ref, _ := src["ref"].(string); ref != "" {
+				refs[ref] = src
+			}
+		}
+	}
+	for i, s := range srcs {
 		src, _ := s.(map[string]any)
 		if src == nil {
 			continue
@@ -28,6 +37,11 @@ func (l *loader) multiSource(e *manifest.Object, u map[string]any, t *Tree, out 
 		chart, _ := src["chart"].(string)
 		if ref != "" && p == "" && chart == "" {
 			continue // a ref only: the values of another source, no objects of its own
+		}
+		if dir, ok := l.resolveDir(p); ok && p != "" && chart == "" && l.charts[dir] {
+			// A chart of this repository: its valueFiles may name the other sources' refs.
+			l.argoChartSource(e, u, src, "spec.sources["+strconv.Itoa(i)+"]", dir, refs, out, t)
+			continue
 		}
 		one := unstructured.Unstructured{Object: u}
 		c := one.DeepCopy()
