@@ -34,9 +34,11 @@ demo: demo-bin
 	  code=$$?; echo "(exit status $$code)"; test $$code -eq 4
 
 # make test runs in two steps. First what the rest builds on, one after the other: the
-# tools' modules, tmux, gofmt, and vet, which compiles every package the project's tests and
-# tools import once (hack/testbin.sh, hack/lint.sh and the tests' own `go build`s use the
-# same flags, so what vet compiled is reused, not compiled again under another key). Then
+# tools' modules, tmux, gofmt, and vet, which compiles every package the project and its
+# tests import. The control plane, the lint tools, configcheck and the tests' own `go
+# build`s use the same compile flags (no -trimpath, cgo as the host has it), so they reuse
+# what vet compiled (the standard library, the k8s.io packages at the project's versions)
+# instead of compiling it again under another cache key. Then
 # the parts, TEST_JOBS at a time (make -j): the control plane (testbin), lint, cross and
 # the tests that need no control plane start together; the race run and the scripts start
 # once the control plane is built. A part's output is printed whole when it ends
