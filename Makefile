@@ -38,10 +38,11 @@ demo: demo-bin
 # tests import. The control plane, the lint tools, configcheck and the tests' own `go
 # build`s use the same compile flags (no -trimpath, cgo as the host has it), so they reuse
 # what vet compiled (the standard library, the k8s.io packages at the project's versions)
-# instead of compiling it again under another cache key. Then
-# the parts, TEST_JOBS at a time (make -j): the control plane (testbin), lint, cross and
-# the tests that need no control plane start together; the race run and the scripts start
-# once the control plane is built. A part's output is printed whole when it ends
+# instead of compiling it again under another cache key. Then the parts, TEST_JOBS at a
+# time (make -j), so that one part's single-threaded stretches (links, tests waiting on
+# processes or the API server) leave no core idle: the control plane (testbin), lint, cross
+# and the tests that need no control plane start first; the race run and the scripts once
+# the control plane is built. A part's output is printed whole when it ends
 # (--output-sync), and make test fails if any part fails.
 # KUBEBUILDER_ASSETS is set, so under make test a missing control plane binary fails the
 # live tests instead of skipping them.
