@@ -10,6 +10,7 @@ BUILDINFO := github.com/butlerdotdev/butler-toolkit/internal/buildinfo
 LDFLAGS   := -X $(BUILDINFO).Version=$(VERSION) -X $(BUILDINFO).Commit=$(COMMIT) -X $(BUILDINFO).Date=$(DATE)
 
 .PHONY: all build demo demo-bin test vet cross fmt-check unit scripts crds bench bench-manifests clean testbin codegen-deps
+.PHONY: test-parts unit-race unit-plain unit-scripts
 .PHONY: docs goreleaser goreleaser-config release-check startup tmux-check fuzz test-deps lint
 
 all: build
@@ -32,15 +33,33 @@ demo: demo-bin
 	@$(BIN)/butlerctl cluster create sandbox-3 --team payments --environment dev --as carol@example.com --manifests $(PAYMENTS); \
 	  code=$$?; echo "(exit status $$code)"; test $$code -eq 4
 
-# testbin first: the live tests need the control plane, and under `make test` a missing
-# binary fails them instead of skipping them (KUBEBUILDER_ASSETS is set).
+# make test runs in two steps. First what the rest builds on, one after the other: the
+# tools' modules, tmux, gofmt, and vet, which compiles every package the project and its
+# tests import. The control plane, the lint tools, configcheck and the tests' own `go
+# build`s use the same compile flags (no -trimpath, cgo as the host has it), so they reuse
+# what vet compiled (the standard library, the k8s.io packages at the project's versions)
+# instead of compiling it again under another cache key. Then the parts, TEST_JOBS at a
+# time (make -j), so that one part's single-threaded stretches (links, tests waiting on
+# processes or the API server) leave no core idle: the control plane (testbin), lint, cross
+# and the tests that need no control plane start first; the race run and the scripts once
+# the control plane is built. A part's output is printed whole when it ends
+# (--output-sync), and make test fails if any part fails.
+# KUBEBUILDER_ASSETS is set, so under make test a missing control plane binary fails the
+# live tests instead of skipping them.
+TEST_JOBS ?= 2
 test: export KUBEBUILDER_ASSETS := $(shell hack/testbin.sh --dir)
 # The release configuration through goreleaser's own loader (configcheck): with
 # BUTLER_GORELEASER_CONFIGCHECK set, a missing checker fails instead of skipping. goreleaser
 # itself is not built here (a quarter of an hour cold): `make release-check` runs it, and
 # internal/release runs `goreleaser check` too wherever it is already built.
 test: export BUTLER_GORELEASER_CONFIGCHECK := $(shell hack/goreleaser.sh --configcheck --path)
-test: testbin goreleaser-config codegen-deps test-deps vet fmt-check lint cross unit
+test:
+	@$(MAKE) --no-print-directory codegen-deps test-deps fmt-check vet
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-parts UNITVET=-vet=off
+
+# The parts, in the order make starts them: the control plane first, as the race run and
+# the scripts wait for it.
+test-parts: testbin lint cross goreleaser-config unit-plain unit-race unit-scripts
 
 # tmux, for TestScreens (internal/cli): the terminal screens at 80 and 160 columns are
 # checked against testdata/screens. Installed with apt-get when missing and running as root;
@@ -58,10 +77,15 @@ vet:
 	$(GO) vet ./...
 
 # The binaries build for every system the release ships (.goreleaser.yaml): code that only
-# compiles on Linux (a syscall type of its own) fails here, not in a release.
+# compiles on Linux (a syscall type of its own) fails here, not in a release. They are
+# type-checked from source for each system with everything they import (hack/crosscheck,
+# internal/crosscheck): the errors a build for that system stops at, in seconds, where
+# compiling the thousand packages again for each system took minutes (so all four non-Linux
+# systems are checked, not two). Only link errors are out of its reach, and the project's
+# code has no assembly or linkname that could make one.
+CROSS_TARGETS := windows/amd64,windows/arm64,darwin/amd64,darwin/arm64
 cross:
-	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/butlerctl ./cmd/butleradm ./cmd/kubectl-butler
-	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/butlerctl ./cmd/butleradm ./cmd/kubectl-butler
+	$(GO) run ./hack/crosscheck -targets $(CROSS_TARGETS) ./cmd/butlerctl ./cmd/butleradm ./cmd/kubectl-butler
 
 # The lint gate: staticcheck (staticcheck.conf) and deadcode, over the mains and the tests
 # and then over the binaries alone (hack/lint/deadcode-tests-only.txt lists what the
@@ -75,19 +99,37 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-# Unit tests and fuzz seeds under the race detector, which finds races where goroutines
-# share memory: in every package's Go tests, the concurrent ones included. The testscript
-# goldens (SCRIPT_TESTS) run each command as a process of its own and compare what it
-# prints; under the race detector each of those processes starts and runs several times
-# slower, and no goroutine of the test shares memory with them, so they run without it,
-# after the race run.
-# UNITFLAGS adds flags to both runs (bench/loop.sh sets -json to time each package and
-# script).
+# The Go tests (unit tests, fuzz seeds, live tests), each run once. The race detector finds
+# races only where two goroutines share memory, so the packages whose tests can run
+# goroutines (hack/race-packages.txt; internal/structure's TestRacePackages keeps it exact
+# and says why each is there) run under it, and the others without it, at a fraction of
+# the compile, link and run time. The testscript goldens (SCRIPT_TESTS) run each command
+# as a process of its own and compare what it prints; under the race detector each of
+# those processes starts and runs several times slower, and no goroutine of the test
+# shares memory with them, so they run without it.
+# The packages out of the race list never use the control plane (using it puts a package
+# on the list), so unit-plain does not wait for testbin.
+# UNITFLAGS adds flags to every run (bench/loop.sh sets -json to time each package and
+# script). UNITVET is go test's own vet pass, a subset of `make vet`'s checks: make test,
+# which has just run make vet over the same packages and tests, turns it off (-vet=off)
+# rather than type-check every package a second time.
 SCRIPT_TESTS := TestScripts|TestLiveScripts
 UNITFLAGS    ?=
-unit:
-	$(GO) test -race -count=1 -timeout 30m $(UNITFLAGS) -skip '^($(SCRIPT_TESTS))$$' ./...
-	$(GO) test -count=1 -timeout 30m $(UNITFLAGS) -run '^($(SCRIPT_TESTS))$$' ./internal/cli
+UNITVET      ?=
+MODULE       := github.com/butlerdotdev/butler-toolkit
+RACE_PKGS    := $(shell sed 's/[#].*//' hack/race-packages.txt)
+# Every other package of the module; `=`, so that only the targets using it run go list.
+PLAIN_PKGS    = $(filter-out $(RACE_PKGS),$(patsubst $(MODULE)/%,./%,$(shell $(GO) list ./...)))
+unit: unit-race unit-plain unit-scripts
+
+unit-race: testbin test-deps
+	$(GO) test -race -count=1 -timeout 30m $(UNITVET) $(UNITFLAGS) -skip '^($(SCRIPT_TESTS))$$' $(RACE_PKGS)
+
+unit-plain: goreleaser-config codegen-deps
+	$(GO) test -count=1 -timeout 30m $(UNITVET) $(UNITFLAGS) -skip '^($(SCRIPT_TESTS))$$' $(PLAIN_PKGS)
+
+unit-scripts: testbin
+	$(GO) test -count=1 -timeout 30m $(UNITVET) $(UNITFLAGS) -run '^($(SCRIPT_TESTS))$$' ./internal/cli
 
 # The test control plane: kube-apiserver, etcd and kubectl built from source (tools modules
 # hack/k8s-tools and hack/etcd-tools) into a versioned cache outside the work tree; what

@@ -10,10 +10,15 @@
 #                          XDG_CACHE_HOME in a temporary folder, removed on exit), as a
 #                          fresh clone on a fresh machine pays it
 #
-# Phases: modules (go mod download of the project and its tools modules), control plane
-# (testbin), goreleaser's configuration loader, the tools' modules and tmux, vet and
-# gofmt, the lint gate, the cross builds, then the test run (unit: the race run, then the
-# scripts): `make test`'s own targets, in its order.
+# Phases: modules (go mod download of the project and its tools modules), the tools'
+# modules, tmux, gofmt and vet, the control plane (testbin), goreleaser's configuration
+# loader, the lint gate, the cross-system type check, then the tests: those out of
+# hack/race-packages.txt, those in it (under the race detector), the scripts. These are
+# `make test`'s own targets, one after the other, so each one's CPU is its own; `make test`
+# overlaps them (TEST_JOBS at a time), so its wall on two cores is less than the sum.
+#
+#   bench/loop.sh --whole  `make test` itself, timed whole (wall and CPU), after the
+#                          modules phase: the overlapped wall (with --cold too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in /usr/bin/time jq; do
@@ -24,11 +29,17 @@ for tool in /usr/bin/time jq; do
 done
 tmp="$(mktemp -d)"
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-mode=warm
-if [ "${1:-}" = "--cold" ]; then
-  mode=cold
-  export GOCACHE="$tmp/gocache" GOMODCACHE="$tmp/gomodcache" XDG_CACHE_HOME="$tmp/xdg"
-fi
+mode=warm whole=
+for arg in "$@"; do
+  case "$arg" in
+  --cold)
+    mode=cold
+    export GOCACHE="$tmp/gocache" GOMODCACHE="$tmp/gomodcache" XDG_CACHE_HOME="$tmp/xdg"
+    ;;
+  --whole) whole=1 ;;
+  *) echo "loop: unknown argument $arg (bench/loop.sh [--cold] [--whole])" >&2; exit 2 ;;
+  esac
+done
 export KUBEBUILDER_ASSETS BUTLER_GORELEASER_CONFIGCHECK
 KUBEBUILDER_ASSETS="$(hack/testbin.sh --dir)"
 BUTLER_GORELEASER_CONFIGCHECK="$(hack/goreleaser.sh --configcheck --path)"
@@ -53,13 +64,24 @@ phase() {
 total=$SECONDS
 # The prerequisites of `make test`, in its order, then its test run.
 phase modules bash -c 'go mod download && for m in hack/tools hack/k8s-tools hack/etcd-tools hack/goreleaser hack/lint; do (cd "$m" && GOWORK=off go mod download) || exit 1; done'
+if [ -n "$whole" ]; then
+  phase make-test make test
+  echo "# make test whole, $mode, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"
+  echo
+  echo "| phase | wall s | CPU s |"
+  echo "| --- | ---: | ---: |"
+  printf '%s\n' "${rows[@]}"
+  exit 0
+fi
+phase prep make codegen-deps test-deps fmt-check vet
 phase control-plane make testbin
 phase goreleaser-config make goreleaser-config
-phase deps make codegen-deps test-deps
-phase vet make vet fmt-check
 phase lint make lint
 phase cross make cross
-phase tests make unit UNITFLAGS=-json
+phase tests-plain make unit-plain UNITFLAGS=-json UNITVET=-vet=off
+phase tests-race make unit-race UNITFLAGS=-json UNITVET=-vet=off
+phase scripts make unit-scripts UNITFLAGS=-json UNITVET=-vet=off
+cat "$tmp/tests-plain.log" "$tmp/tests-race.log" "$tmp/scripts.log" >"$tmp/tests.log"
 echo "# make test, $mode, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"
 echo
 echo "| phase | wall s | CPU s |"

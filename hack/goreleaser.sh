@@ -36,8 +36,9 @@ if [ ! -x "$bin" ]; then
   mkdir -p "$out"
   echo "goreleaser: building $name ${GORELEASER_VERSION}" >&2
   start=$SECONDS
-  (cd "$root/hack/goreleaser" && GOWORK=off GOFLAGS=-mod=readonly CGO_ENABLED=0 \
-    "$GO" build -trimpath -ldflags "-s -w -X main.version=${GORELEASER_VERSION}" \
+  # The project's compile flags, so the standard library is compiled once (hack/testbin.sh).
+  (cd "$root/hack/goreleaser" && GOWORK=off GOFLAGS=-mod=readonly \
+    "$GO" build -ldflags "-s -w -X main.version=${GORELEASER_VERSION}" \
     -o "$bin.tmp.$$" "$pkg")
   mv -f "$bin.tmp.$$" "$bin"
   echo "goreleaser: built $name in $((SECONDS - start))s" >&2

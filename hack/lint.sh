@@ -34,13 +34,15 @@ mkdir -p "$out"
 
 # build NAME PACKAGE: into a temporary name, then renamed, so an interrupted build never
 # leaves a half-written binary that later runs would keep.
+# The project's compile flags (no -trimpath, cgo as the host has it): the standard library
+# compiled here is the one vet and the tests use (hack/testbin.sh says why).
 build() {
   local name="$1" pkg="$2"
   [ -x "$out/$name" ] && return
   echo "lint: building $name ($pkg)" >&2
   local start=$SECONDS
-  (cd "$root/hack/lint" && GOWORK=off GOFLAGS=-mod=readonly CGO_ENABLED=0 \
-    "$GO" build -trimpath -o "$out/$name.tmp" "$pkg")
+  (cd "$root/hack/lint" && GOWORK=off GOFLAGS=-mod=readonly \
+    "$GO" build -o "$out/$name.tmp" "$pkg")
   mv -f "$out/$name.tmp" "$out/$name"
   echo "lint: built $name in $((SECONDS - start))s" >&2
 }

@@ -2,11 +2,10 @@ package factory
 
 import (
 	"context"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/butlerdotdev/butler-toolkit/internal/interrupt"
 )
 
 // Completer is a command's Options that take more than Deps takes: from the Factory, the
@@ -84,12 +83,8 @@ func Run[O any](cmd *cobra.Command, args []string, f *Factory, o O, runF func(O)
 	ctx := cmd.Context()
 	if _, ok := any(o).(Graceful); ok {
 		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		ctx, stop = interrupt.Graceful(ctx)
 		defer stop()
-		go func() {
-			<-ctx.Done()
-			stop() // the next signal ends the process
-		}()
 	}
 	return run(ctx, o)
 }
