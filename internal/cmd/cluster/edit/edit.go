@@ -107,15 +107,8 @@ func (o *Options) Validate() error {
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, team, actor, err := o.TeamAndActor(ctx)
+	s, team, actor, cur, err := o.OperatedCluster(ctx, "edit")
 	if err != nil {
-		return err
-	}
-	cur, err := lookup.Cluster(ctx, s, team, o.Name)
-	if err != nil {
-		return err
-	}
-	if _, err := lookup.RequireOperator(team, cur, actor, "edit"); err != nil {
 		return err
 	}
 	j := &judge{o: o, s: s, team: team, actor: actor, cur: cur}

@@ -70,3 +70,21 @@ func (o *ClusterOptions[S]) TeamAndActor(ctx context.Context) (S, *v1alpha1.Team
 	team, actor, err := lookup.TeamAndActor(ctx, s, o.Team)
 	return s, team, actor, err
 }
+
+// OperatedCluster is TeamAndActor and the cluster named, once the caller may verb it
+// (operator or admin in its environment, lookup.RequireOperator): what a command that
+// changes one cluster reads before it judges the change.
+func (o *ClusterOptions[S]) OperatedCluster(ctx context.Context, verb string) (S, *v1alpha1.Team, lookup.Actor, *v1alpha1.TenantCluster, error) {
+	s, team, actor, err := o.TeamAndActor(ctx)
+	if err != nil {
+		return s, nil, actor, nil, err
+	}
+	cur, err := lookup.Cluster(ctx, s, team, o.Name)
+	if err != nil {
+		return s, nil, actor, nil, err
+	}
+	if _, err := lookup.RequireOperator(team, cur, actor, verb); err != nil {
+		return s, nil, actor, nil, err
+	}
+	return s, team, actor, cur, nil
+}

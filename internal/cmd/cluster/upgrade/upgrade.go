@@ -14,7 +14,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster/shared"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/factory"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
-	"github.com/butlerdotdev/butler-toolkit/internal/lookup"
 	"github.com/butlerdotdev/butler-toolkit/internal/output"
 	"github.com/butlerdotdev/butler-toolkit/internal/prompt"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -125,15 +124,8 @@ func (o *Options) Validate() error {
 }
 
 func run(ctx context.Context, o *Options) error {
-	s, team, actor, err := o.TeamAndActor(ctx)
+	s, team, actor, cur, err := o.OperatedCluster(ctx, "upgrade")
 	if err != nil {
-		return err
-	}
-	cur, err := lookup.Cluster(ctx, s, team, o.Name)
-	if err != nil {
-		return err
-	}
-	if _, err := lookup.RequireOperator(team, cur, actor, "upgrade"); err != nil {
 		return err
 	}
 	pl, err := plan(ctx, o.IO.ErrOut, s, team, cur, o.Version, actor)
