@@ -13,6 +13,8 @@ import (
 	"errors"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/rest"
 
@@ -53,6 +55,7 @@ type Store interface {
 	ClusterUpgrader
 	Networks
 	ClusterApplier
+	ObjectApplier
 }
 
 // ErrNoServer is what Store.Server returns offline: the manifests have no server. It is a
@@ -391,4 +394,40 @@ type Applied struct {
 	Object   *v1alpha1.TenantCluster
 	Location string
 	Err      error
+}
+
+// Object is a Butler object of any kind, as ObjectApplier takes it.
+type Object interface {
+	runtime.Object
+	metav1.Object
+}
+
+// ObjectApplier puts butleradm's kinds (Team, ClusterCreationPolicy, ProviderConfig) into
+// the store whole, as `butleradm apply -f` gives them: what ClusterApplier does for
+// TenantClusters, with the same options and the same answers (a Conflict live in that
+// object's AppliedObject.Err; offline one write of all or none). Secrets are not among them:
+// credentials go in through Providers only.
+type ObjectApplier interface {
+	ApplyObjects(ctx context.Context, objs []Object, o ApplyOptions) ([]AppliedObject, error)
+}
+
+// AppliedObject is ApplyObjects' answer for one object, as Applied is for a cluster.
+type AppliedObject struct {
+	Object   Object
+	Location string
+	Err      error
+}
+
+// ApplyResource is the Butler resource (plural) of an object ApplyObjects takes, and
+// whether it is namespaced; "" for a kind it does not take.
+func ApplyResource(kind string) (resource string, namespaced bool) {
+	switch kind {
+	case v1alpha1.KindTeam:
+		return "teams", false
+	case v1alpha1.KindClusterCreationPolicy:
+		return "clustercreationpolicies", false
+	case v1alpha1.KindProviderConfig:
+		return "providerconfigs", true
+	}
+	return "", false
 }
