@@ -141,8 +141,6 @@ func Read(o ReadOptions, b Binary, stdin io.Reader) ([]Object, error) {
 func kindError(obj manifest.Object, b Binary) error {
 	what := fmt.Sprintf("%s: %s %s", obj.Source, obj.Kind, inert.Text(obj.Name))
 	switch {
-	case obj.Kind == "Secret":
-		return fmt.Errorf("%s: %s apply does not apply Secrets: credentials are never taken from files here; create them with butleradm provider create (--credentials-file ...) or replace them with butleradm provider rotate-credentials", what, b.Name)
 	case operatorKinds[obj.Kind] && b.Name == "butlerctl":
 		if Operator.Takes(obj.Kind) {
 			return fmt.Errorf("%s: a %s is a platform operator's object: apply it with butleradm apply", what, obj.Kind)
