@@ -14,6 +14,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
@@ -115,8 +116,8 @@ func Read(o ReadOptions, b Binary, stdin io.Reader) ([]Object, error) {
 			out = append(out, Object{Cluster: c, Doc: obj, Source: obj.Source})
 			continue
 		}
-		op, ok := obj.Obj.DeepCopyObject().(store.Object)
-		if !ok {
+		op := operatorObject(obj.Obj)
+		if op == nil {
 			errs = append(errs, kindError(obj, b))
 			continue
 		}
@@ -203,4 +204,17 @@ func expand(files []string, recursive bool) ([]string, error) {
 		out = append(out, names...)
 	}
 	return out, nil
+}
+
+// operatorObject is a copy of one of butleradm's kinds, nil for another.
+func operatorObject(o runtime.Object) store.Object {
+	switch t := o.(type) {
+	case *v1alpha1.Team:
+		return t.DeepCopy()
+	case *v1alpha1.ClusterCreationPolicy:
+		return t.DeepCopy()
+	case *v1alpha1.ProviderConfig:
+		return t.DeepCopy()
+	}
+	return nil
 }
