@@ -37,8 +37,8 @@ func (s *Store) ApplyObjects(ctx context.Context, objs []store.Object, o store.A
 // applyObject sends one apply patch and keeps the server's answer in a new object of obj's
 // kind.
 func applyObject(ctx context.Context, bc *butlerclient.Client, obj store.Object, o store.ApplyOptions) store.AppliedObject {
-	kind := obj.GetObjectKind().GroupVersionKind().Kind
 	var got store.Object
+	var kind string
 	switch obj.(type) {
 	case *v1alpha1.Team:
 		got, kind = &v1alpha1.Team{}, v1alpha1.KindTeam

@@ -4,8 +4,6 @@ import (
 	"context"
 	"sort"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-
 	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 )
@@ -71,11 +69,7 @@ func (b *batch) GetProviderConfig(ctx context.Context, namespace, name string) (
 	if pc, ok := b.pcs[namespace+"/"+name]; ok {
 		return pc.DeepCopy(), nil
 	}
-	pc, err := b.OperatorStore.GetProviderConfig(ctx, namespace, name)
-	if err != nil && !apierrors.IsNotFound(err) {
-		return nil, err
-	}
-	return pc, err
+	return b.OperatorStore.GetProviderConfig(ctx, namespace, name)
 }
 
 // overlay is list with the batch's objects in place of the stored ones of their key and
