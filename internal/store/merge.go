@@ -12,7 +12,7 @@ import (
 // ApplyBody is the JSON an apply sends for c: the object as written, without status (the
 // server ignores it on the main resource, and a typed object always has one) and without
 // the empty creationTimestamp a typed object marshals.
-func ApplyBody(c *v1alpha1.TenantCluster) ([]byte, error) {
+func ApplyBody(c any) ([]byte, error) {
 	raw, err := json.Marshal(c)
 	if err != nil {
 		return nil, err
@@ -48,6 +48,28 @@ func MergeApplied(cur, applied *v1alpha1.TenantCluster) (*v1alpha1.TenantCluster
 	out := &v1alpha1.TenantCluster{}
 	if err := json.Unmarshal(merged, out); err != nil {
 		return nil, fmt.Errorf("merging tenantcluster %s/%s: %w", applied.Namespace, applied.Name, err)
+	}
+	return out, nil
+}
+
+// MergeAppliedObject is MergeApplied for any Butler object: applied merged over cur, into
+// a new object of cur's type.
+func MergeAppliedObject[T any, P interface{ *T }](cur, applied P) (P, error) {
+	base, err := json.Marshal(cur)
+	if err != nil {
+		return nil, err
+	}
+	patch, err := ApplyBody(applied)
+	if err != nil {
+		return nil, err
+	}
+	merged, err := jsonpatch.MergePatch(base, patch)
+	if err != nil {
+		return nil, fmt.Errorf("merging: %w", err)
+	}
+	out := P(new(T))
+	if err := json.Unmarshal(merged, out); err != nil {
+		return nil, fmt.Errorf("merging: %w", err)
 	}
 	return out, nil
 }

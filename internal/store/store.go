@@ -53,6 +53,7 @@ type Store interface {
 	ClusterUpgrader
 	Networks
 	ClusterApplier
+	ObjectApplier
 }
 
 // ErrNoServer is what Store.Server returns offline: the manifests have no server. It is a
@@ -370,25 +371,11 @@ type ClusterApplier interface {
 	ApplyClusters(ctx context.Context, clusters []*v1alpha1.TenantCluster, o ApplyOptions) ([]Applied, error)
 }
 
-// ApplyOptions are how ApplyClusters applies.
-type ApplyOptions struct {
-	// FieldManager names the applier to the server (live).
-	FieldManager string
-	// Force takes over fields another manager owns instead of a Conflict (live).
-	Force bool
-	// DryRun: the server's dry run live; nothing written offline.
-	DryRun bool
-	// Concurrency is how many clusters are sent at once live (0: one at a time).
-	Concurrency int
-	// Done, when set, is called after each cluster is answered (live), from the sending
-	// goroutines: for progress on a terminal.
-	Done func()
-}
-
-// Applied is ApplyClusters' answer for one cluster: the cluster as the store now holds it
-// (or, on a dry run, would), where it went (a file offline), or the error that stopped it.
-type Applied struct {
-	Object   *v1alpha1.TenantCluster
-	Location string
-	Err      error
+// ObjectApplier puts butleradm's kinds (Team, ClusterCreationPolicy, ProviderConfig) into
+// the store whole, as `butleradm apply -f` gives them: what ClusterApplier does for
+// TenantClusters, with the same options and the same answers (a Conflict live in that
+// object's AppliedObject.Err; offline one write of all or none). Secrets are not among them:
+// credentials go in through Providers only.
+type ObjectApplier interface {
+	ApplyObjects(ctx context.Context, objs []Object, o ApplyOptions) ([]AppliedObject, error)
 }

@@ -5,6 +5,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cli/wiring"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/apply"
+	"github.com/butlerdotdev/butler-toolkit/internal/cmd/apply/applyutil"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/auth"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/check"
 	"github.com/butlerdotdev/butler-toolkit/internal/cmd/cluster"
@@ -45,6 +47,7 @@ Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 not found, 4 denied by policy
   butleradm help environment`
 	cmd.AddCommand(team.NewCmd(f, true), env.NewCmd(f, true), auth.NewCmd(f))
 	cmd.AddCommand(provider.NewCmd(f), policy.NewCmd(f, true))
+	cmd.AddCommand(apply.NewCmd(f, applyutil.Operator, nil))
 	cmd.AddCommand(cluster.NewCmd(f, true))
 	cmd.AddCommand(user.NewCmd(f))
 	cmd.AddCommand(version.NewCmd(f, nil), explain.NewCmd(f, nil))

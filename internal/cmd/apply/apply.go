@@ -1,5 +1,7 @@
-// Package apply is `butlerctl apply -f`: TenantClusters from files, each judged by the full preflight as a create or an update, then
-// server-side applied, or, on manifests, written into the tree.
+// Package apply is `butlerctl apply -f` (TenantClusters) and `butleradm apply -f` (Teams,
+// ClusterCreationPolicies, ProviderConfigs): objects from files, each judged by the full
+// preflight as a create or an update, then server-side applied, or, on manifests, written
+// into the tree.
 package apply
 
 import (
@@ -23,7 +25,10 @@ var Spec = output.Spec{Objects: true, Name: true}
 type Store interface {
 	store.Reader
 	store.ClusterApplier
+	store.ObjectApplier
 	store.Kinded
+	// SecretKeys is the key names of a credentials Secret (butleradm's ProviderConfigs).
+	SecretKeys(ctx context.Context, namespace, name string) ([]string, error)
 }
 
 var _ Store = store.Store(nil)
@@ -76,13 +81,7 @@ new file, named in the output; all files or none.`,
 			return factory.Run(cmd, args, f, o, runF, run)
 		},
 	}
-	cmdutil.Details(cmd, `A directory gives its .yaml, .yml and .json files; -R also those of its subdirectories.
--l keeps the objects whose labels match. An object without a namespace goes into its team's
-(spec.teamRef); one in another namespace is refused.
-
---dry-run=client prints what would be applied (on manifests: written, and to which file)
-and sends and writes nothing; --dry-run=server sends each object with the server's dry run,
-so RBAC, webhooks and the schema have their say, and nothing is stored.`)
+	cmdutil.Details(cmd, details(b))
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&o.Files, "filename", "f", nil, "A file, a directory or - for stdin holding the objects (repeatable)")
@@ -91,15 +90,47 @@ so RBAC, webhooks and the schema have their say, and nothing is stored.`)
 	factory.AddDryRun(cmd, f)
 	fl.StringVar(&o.FieldManager, "field-manager", b.Name, "The name the server records as the manager of the fields applied")
 	fl.BoolVar(&o.ForceConflicts, "force-conflicts", false, "Take over the fields other managers own instead of a conflict")
-	fl.IntVar(&o.Concurrency, "concurrency", DefaultConcurrency, fmt.Sprintf("Live: how many objects are sent at once (1 to %d)", MaxConcurrency))
+	o.Concurrency = DefaultConcurrency
+	if b.Name == applyutil.Developer.Name {
+		// Operator objects go one at a time, in order: a policy may name a team the batch creates.
+		fl.IntVar(&o.Concurrency, "concurrency", DefaultConcurrency, fmt.Sprintf("Live: how many objects are sent at once (1 to %d)", MaxConcurrency))
+	}
 	return cmd
 }
 
+// details is the help's second part: where objects go and what the dry runs do.
+func details(b applyutil.Binary) string {
+	where := `An object without a namespace goes into its team's
+(spec.teamRef); one in another namespace is refused.`
+	if b.Name == applyutil.Operator.Name {
+		where = `Teams and ClusterCreationPolicies have no
+namespace; a ProviderConfig goes into its home namespace (butler-system, or its team's when
+team-scoped), and one in another is refused. Each kind is judged as its command judges it:
+a Team as team create and the team edits (limits by platform admins only), a policy as
+policy create and update, a ProviderConfig as provider create. Credentials are never
+applied from files: a ProviderConfig whose credentials Secret does not exist is refused
+(provider create and provider rotate-credentials write credentials), and Secrets in the
+files are refused. The objects are sent one at a time, in their order.`
+	}
+	return `A directory gives its .yaml, .yml and .json files; -R also those of its subdirectories.
+-l keeps the objects whose labels match. ` + where + `
+
+--dry-run=client prints what would be applied (on manifests: written, and to which file)
+and sends and writes nothing; --dry-run=server sends each object with the server's dry run,
+so RBAC, webhooks and the schema have their say, and nothing is stored.`
+}
+
 func short(b applyutil.Binary) string {
-	return "Apply TenantClusters from files, each checked by the server's rules first"
+	return "Apply " + b.What + " from files, each checked by the server's rules first"
 }
 
 func example(b applyutil.Binary) string {
+	if b.Name == applyutil.Operator.Name {
+		return `  butleradm apply -f teams/payments.yaml
+  butleradm apply -f platform/ --dry-run=server -o yaml
+  butleradm apply -R -f platform/ -l tier=prod -o name
+  butleradm apply -f policies.yaml --manifests examples/payments --as olivia@example.com`
+	}
 	return fmt.Sprintf(`  %[1]s apply -f clusters/
   %[1]s apply -f web.yaml --dry-run=server -o yaml
   %[1]s apply -R -f gitops/ -l env=dev -o name
@@ -155,6 +186,9 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
+	if o.Binary.Name == applyutil.Operator.Name {
+		return runOperator(ctx, o, s, objs)
+	}
 	judged, err := applyutil.Judge(ctx, s, o.IO.ErrOut, objs)
 	if err != nil {
 		return err
@@ -178,4 +212,29 @@ func run(ctx context.Context, o *Options) error {
 		return err
 	}
 	return applyutil.Failed(outs)
+}
+
+// runOperator is butleradm's apply: the operator preflight, then the objects sent one at a
+// time in their order.
+func runOperator(ctx context.Context, o *Options, s Store, objs []applyutil.Object) error {
+	judged, err := applyutil.JudgeOperator(ctx, s, objs)
+	if err != nil {
+		return err
+	}
+	applyutil.OpWarn(o.IO.ErrOut, judged)
+	if err := applyutil.OpRefused(judged); err != nil {
+		return err
+	}
+	mode := applyutil.Mode{
+		ApplyOptions: store.ApplyOptions{FieldManager: o.FieldManager, Force: o.ForceConflicts, DryRun: o.DryRun.On(), Concurrency: 1},
+		Client:       o.DryRun.Client() && s.Kind() == store.Live,
+	}
+	outs, err := applyutil.OpSend(ctx, s, judged, mode)
+	if err != nil {
+		return err
+	}
+	if err := o.Printer.Print(applyutil.OpDoc(judged, outs, o.DryRun.Suffix(), s.Kind() == store.Manifests)); err != nil {
+		return err
+	}
+	return applyutil.OpFailed(outs)
 }

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -321,4 +322,72 @@ func (s *Store) ApplyClusters(_ context.Context, clusters []*v1alpha1.TenantClus
 		}
 	}
 	return out, nil
+}
+
+// ApplyObjects implements store.Store as the offline store does: each object merged over
+// the stored one (store.MergeAppliedObject) or added; a team also recorded in Created or
+// Updated; nothing changes on a dry run.
+func (s *Store) ApplyObjects(_ context.Context, objs []store.Object, o store.ApplyOptions) ([]store.AppliedObject, error) {
+	out := make([]store.AppliedObject, len(objs))
+	for i, obj := range objs {
+		var got store.Object
+		var err error
+		switch a := obj.(type) {
+		case *v1alpha1.Team:
+			existed := hasTeam(s.Teams, a.Name)
+			got, err = applyTo(&s.Teams, a, o.DryRun, func(t *v1alpha1.Team) bool { return t.Name == a.Name })
+			switch {
+			case err != nil || o.DryRun:
+			case existed:
+				s.Updated = append(s.Updated, *got.(*v1alpha1.Team).DeepCopy())
+			default:
+				s.Created = append(s.Created, *got.(*v1alpha1.Team).DeepCopy())
+			}
+		case *v1alpha1.ClusterCreationPolicy:
+			got, err = applyTo(&s.Policies, a, o.DryRun, func(p *v1alpha1.ClusterCreationPolicy) bool { return p.Name == a.Name })
+		case *v1alpha1.ProviderConfig:
+			got, err = applyTo(&s.ProviderConfigs, a, o.DryRun, func(p *v1alpha1.ProviderConfig) bool { return p.Namespace == a.Namespace && p.Name == a.Name })
+		default:
+			err = fmt.Errorf("storetest: apply of a %T", obj)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[i] = store.AppliedObject{Object: got, Location: "applied.yaml"}
+	}
+	return out, nil
+}
+
+func hasTeam(ts []v1alpha1.Team, name string) bool {
+	for i := range ts {
+		if ts[i].Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// applyTo merges a over the element of *list that match picks, or appends it.
+func applyTo[T any, P interface {
+	*T
+	store.Object
+	DeepCopy() *T
+}](list *[]T, a P, dryRun bool, match func(P) bool) (store.Object, error) {
+	for j := range *list {
+		if match(P(&(*list)[j])) {
+			merged, err := store.MergeAppliedObject(P(&(*list)[j]), a)
+			if err != nil {
+				return nil, err
+			}
+			if !dryRun {
+				(*list)[j] = *merged.DeepCopy()
+			}
+			return merged, nil
+		}
+	}
+	obj := a.DeepCopy()
+	if !dryRun {
+		*list = append(*list, *obj)
+	}
+	return P(obj), nil
 }

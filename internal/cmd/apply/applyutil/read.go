@@ -12,19 +12,26 @@ import (
 	"sort"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/butlerdotdev/butler-toolkit/internal/cmdutil"
+	"github.com/butlerdotdev/butler-toolkit/internal/store"
 	"github.com/butlerdotdev/butler-toolkit/internal/storeerr"
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/inert"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
-// Object is one TenantCluster read from -f, with where it was written.
+// Object is one object read from -f, with where it was written: a TenantCluster
+// (butlerctl's) in Cluster, or one of butleradm's kinds in Operator, with its document
+// (Doc) for the lines of its fields.
 type Object struct {
-	Cluster *v1alpha1.TenantCluster
-	Source  manifest.Source
+	Cluster  *v1alpha1.TenantCluster
+	Operator store.Object
+	Doc      manifest.Object
+	Source   manifest.Source
 }
 
 // Where is the object's file and line, for messages.
@@ -40,6 +47,8 @@ type Binary struct {
 	Takes func(kind string) bool
 	// Other is the binary that applies the kinds this one does not.
 	Other string
+	// What names the kinds it applies, for a refusal of another.
+	What string
 }
 
 // operatorKinds are the kinds only platform operators write: butleradm's.
@@ -50,7 +59,14 @@ var operatorKinds = map[string]bool{
 }
 
 // Developer is butlerctl's apply: TenantClusters.
-var Developer = Binary{Name: "butlerctl", Other: "butleradm", Takes: func(k string) bool { return k == v1alpha1.KindTenantCluster }}
+var Developer = Binary{Name: "butlerctl", Other: "butleradm", What: "TenantClusters",
+	Takes: func(k string) bool { return k == v1alpha1.KindTenantCluster }}
+
+// Operator is butleradm's apply: the kinds its team, policy and provider commands create
+// and change. Users, IdentityProviders and network objects have no such command to judge
+// them as, so they are refused rather than applied unjudged.
+var Operator = Binary{Name: "butleradm", Other: "butlerctl", What: "Teams, ClusterCreationPolicies and ProviderConfigs",
+	Takes: func(k string) bool { r, _ := store.ApplyResource(k); return r != "" }}
 
 // ReadOptions are the flags that choose what is read.
 type ReadOptions struct {
@@ -88,15 +104,33 @@ func Read(o ReadOptions, b Binary, stdin io.Reader) ([]Object, error) {
 			errs = append(errs, kindError(obj, b))
 			continue
 		}
-		c := obj.Obj.(*v1alpha1.TenantCluster).DeepCopy()
-		if !sel.Matches(labels.Set(c.Labels)) {
+		if c, ok := obj.Obj.(*v1alpha1.TenantCluster); ok {
+			c = c.DeepCopy()
+			if !sel.Matches(labels.Set(c.Labels)) {
+				continue
+			}
+			if err := namespace(&c.ObjectMeta, "tenantcluster", o.Namespace, obj.Source); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			out = append(out, Object{Cluster: c, Doc: obj, Source: obj.Source})
 			continue
 		}
-		if err := namespace(c, o.Namespace, obj.Source); err != nil {
-			errs = append(errs, err)
+		op := operatorObject(obj.Obj)
+		if op == nil {
+			errs = append(errs, kindError(obj, b))
 			continue
 		}
-		out = append(out, Object{Cluster: c, Source: obj.Source})
+		if !sel.Matches(labels.Set(op.GetLabels())) {
+			continue
+		}
+		if pc, ok := op.(*v1alpha1.ProviderConfig); ok { // the one namespaced kind of butleradm's
+			if err := namespace(&pc.ObjectMeta, "providerconfig", o.Namespace, obj.Source); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		}
+		out = append(out, Object{Operator: op, Doc: obj, Source: obj.Source})
 	}
 	if len(errs) > 0 {
 		return nil, storeerr.BadInput(errors.Join(errs...))
@@ -109,23 +143,26 @@ func kindError(obj manifest.Object, b Binary) error {
 	what := fmt.Sprintf("%s: %s %s", obj.Source, obj.Kind, inert.Text(obj.Name))
 	switch {
 	case operatorKinds[obj.Kind] && b.Name == "butlerctl":
-		return fmt.Errorf("%s: a %s is a platform operator's object: butlerctl apply takes TenantClusters (butleradm's team, env, provider and policy commands change it)", what, obj.Kind)
+		if Operator.Takes(obj.Kind) {
+			return fmt.Errorf("%s: a %s is a platform operator's object: apply it with butleradm apply", what, obj.Kind)
+		}
+		return fmt.Errorf("%s: a %s is a platform operator's object: butlerctl apply takes TenantClusters", what, obj.Kind)
 	case obj.Kind == v1alpha1.KindTenantCluster:
 		return fmt.Errorf("%s: a %s is a developer's object: apply it with butlerctl apply", what, obj.Kind)
 	}
-	return fmt.Errorf("%s: %s apply does not apply %s objects (it applies TenantClusters)", what, b.Name, obj.Kind)
+	return fmt.Errorf("%s: %s apply does not apply %s objects (it applies %s)", what, b.Name, obj.Kind, b.What)
 }
 
 // namespace checks -n against the object's namespace, as kubectl does: an object that
 // names another namespace than -n is refused rather than moved.
-func namespace(c *v1alpha1.TenantCluster, flag string, src manifest.Source) error {
+func namespace(c *metav1.ObjectMeta, kind, flag string, src manifest.Source) error {
 	switch {
 	case flag == "" || c.Namespace == flag:
 	case c.Namespace == "":
 		c.Namespace = flag
 	default:
-		return fmt.Errorf("%s: tenantcluster %s: metadata.namespace %q does not match --namespace %q: pass --namespace=%s or leave it out",
-			src, inert.Text(c.Name), inert.Text(c.Namespace), flag, inert.Text(c.Namespace))
+		return fmt.Errorf("%s: %s %s: metadata.namespace %q does not match --namespace %q: pass --namespace=%s or leave it out",
+			src, kind, inert.Text(c.Name), inert.Text(c.Namespace), flag, inert.Text(c.Namespace))
 	}
 	return nil
 }
@@ -167,4 +204,17 @@ func expand(files []string, recursive bool) ([]string, error) {
 		out = append(out, names...)
 	}
 	return out, nil
+}
+
+// operatorObject is a copy of one of butleradm's kinds, nil for another.
+func operatorObject(o runtime.Object) store.Object {
+	switch t := o.(type) {
+	case *v1alpha1.Team:
+		return t.DeepCopy()
+	case *v1alpha1.ClusterCreationPolicy:
+		return t.DeepCopy()
+	case *v1alpha1.ProviderConfig:
+		return t.DeepCopy()
+	}
+	return nil
 }
