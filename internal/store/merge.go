@@ -33,20 +33,8 @@ func ApplyBody(c any) ([]byte, error) {
 // (Butler's lists are atomic), and what applied leaves out stays as cur has it. The
 // preflight judges this result, and offline it is what the document becomes.
 func MergeApplied(cur, applied *v1alpha1.TenantCluster) (*v1alpha1.TenantCluster, error) {
-	base, err := json.Marshal(cur)
+	out, err := merge(cur, applied)
 	if err != nil {
-		return nil, err
-	}
-	patch, err := ApplyBody(applied)
-	if err != nil {
-		return nil, err
-	}
-	merged, err := jsonpatch.MergePatch(base, patch)
-	if err != nil {
-		return nil, fmt.Errorf("merging tenantcluster %s/%s: %w", applied.Namespace, applied.Name, err)
-	}
-	out := &v1alpha1.TenantCluster{}
-	if err := json.Unmarshal(merged, out); err != nil {
 		return nil, fmt.Errorf("merging tenantcluster %s/%s: %w", applied.Namespace, applied.Name, err)
 	}
 	return out, nil
@@ -55,6 +43,16 @@ func MergeApplied(cur, applied *v1alpha1.TenantCluster) (*v1alpha1.TenantCluster
 // MergeAppliedObject is MergeApplied for any Butler object: applied merged over cur, into
 // a new object of cur's type.
 func MergeAppliedObject[T any, P interface{ *T }](cur, applied P) (P, error) {
+	out, err := merge(cur, applied)
+	if err != nil {
+		return nil, fmt.Errorf("merging: %w", err)
+	}
+	return out, nil
+}
+
+// merge is applied merged over cur (a JSON merge patch of the apply body), decoded into a
+// new object of cur's type.
+func merge[T any, P interface{ *T }](cur, applied P) (P, error) {
 	base, err := json.Marshal(cur)
 	if err != nil {
 		return nil, err
@@ -65,11 +63,11 @@ func MergeAppliedObject[T any, P interface{ *T }](cur, applied P) (P, error) {
 	}
 	merged, err := jsonpatch.MergePatch(base, patch)
 	if err != nil {
-		return nil, fmt.Errorf("merging: %w", err)
+		return nil, err
 	}
 	out := P(new(T))
 	if err := json.Unmarshal(merged, out); err != nil {
-		return nil, fmt.Errorf("merging: %w", err)
+		return nil, err
 	}
 	return out, nil
 }
