@@ -261,19 +261,3 @@ func (l *loader) knownRepos() map[string]bool {
 	}
 	return l.argo.known
 }
-
-// normalURL is a repository URL without what varies between spellings of it: scheme,
-// user, a trailing ".git" or "/", letter case ("git@host:org/repo" is "host/org/repo").
-func normalURL(u string) string {
-	u = strings.ToLower(strings.TrimSpace(u))
-	if i := strings.Index(u, "://"); i >= 0 {
-		u = u[i+3:]
-	} else if at := strings.Index(u, "@"); at >= 0 {
-		u = strings.Replace(u[at+1:], ":", "/", 1)
-	}
-	if at := strings.Index(u, "@"); at >= 0 && at < strings.Index(u+"/", "/") {
-		u = u[at+1:]
-	}
-	u = strings.TrimSuffix(strings.TrimSuffix(u, "/"), ".git")
-	return strings.TrimSuffix(u, "/")
-}

@@ -36,6 +36,10 @@ type Options struct {
 	// the one a bootstrap sync of the tree points at: a Flux Kustomization sourced from
 	// any other source is not rendered from this tree.
 	Sources []string
+	// Remotes, when set, are the remotes of the git repository the tree is in: a
+	// GitRepository whose spec.url is one of theirs is this repository too. Called once,
+	// and only when the tree holds a GitRepository.
+	Remotes func() []Remote
 	// Charts bound the Helm charts' reads and renders (zero: the defaults).
 	Charts ChartBounds
 
@@ -91,6 +95,9 @@ type Tree struct {
 	// SourceNote, when not "", says that no source was identified as this repository, so
 	// every Flux Kustomization was rendered from it.
 	SourceNote string
+	// RemoteNotes say which GitRepositories were taken for this repository because their
+	// spec.url is a remote's of the git repository the tree is in, and which ref each follows.
+	RemoteNotes []string
 	// Generated are the Applications each ApplicationSet generated; Unrendered the entry
 	// points and generators not rendered, each counted in NotRendered too.
 	Generated  []Generated

@@ -50,8 +50,8 @@ func fluxSource(e *manifest.Object) sourceRef {
 }
 
 // findSources decides which GitRepositories are this repository: those of
-// Options.Sources ("NAMESPACE/NAME"), and the one each bootstrap sync of the tree points
-// at (bootstrap).
+// Options.Sources ("NAMESPACE/NAME"), the one each bootstrap sync of the tree points at
+// (bootstrap), and those whose URL is a remote's of the repository (remoteSources).
 // Neither: the bootstrap's conventional name, flux-system/flux-system, when a Kustomization
 // or an ArtifactGenerator names it. None found: every Flux Kustomization sourced from a GitRepository renders from
 // this repository, as before sources were followed, and SourceNote says so.
@@ -100,9 +100,11 @@ func (l *loader) findSources(t *Tree) {
 			}
 		}
 	}
+	l.remoteSources(t)
 	if len(l.sources) == 0 && anyFlux {
 		t.SourceNote = "no Flux source of the tree is identified as this repository (no bootstrap " +
-			"GitRepository and Kustomization pair such as flux-system/flux-system, no --source): " +
+			"GitRepository and Kustomization pair such as flux-system/flux-system, none whose URL is " +
+			"a git remote's of the repository, no --source): " +
 			"every Flux Kustomization sourced from a GitRepository is rendered from this repository"
 	}
 }
