@@ -12,9 +12,10 @@ import (
 )
 
 // TestRemotesRunNothing: the remotes are read from the repository the manifests are in
-// (below its root too), and reading them runs none of the commands the repository's
-// configuration names: its fsmonitor, which git status would run (checked below, so the
-// trap is armed), and its hooks. Outside a repository there are none.
+// (below its root too), and neither reading them nor finding the files a --base
+// revision changed runs the commands the repository's configuration names: its
+// fsmonitor, which git status would run (checked below, so the trap is armed), and its
+// hooks. Outside a repository there are no remotes.
 func TestRemotesRunNothing(t *testing.T) {
 	repo := gitRepo(t)
 	marker := filepath.Join(t.TempDir(), "ran")
@@ -48,6 +49,13 @@ func TestRemotesRunNothing(t *testing.T) {
 	}
 	if data, err := os.ReadFile(marker); err == nil {
 		t.Errorf("reading the remotes ran the repository's commands: %s", data)
+	}
+	// Nor does --base's question of which files changed.
+	if _, err := changedFiles(context.Background(), repo, "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(marker); err == nil {
+		t.Errorf("finding the changed files ran the repository's commands: %s", data)
 	}
 	if got := remotes(context.Background(), t.TempDir()); got != nil {
 		t.Errorf("outside a repository: remotes %v", got)
