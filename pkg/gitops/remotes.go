@@ -36,14 +36,7 @@ func (l *loader) remoteSources(t *Tree) {
 	if len(repos) == 0 {
 		return // no git process for a tree without GitRepositories
 	}
-	byURL := map[string]Remote{}
-	remotes := l.opts.Remotes()
-	sort.SliceStable(remotes, func(i, j int) bool { return remotes[i].Name < remotes[j].Name })
-	for _, r := range remotes {
-		if _, ok := byURL[normalURL(r.URL)]; !ok && r.URL != "" {
-			byURL[normalURL(r.URL)] = r
-		}
-	}
+	byURL := l.remoteURLs()
 	for _, g := range repos {
 		r, ok := byURL[normalURL(g.url)]
 		if !ok || l.sources[g.id] {
@@ -57,6 +50,23 @@ func (l *loader) remoteSources(t *Tree) {
 		}
 		t.RemoteNotes = append(t.RemoteNotes, note)
 	}
+}
+
+// remoteURLs are this repository's remotes by normalURL, the first by name of those that
+// share one; asked of Options.Remotes once, none without it.
+func (l *loader) remoteURLs() map[string]Remote {
+	if l.remotes != nil || l.opts.Remotes == nil {
+		return l.remotes
+	}
+	l.remotes = map[string]Remote{}
+	remotes := l.opts.Remotes()
+	sort.SliceStable(remotes, func(i, j int) bool { return remotes[i].Name < remotes[j].Name })
+	for _, r := range remotes {
+		if _, ok := l.remotes[normalURL(r.URL)]; !ok && r.URL != "" {
+			l.remotes[normalURL(r.URL)] = r
+		}
+	}
+	return l.remotes
 }
 
 // gitRepo is what remoteSources reads of a GitRepository.

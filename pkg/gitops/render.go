@@ -46,6 +46,7 @@ type loader struct {
 	// sources are the GitRepositories ("NAMESPACE/NAME") that are this repository; none:
 	// every Flux Kustomization renders from it.
 	sources map[string]bool
+	remotes map[string]Remote         // the git repository's remotes by normalURL (remoteURLs)
 	charts  map[string]bool           // directories of Helm charts, absolute
 	skipped map[*manifest.Object]bool // entries whose source is not this repository
 	// artifacts are the ExternalArtifacts the tree's ArtifactGenerators build (findArtifacts);
