@@ -137,7 +137,7 @@ type run struct {
 	Request
 	kept *keptCRDs // the base's CRD files head's load read
 	// remotes are the remotes of the git repository head is in (remotesOf).
-	remotes func() []gitops.Remote
+	remotes func() ([]gitops.Remote, error)
 }
 
 func (g *run) judgeOptions() check.Options {

@@ -42,7 +42,10 @@ func TestRemotesRunNothing(t *testing.T) {
 	gitIn("config", "core.fsmonitor", script)
 	gitIn("config", "core.hooksPath", hooks)
 
-	got := remotes(context.Background(), filepath.Join(repo, "payments", "clusters"))
+	got, err := remotes(context.Background(), filepath.Join(repo, "payments", "clusters"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := []gitops.Remote{{Name: "origin", URL: "git@github.com:example/platform.git"}, {Name: "mirror.eu", URL: "https://git.example.eu/platform"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("remotes = %v, want %v", got, want)
@@ -57,8 +60,18 @@ func TestRemotesRunNothing(t *testing.T) {
 	if data, err := os.ReadFile(marker); err == nil {
 		t.Errorf("finding the changed files ran the repository's commands: %s", data)
 	}
-	if got := remotes(context.Background(), t.TempDir()); got != nil {
-		t.Errorf("outside a repository: remotes %v", got)
+	if got, err := remotes(context.Background(), t.TempDir()); got != nil || err != nil {
+		t.Errorf("outside a repository: remotes %v, %v", got, err)
+	}
+	// A repository without remotes has none; a deadline past is an error, not none.
+	empty := gitRepo(t)
+	if got, err := remotes(context.Background(), empty); got != nil || err != nil {
+		t.Errorf("no remote: remotes %v, %v", got, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := remotes(ctx, repo); err == nil {
+		t.Error("a context ended: no error")
 	}
 	// The trap works: git status runs the fsmonitor.
 	gitIn("status", "--short")

@@ -332,7 +332,7 @@ func TestAppSetRemoteRepo(t *testing.T) {
 		writeFile(t, filepath.Join(dir, name), []byte(text))
 	}
 	for _, remote := range []string{"", "git@github.com:example/mirror.git"} {
-		tree, err := Load([]string{dir}, nil, Options{Remotes: func() []Remote { return []Remote{{Name: "origin", URL: remote}} }})
+		tree, err := Load([]string{dir}, nil, Options{Remotes: func() ([]Remote, error) { return []Remote{{Name: "origin", URL: remote}}, nil }})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -53,13 +53,15 @@ func (l *loader) remoteSources(t *Tree) {
 }
 
 // remoteURLs are this repository's remotes by normalURL, the first by name of those that
-// share one; asked of Options.Remotes once, none without it.
+// share one; asked of Options.Remotes once, none without it or when they cannot be read
+// (remoteNote then says so).
 func (l *loader) remoteURLs() map[string]Remote {
 	if l.remotes != nil || l.opts.Remotes == nil {
 		return l.remotes
 	}
 	l.remotes = map[string]Remote{}
-	remotes := l.opts.Remotes()
+	remotes, err := l.opts.Remotes()
+	l.remotesErr = err
 	sort.SliceStable(remotes, func(i, j int) bool { return remotes[i].Name < remotes[j].Name })
 	for _, r := range remotes {
 		if _, ok := l.remotes[normalURL(r.URL)]; !ok && r.URL != "" {
@@ -67,6 +69,15 @@ func (l *loader) remoteURLs() map[string]Remote {
 		}
 	}
 	return l.remotes
+}
+
+// remoteNote says, when the remotes were asked for and could not be read, that no source
+// was matched by its URL: a source of this repository may then go unrendered.
+func (l *loader) remoteNote(t *Tree) {
+	if l.remotesErr != nil {
+		t.RemoteNotes = append(t.RemoteNotes, "the git remotes of the repository could not be read, so no "+
+			"GitRepository or ApplicationSet git generator is matched by its URL: "+l.remotesErr.Error())
+	}
 }
 
 // gitRepo is what remoteSources reads of a GitRepository.

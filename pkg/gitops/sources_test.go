@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"errors"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -110,7 +111,7 @@ func TestRemoteSources(t *testing.T) {
 			"---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata: {name: apps, namespace: flux-system}\n"+
 			"spec: {interval: 1m, url: '"+c.url+"', ref: {branch: staging}}\n"))
 		writeFile(t, filepath.Join(dir, "apps/apps/ns.yaml"), []byte("apiVersion: v1\nkind: Namespace\nmetadata: {name: apps}\n"))
-		tree, err := Load([]string{dir}, nil, Options{Remotes: func() []Remote { return []Remote{{Name: "origin", URL: c.remote}} }})
+		tree, err := Load([]string{dir}, nil, Options{Remotes: func() ([]Remote, error) { return []Remote{{Name: "origin", URL: c.remote}}, nil }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,23 +134,32 @@ func TestRemoteSources(t *testing.T) {
 }
 
 // TestRemotesAskedOnlyForGitRepositories: the remotes (a git process) are asked for only
-// when the tree holds a GitRepository, and without remotes nothing changes.
+// when the tree holds a GitRepository, without remotes nothing changes, and remotes that
+// cannot be read are a note.
 func TestRemotesAskedOnlyForGitRepositories(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "ns.yaml"), []byte("apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n"))
 	asked := 0
-	if _, err := Load([]string{dir}, nil, Options{Remotes: func() []Remote { asked++; return nil }}); err != nil {
+	if _, err := Load([]string{dir}, nil, Options{Remotes: func() ([]Remote, error) { asked++; return nil, nil }}); err != nil {
 		t.Fatal(err)
 	}
 	if asked != 0 {
 		t.Errorf("remotes asked %d times for a tree without GitRepository", asked)
 	}
 	writeFile(t, filepath.Join(dir, "clusters/mgmt/flux-system/gotk-sync.yaml"), []byte(bootstrapSync))
-	tree, err := Load([]string{dir}, nil, Options{Remotes: func() []Remote { asked++; return nil }})
+	tree, err := Load([]string{dir}, nil, Options{Remotes: func() ([]Remote, error) { asked++; return nil, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if asked != 1 || len(tree.RemoteNotes) != 0 {
 		t.Errorf("remotes asked %d times, notes %q", asked, tree.RemoteNotes)
+	}
+	// Remotes that cannot be read are a note, not silence.
+	tree, err = Load([]string{dir}, nil, Options{Remotes: func() ([]Remote, error) { return nil, errors.New("git config: dubious ownership") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tree.RemoteNotes) != 1 || !strings.Contains(tree.RemoteNotes[0], "could not be read") || !strings.Contains(tree.RemoteNotes[0], "dubious ownership") {
+		t.Errorf("notes %q, want one saying the remotes could not be read", tree.RemoteNotes)
 	}
 }
