@@ -155,12 +155,13 @@ func (l *loader) elsewhere(e *manifest.Object, t *Tree) bool {
 
 // ownRepository reports whether a source is a GitRepository that is this repository. With
 // none identified, every GitRepository is taken for this one. A reference written without
-// a namespace (its parent decides where it lands) matches by name alone.
+// a namespace (its parent decides where it lands) matches by name alone, and so does a
+// GitRepository written without one.
 func (l *loader) ownRepository(s sourceRef) bool {
 	if s.kind != "GitRepository" {
 		return false
 	}
-	if len(l.sources) == 0 || l.sources[s.namespace+"/"+s.name] {
+	if len(l.sources) == 0 || l.sources[s.namespace+"/"+s.name] || l.sources["/"+s.name] {
 		return true
 	}
 	if s.namespace == "" {

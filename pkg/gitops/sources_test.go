@@ -133,6 +133,26 @@ func TestRemoteSources(t *testing.T) {
 	}
 }
 
+// TestRemoteSourceWithoutNamespace: a GitRepository written without a namespace (its
+// parent decides where it lands) whose URL is a remote's is this repository for the
+// Kustomizations that name it.
+func TestRemoteSourceWithoutNamespace(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "clusters/mgmt/flux-system/gotk-sync.yaml"), []byte(bootstrapSync))
+	writeFile(t, filepath.Join(dir, "clusters/mgmt/apps.yaml"), []byte(fluxKust("apps", "flux-system", "{kind: GitRepository, name: apps}")+
+		"---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata: {name: apps}\nspec: {interval: 1m, url: https://github.com/example/platform}\n"))
+	writeFile(t, filepath.Join(dir, "apps/apps/ns.yaml"), []byte("apiVersion: v1\nkind: Namespace\nmetadata: {name: apps}\n"))
+	tree, err := Load([]string{dir}, nil, Options{Remotes: func() ([]Remote, error) {
+		return []Remote{{Name: "origin", URL: "git@github.com:example/platform.git"}}, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tree.Elsewhere) != 0 || len(tree.RemoteNotes) != 1 {
+		t.Errorf("not rendered %+v, notes %q", tree.Elsewhere, tree.RemoteNotes)
+	}
+}
+
 // TestRemotesAskedOnlyForGitRepositories: the remotes (a git process) are asked for only
 // when the tree holds a GitRepository, without remotes nothing changes, and remotes that
 // cannot be read are a note.
