@@ -36,10 +36,9 @@ type Options struct {
 	// the one a bootstrap sync of the tree points at: a Flux Kustomization sourced from
 	// any other source is not rendered from this tree.
 	Sources []string
-	// Remotes, when set, are the remotes of the git repository the tree is in (none
-	// outside one): a GitRepository whose spec.url is one of theirs is this repository too.
-	// Called once, and only when the tree holds a GitRepository or an ApplicationSet's git
-	// generator; an error is a note of the tree (RemoteNotes).
+	// Remotes, when set, are the remotes of the git repository the tree is in: a source
+	// of one of their URLs is this repository too. Called once, only when a GitRepository
+	// or an ApplicationSet's git generator asks; an error is a note (RemoteNotes).
 	Remotes func() ([]Remote, error)
 	// Charts bound the Helm charts' reads and renders (zero: the defaults).
 	Charts ChartBounds
