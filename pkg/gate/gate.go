@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
+	"github.com/butlerdotdev/butler-toolkit/pkg/gitops"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
@@ -120,6 +121,8 @@ func Run(ctx context.Context, req Request) (*check.Report, error) {
 	if g.GitTimeout <= 0 {
 		g.GitTimeout = defaultGitTimeout
 	}
+	// The base is of the same repository: its GitRepositories are matched with head's remotes.
+	g.remotes = remotesOf(ctx, req.Head.Paths, req.Repo, g.GitTimeout)
 	if g.Messages == nil {
 		g.Messages = io.Discard
 	}
@@ -133,6 +136,8 @@ func Run(ctx context.Context, req Request) (*check.Report, error) {
 type run struct {
 	Request
 	kept *keptCRDs // the base's CRD files head's load read
+	// remotes are the remotes of the git repository head is in (remotesOf).
+	remotes func() ([]gitops.Remote, error)
 }
 
 func (g *run) judgeOptions() check.Options {

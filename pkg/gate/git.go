@@ -155,7 +155,9 @@ func (r *repo) extract(ctx context.Context, dir, rev string) error {
 func changedFiles(ctx context.Context, top, rev string) (map[string]bool, error) {
 	// Not by ctime: linking a file into the base tree (link) changes its ctime, which would
 	// make git read every linked file again on the next run to see that it is unchanged.
-	out, err := git(ctx, top, nil, "-c", "core.trustctime=false", "diff", "--name-only", "--no-renames", "-z", rev, "--")
+	// Nor through the repository's fsmonitor: diff would run the command its configuration
+	// names, and that configuration may be a stranger's.
+	out, err := git(ctx, top, nil, "-c", "core.trustctime=false", "-c", "core.fsmonitor=false", "diff", "--name-only", "--no-renames", "-z", rev, "--")
 	if err != nil {
 		return nil, err
 	}

@@ -109,6 +109,7 @@ func treeNotes(r *check.Report, head *gitops.Tree, names func(string) string) {
 	if head.SourceNote != "" {
 		r.Notes = append(r.Notes, head.SourceNote)
 	}
+	r.Notes = append(r.Notes, head.RemoteNotes...)
 	if head.RepoNote != "" {
 		r.Notes = append(r.Notes, head.RepoNote)
 	}
@@ -138,7 +139,7 @@ func leftOutNote(dirs []string, names func(string) string) string {
 // headOptions are how head is read, and for a change from base paths the digests head's
 // files record for the base to compare with.
 func (g *run) headOptions(ctx context.Context) (gitops.Options, *digests) {
-	opts := gitops.Options{Root: g.repoRoot(ctx), Sources: g.Sources}
+	opts := gitops.Options{Root: g.repoRoot(ctx), Sources: g.Sources, Remotes: g.remotes}
 	opts.Manifest.Exclude, opts.Manifest.IgnoreFile = g.Exclude, g.headIgnore(ctx)
 	// A state check judges one cluster at a time: the loader keeps records of a plain
 	// tree's clusters and each is read again when judged, so that memory does not grow
@@ -200,7 +201,7 @@ func (g *run) loadBase(ctx context.Context, head *gitops.Tree, sums *digests, pe
 			repo.close()
 			return nil, nil, closeBase, badInput(fmt.Errorf("--base %s: %w", rev, err))
 		}
-		opts := gitops.Options{Root: repo.baseRoot, Sources: g.Sources, Manifest: manifest.Options{Reuse: reuse, Exclude: g.Exclude, ReadFile: g.kept.baseRead}}
+		opts := gitops.Options{Root: repo.baseRoot, Sources: g.Sources, Remotes: g.remotes, Manifest: manifest.Options{Reuse: reuse, Exclude: g.Exclude, ReadFile: g.kept.baseRead}}
 		if base, err = gitops.Load(repo.basePaths, nil, opts); err != nil {
 			repo.close()
 			return nil, nil, closeBase, badInput(fmt.Errorf("--base %s: the base does not read: %w", rev, err))
@@ -211,7 +212,7 @@ func (g *run) loadBase(ctx context.Context, head *gitops.Tree, sums *digests, pe
 		if !g.noReuse {
 			reuse = dirReuse(g.Head.Paths, g.Base.Paths, head.Raw, sums, manifest.DefaultMaxFileBytes)
 		}
-		opts := gitops.Options{Sources: g.Sources, Manifest: manifest.Options{Reuse: reuse, Exclude: g.Exclude, ReadFile: g.kept.baseRead}}
+		opts := gitops.Options{Sources: g.Sources, Remotes: g.remotes, Manifest: manifest.Options{Reuse: reuse, Exclude: g.Exclude, ReadFile: g.kept.baseRead}}
 		if base, err = gitops.Load(g.Base.Paths, g.Base.Stdin, opts); err != nil {
 			return nil, nil, closeBase, badInput(fmt.Errorf("the base manifests do not read: %w", err))
 		}

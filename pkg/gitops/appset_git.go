@@ -206,11 +206,15 @@ func (l *loader) repoPaths(dirs bool) ([]string, error) {
 	return out, nil
 }
 
-// thisRepo decides whether a git generator's repoURL is this repository: one of the
-// repoURLs whose written Applications (or ApplicationSet templates) have a path found
-// here. When no such Application says which URL this repository has, a generator whose
-// globs match here is taken for it, and the tree's RepoNote says so.
+// thisRepo decides whether a git generator's repoURL is this repository: the URL of one
+// of the git repository's remotes, or one of the repoURLs whose written Applications (or
+// ApplicationSet templates) have a path found here. When neither says which URL this
+// repository has, a generator whose globs match here is taken for it, and the tree's
+// RepoNote says so.
 func (l *loader) thisRepo(url string, matchesHere bool) bool {
+	if _, ok := l.remoteURLs()[normalURL(url)]; ok {
+		return true
+	}
 	known := l.knownRepos()
 	if len(known) > 0 {
 		return known[normalURL(url)]
@@ -260,20 +264,4 @@ func (l *loader) knownRepos() map[string]bool {
 		}
 	}
 	return l.argo.known
-}
-
-// normalURL is a repository URL without what varies between spellings of it: scheme,
-// user, a trailing ".git" or "/", letter case ("git@host:org/repo" is "host/org/repo").
-func normalURL(u string) string {
-	u = strings.ToLower(strings.TrimSpace(u))
-	if i := strings.Index(u, "://"); i >= 0 {
-		u = u[i+3:]
-	} else if at := strings.Index(u, "@"); at >= 0 {
-		u = strings.Replace(u[at+1:], ":", "/", 1)
-	}
-	if at := strings.Index(u, "@"); at >= 0 && at < strings.Index(u+"/", "/") {
-		u = u[at+1:]
-	}
-	u = strings.TrimSuffix(strings.TrimSuffix(u, "/"), ".git")
-	return strings.TrimSuffix(u, "/")
 }

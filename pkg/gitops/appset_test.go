@@ -317,3 +317,28 @@ func TestAppSetManagesItself(t *testing.T) {
 		t.Errorf("clusters %q", got)
 	}
 }
+
+// TestAppSetRemoteRepo: a git generator whose repoURL is a remote's of the git repository
+// the tree is in is this repository's, though no written Application names that URL.
+func TestAppSetRemoteRepo(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"argocd/apps.yaml": app("apps", "teams/payments", "mgmt-a"),
+		"argocd/set.yaml": appSet(false, `    - git:
+        repoURL: https://github.com/example/mirror.git
+        directories: [{path: teams/*}]`, "set-{{path.basename}}", "{{path}}", "mgmt-b"),
+		"teams/payments/web.yaml": cluster("payments", "web"),
+	} {
+		writeFile(t, filepath.Join(dir, name), []byte(text))
+	}
+	for _, remote := range []string{"", "git@github.com:example/mirror.git"} {
+		tree, err := Load([]string{dir}, nil, Options{Remotes: func() ([]Remote, error) { return []Remote{{Name: "origin", URL: remote}}, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		generated := len(tree.Generated) == 1 && len(tree.Generated[0].Apps) == 1
+		if generated != (remote != "") {
+			t.Errorf("remote %q: generated %+v, not rendered %v", remote, tree.Generated, tree.NotRendered)
+		}
+	}
+}

@@ -111,6 +111,9 @@ func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
 	u := content(e)
 	var ov overlay
 	var path, pathField string
+	if isArgoApplication(e) {
+		defer inDestination(e, out) // whichever way it renders
+	}
 	if isArgoApplication(e) && l.multiSource(e, u, t, out) {
 		return out
 	}

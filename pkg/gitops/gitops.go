@@ -36,6 +36,10 @@ type Options struct {
 	// the one a bootstrap sync of the tree points at: a Flux Kustomization sourced from
 	// any other source is not rendered from this tree.
 	Sources []string
+	// Remotes, when set, are the remotes of the git repository the tree is in: a source
+	// of one of their URLs is this repository too. Called once, only when a GitRepository
+	// or an ApplicationSet's git generator asks; an error is a note (RemoteNotes).
+	Remotes func() ([]Remote, error)
 	// Charts bound the Helm charts' reads and renders (zero: the defaults).
 	Charts ChartBounds
 
@@ -91,6 +95,10 @@ type Tree struct {
 	// SourceNote, when not "", says that no source was identified as this repository, so
 	// every Flux Kustomization was rendered from it.
 	SourceNote string
+	// RemoteNotes say which GitRepositories were taken for this repository because their
+	// spec.url is a remote's of the git repository the tree is in, and which ref each
+	// follows; or that the remotes could not be read.
+	RemoteNotes []string
 	// Generated are the Applications each ApplicationSet generated; Unrendered the entry
 	// points and generators not rendered, each counted in NotRendered too.
 	Generated  []Generated
@@ -184,6 +192,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	t.Raw = raw
 	t.LeftOut = raw.LeftOut
 	defer func() { t.notObjects(l.valuesRead(t, l.raw.NotObjects)) }() // once every template has decoded
+	defer l.remoteNote(t)
 	for i := range raw.Objects {
 		o := &raw.Objects[i]
 		switch {

@@ -158,10 +158,10 @@ type release struct {
 }
 
 // renderChart renders a chart as `helm template` does (client only: no lookup, no DNS,
-// the default capabilities), CRDs of crds/ included (Flux installs them, Argo CD passes
-// --include-crds), NOTES.txt left out.
+// the capabilities of chartCapabilities), CRDs of crds/ included (Flux installs them,
+// Argo CD passes --include-crds), NOTES.txt left out.
 func renderChart(c *chart.Chart, rel release, b ChartBounds) ([]renderedDoc, error) {
-	caps := chartutil.DefaultCapabilities
+	caps := chartCapabilities
 	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, caps.KubeVersion.String()) {
 		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c.Metadata.KubeVersion, caps.KubeVersion.String())
 	}

@@ -45,9 +45,11 @@ type loader struct {
 	wd                string // the working directory, for abs
 	// sources are the GitRepositories ("NAMESPACE/NAME") that are this repository; none:
 	// every Flux Kustomization renders from it.
-	sources map[string]bool
-	charts  map[string]bool           // directories of Helm charts, absolute
-	skipped map[*manifest.Object]bool // entries whose source is not this repository
+	sources    map[string]bool
+	remotes    map[string]Remote         // the git repository's remotes by normalURL (remoteURLs)
+	remotesErr error                     // why they could not be read
+	charts     map[string]bool           // directories of Helm charts, absolute
+	skipped    map[*manifest.Object]bool // entries whose source is not this repository
 	// artifacts are the ExternalArtifacts the tree's ArtifactGenerators build (findArtifacts);
 	// trees the source trees read, by root and ignore rules (sourceTree).
 	artifacts map[string][]*externalArtifact

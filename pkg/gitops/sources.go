@@ -50,8 +50,8 @@ func fluxSource(e *manifest.Object) sourceRef {
 }
 
 // findSources decides which GitRepositories are this repository: those of
-// Options.Sources ("NAMESPACE/NAME"), and the one each bootstrap sync of the tree points
-// at (bootstrap).
+// Options.Sources ("NAMESPACE/NAME"), the one each bootstrap sync of the tree points at
+// (bootstrap), and those whose URL is a remote's of the repository (remoteSources).
 // Neither: the bootstrap's conventional name, flux-system/flux-system, when a Kustomization
 // or an ArtifactGenerator names it. None found: every Flux Kustomization sourced from a GitRepository renders from
 // this repository, as before sources were followed, and SourceNote says so.
@@ -100,9 +100,11 @@ func (l *loader) findSources(t *Tree) {
 			}
 		}
 	}
+	l.remoteSources(t)
 	if len(l.sources) == 0 && anyFlux {
 		t.SourceNote = "no Flux source of the tree is identified as this repository (no bootstrap " +
-			"GitRepository and Kustomization pair such as flux-system/flux-system, no --source): " +
+			"GitRepository and Kustomization pair such as flux-system/flux-system, none whose URL is " +
+			"a git remote's of the repository, no --source): " +
 			"every Flux Kustomization sourced from a GitRepository is rendered from this repository"
 	}
 }
@@ -153,12 +155,13 @@ func (l *loader) elsewhere(e *manifest.Object, t *Tree) bool {
 
 // ownRepository reports whether a source is a GitRepository that is this repository. With
 // none identified, every GitRepository is taken for this one. A reference written without
-// a namespace (its parent decides where it lands) matches by name alone.
+// a namespace (its parent decides where it lands) matches by name alone, and so does a
+// GitRepository written without one.
 func (l *loader) ownRepository(s sourceRef) bool {
 	if s.kind != "GitRepository" {
 		return false
 	}
-	if len(l.sources) == 0 || l.sources[s.namespace+"/"+s.name] {
+	if len(l.sources) == 0 || l.sources[s.namespace+"/"+s.name] || l.sources["/"+s.name] {
 		return true
 	}
 	if s.namespace == "" {

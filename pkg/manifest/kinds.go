@@ -193,3 +193,16 @@ func kindFor(apiVersion, kind string) (*kindInfo, error) {
 func (ki *kindInfo) newTyped() runtime.Object {
 	return reflect.New(ki.typ).Interface().(runtime.Object)
 }
+
+// Namespaced reports whether a kind the toolkit reads lives in a namespace, as its CRD
+// declares; known is false for every other kind, whose scope only a cluster can say.
+func Namespaced(apiVersion, kind string) (namespaced, known bool) {
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return false, false
+	}
+	if ki, ok := knownKinds[gv.WithKind(kind)]; ok {
+		return ki.namespaced, true
+	}
+	return false, false
+}

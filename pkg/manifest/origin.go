@@ -80,21 +80,35 @@ func (o *Object) OriginNote(field string) string {
 	return fo.Note
 }
 
-// origin is the most specific origin of a field, the last of equal ones.
+// origin is the most specific origin that covers a field (its own, or one of a field above
+// it), the last of equal ones; without one, the most specific of the fields below it (a
+// patch that set spec.workers.replicas answers for spec.workers). An origin below the field
+// must not win over one of the field itself: a chart's template gives every field its line,
+// and "spec" is at its own, not at whichever field below it came last.
 func (o *Object) origin(field string) (FieldOrigin, bool) {
-	best := -1
+	if field == "" {
+		return FieldOrigin{}, false
+	}
 	want := fieldSteps(field)
+	best, below := -1, -1
 	for i, fo := range o.origins {
 		got := fieldSteps(fo.Field)
-		if !prefixOf(got, want) && !prefixOf(want, got) {
-			continue
-		}
-		// The most specific wins; of equal ones the last, as patches apply in order.
-		if best < 0 || len(got) >= len(fieldSteps(o.origins[best].Field)) {
-			best = i
+		switch {
+		case prefixOf(got, want):
+			// The most specific wins; of equal ones the last, as patches apply in order.
+			if best < 0 || len(got) >= len(fieldSteps(o.origins[best].Field)) {
+				best = i
+			}
+		case prefixOf(want, got):
+			if below < 0 || len(got) >= len(fieldSteps(o.origins[below].Field)) {
+				below = i
+			}
 		}
 	}
-	if best >= 0 && field != "" {
+	if best < 0 {
+		best = below
+	}
+	if best >= 0 {
 		return o.origins[best], true
 	}
 	return FieldOrigin{}, false

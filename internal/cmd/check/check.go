@@ -125,7 +125,7 @@ something would be, 2 when the manifests cannot be read.`,
 	fl.StringArrayVar(&o.Applier.Groups, "applier-group", nil, "A group of the applier (repeatable)")
 	fl.StringVar(&o.AuthorMap, "author-map", "", "YAML file mapping CI logins to the e-mails the Team objects use (login: e-mail); --as is looked up in it. With --base, a file of the repository is read as the base holds it")
 	fl.BoolVar(&o.WholePlatform, "complete", false, "The manifests are the whole platform: a reference they do not resolve is an error, not \"not judged\"")
-	fl.StringArrayVar(&o.Sources, "source", nil, "A Flux GitRepository that is this repository, NAMESPACE/NAME (repeatable), besides the one the bootstrap sync (flux-system) points at: Flux Kustomizations of other sources are not rendered")
+	fl.StringArrayVar(&o.Sources, "source", nil, "A Flux GitRepository that is this repository, NAMESPACE/NAME (repeatable), besides the one the bootstrap sync (flux-system) points at and those whose URL is a git remote's of the repository: Flux Kustomizations of other sources are not rendered")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{FormatText, FormatGitHub, FormatJUnit, FormatSARIF, FormatMarkdown}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{"error", "warning"}, cobra.ShellCompDirectiveNoFileComp))
 	o.Print = output.Register(cmd, &f.Options.Output, Spec)
