@@ -1,0 +1,118 @@
+package manifest
+
+// This file is what reads a Set's objects and clusters together, in the order read.
+
+// inOrder calls fn with every object of the set in the order read: the Objects, and each
+// cluster as its identity (everything but its object, alike whatever the Load kept).
+func (s *Set) inOrder(fn func(o *Object)) {
+	c := 0
+	for i := 0; i <= len(s.Objects); i++ {
+		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
+			id := s.Clusters.list[c].identity()
+			fn(&id)
+		}
+		if i < len(s.Objects) {
+			fn(&s.Objects[i])
+		}
+	}
+}
+
+// All is every object of the set in the order read, the clusters whole (read again when
+// the Load kept records of them): for a renderer that takes a tree's objects as a whole.
+func (s *Set) All() ([]Object, error) {
+	out := make([]Object, 0, len(s.Objects)+s.Clusters.Len())
+	next := 0
+	err := s.Clusters.Each(func(i int, o Object) error {
+		at := s.Clusters.list[i].at
+		out = append(out, s.Objects[next:at]...)
+		next = at
+		out = append(out, o)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return append(out, s.Objects[next:]...), nil
+}
+
+// NewSet is a set of objs, in their order: the TenantClusters (typed) in Clusters, held
+// whole. Duplicates are not refused (Duplicates lists them).
+func NewSet(objs []Object) *Set {
+	s := &Set{}
+	for _, o := range objs {
+		s.add(o)
+	}
+	return s
+}
+
+// Merge appends the objects and clusters of other to s, after s's own.
+func (s *Set) Merge(other *Set) {
+	for _, e := range other.Clusters.list {
+		e.at += len(s.Objects)
+		s.Clusters.list = append(s.Clusters.list, e)
+	}
+	s.Objects = append(s.Objects, other.Objects...)
+}
+
+// FileObjects are the objects a Set read from one file, its clusters as the Load kept
+// them: what Options.Reuse gives a later Load for a file of the same bytes.
+type FileObjects struct {
+	objs     []Object
+	clusters []clusterEntry
+}
+
+// Len is the number of objects, clusters included.
+func (f FileObjects) Len() int { return len(f.objs) + len(f.clusters) }
+
+// ByFile groups the set's objects by file (as key names it), clusters included, for
+// Options.Reuse. A file's objects, which a Load gives one after another, are a piece of the
+// set's, not a copy; the Load that reuses them copies what it takes.
+func (s *Set) ByFile(key func(file string) string) map[string]FileObjects {
+	by := map[string]FileObjects{}
+	var cur FileObjects
+	file, start, open := "", 0, false
+	flush := func(end int) {
+		if !open {
+			return
+		}
+		cur.objs = s.Objects[start:end:end]
+		k := key(file)
+		if prev, ok := by[k]; ok {
+			prev.merge(cur)
+			by[k] = prev
+		} else {
+			by[k] = cur
+		}
+		cur, open = FileObjects{}, false
+	}
+	// starts opens the group of name at i, closing the one before when it is another file's.
+	starts := func(name string, i int) {
+		if !open || name != file {
+			flush(i)
+			file, start, open = name, i, true
+		}
+	}
+	c := 0
+	for i := 0; i <= len(s.Objects); i++ {
+		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
+			e := s.Clusters.list[c]
+			starts(e.Source.File, i)
+			e.at = i - start
+			cur.clusters = append(cur.clusters, e)
+		}
+		if i < len(s.Objects) {
+			starts(s.Objects[i].Source.File, i)
+		}
+	}
+	flush(len(s.Objects))
+	return by
+}
+
+// merge appends g to f, not into the set's own objects.
+func (f *FileObjects) merge(g FileObjects) {
+	for _, e := range g.clusters {
+		e.at += len(f.objs)
+		f.clusters = append(f.clusters, e)
+	}
+	f.objs = append(f.objs[:len(f.objs):len(f.objs)], g.objs...)
+}
