@@ -53,8 +53,12 @@ func (o Options) gitOps() bool {
 func Change(base, head *manifest.Set, o Options) *Report {
 	h := newTree(head, o.Complete)
 	b := newTree(base, o.Complete)
-	h.mustBeWhole()
-	b.mustBeWhole()
+	// A change compares and judges whole clusters of both trees: each read whole once.
+	if unread := append(h.readWhole(), b.readWhole()...); len(unread) > 0 {
+		r := Unreadable(unread)
+		r.Mode = "change"
+		return r
+	}
 	r := &Report{Mode: "change", Objects: h.objects()}
 	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier(), refused: map[string]*v1alpha1.TenantCluster{},
 		decoded: decodedTeams(base, head)}
@@ -149,7 +153,7 @@ func (c *change) diffClusters() (added, changed, deleted []*cluster) {
 		switch {
 		case j == len(bk) || bk[j] != hk[i]:
 			added = append(added, hc)
-		case c.base.clusters[j].obj.Obj == hc.obj.Obj || sameCluster(c.base.clusters[j].c, hc.c): // one decoding shared, or equal
+		case c.base.set.Clusters.Same(c.base.clusters[j].idx, &c.head.set.Clusters, hc.idx) || sameCluster(c.base.clusters[j].c, hc.c): // one decoding or document shared, or equal
 			c.unchanged = append(c.unchanged, hc)
 		default:
 			changed = append(changed, hc)
@@ -206,12 +210,21 @@ func (c *change) demoteUnchanged(fs []Finding) []Finding {
 		if f.Kind == "" || f.Severity != SeverityError {
 			continue
 		}
-		b, h := c.base.find(f.Kind, f.Namespace, f.Name), c.head.find(f.Kind, f.Namespace, f.Name)
-		if b != nil && h != nil && (b.Obj == h.Obj || equality.Semantic.DeepEqual(b.Obj, h.Obj)) {
+		if c.unchangedObject(f) {
 			f.Severity = SeverityWarning
 		}
 	}
 	return fs
+}
+
+// unchangedObject reports whether the object of a finding is in both trees, the same.
+func (c *change) unchangedObject(f *Finding) bool {
+	if f.Kind == v1alpha1.KindTenantCluster {
+		b, h := c.base.findCluster(f.Namespace, f.Name), c.head.findCluster(f.Namespace, f.Name)
+		return b != nil && h != nil && (b.obj.Obj == h.obj.Obj || equality.Semantic.DeepEqual(b.obj.Obj, h.obj.Obj))
+	}
+	b, h := c.base.find(f.Kind, f.Namespace, f.Name), c.head.find(f.Kind, f.Namespace, f.Name)
+	return b != nil && h != nil && (b.Obj == h.Obj || equality.Semantic.DeepEqual(b.Obj, h.Obj))
 }
 
 // clusters judges the cluster requests: creates (counted against the baseline and the

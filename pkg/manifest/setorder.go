@@ -116,3 +116,43 @@ func (f *FileObjects) merge(g FileObjects) {
 	}
 	f.objs = append(f.objs[:len(f.objs):len(f.objs)], g.objs...)
 }
+
+// Ref names an object of a set, a cluster included: where it was read and what it is.
+type Ref struct {
+	Source                            Source
+	APIVersion, Kind, Name, Namespace string
+}
+
+// Refs names every object of the set in the order read, its clusters among them.
+func (s *Set) Refs() []Ref {
+	out := make([]Ref, 0, len(s.Objects)+s.Clusters.Len())
+	s.inOrder(func(o *Object) {
+		out = append(out, Ref{Source: o.Source, APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace})
+	})
+	return out
+}
+
+// ReplaceFile makes objs the objects of file (the file decoded again after a write): the
+// objects and clusters the set read from it go, and objs come after the others, their
+// clusters held whole. Whatever was kept of the file's clusters before, nothing is read
+// again from where its documents were.
+func (s *Set) ReplaceFile(file string, objs []Object) {
+	kept := make([]Object, 0, len(s.Objects))
+	var clusters []clusterEntry
+	c := 0
+	for i := 0; i <= len(s.Objects); i++ {
+		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
+			if e := s.Clusters.list[c]; e.Source.File != file {
+				e.at = len(kept)
+				clusters = append(clusters, e)
+			}
+		}
+		if i < len(s.Objects) && s.Objects[i].Source.File != file {
+			kept = append(kept, s.Objects[i])
+		}
+	}
+	s.Objects, s.Clusters.list = kept, clusters
+	for _, o := range objs {
+		s.add(o)
+	}
+}
