@@ -140,10 +140,6 @@ func leftOutNote(dirs []string, names func(string) string) string {
 func (g *run) headOptions(ctx context.Context) (gitops.Options, *digests) {
 	opts := gitops.Options{Root: g.repoRoot(ctx), Sources: g.Sources}
 	opts.Manifest.Exclude, opts.Manifest.IgnoreFile = g.Exclude, g.headIgnore(ctx)
-	// A state check judges one cluster at a time: the loader keeps records of a plain
-	// tree's clusters and each is read again when judged, so that memory does not grow
-	// with whole objects. A change compares whole clusters of both trees.
-	opts.Manifest.Lean = g.Base.empty()
 	var sums *digests
 	if len(g.Base.Paths) > 0 && !g.noReuse {
 		sums = newDigests() // the base's files are compared with head's by these
@@ -207,7 +203,7 @@ func (g *run) loadBase(ctx context.Context, head *gitops.Tree, sums *digests, pe
 		}
 		return base, repo.name, repo.close, nil
 	case len(g.Base.Paths) > 0:
-		var reuse func(string, []byte) ([]manifest.Object, bool)
+		var reuse func(string, []byte) (manifest.FileObjects, bool)
 		if !g.noReuse {
 			reuse = dirReuse(g.Head.Paths, g.Base.Paths, head.Raw, sums, manifest.DefaultMaxFileBytes)
 		}

@@ -305,3 +305,12 @@ func isCluster(o *Object) bool {
 func (e *clusterEntry) identity() Object {
 	return Object{Source: e.Source, APIVersion: e.APIVersion, Kind: v1alpha1.KindTenantCluster, Name: e.Name, Namespace: e.Namespace}
 }
+
+// NotJudged are the fields of cluster i left out of its object because the tools do not
+// know them yet (Options.Tolerate): such a cluster is always held whole.
+func (c *Clusters) NotJudged(i int) []FieldOrigin {
+	if o := c.list[i].obj; o != nil {
+		return o.NotJudged
+	}
+	return nil
+}

@@ -21,18 +21,14 @@ func (s *Set) inOrder(fn func(o *Object)) {
 // the Load kept records of them): for a renderer that takes a tree's objects as a whole.
 func (s *Set) All() ([]Object, error) {
 	out := make([]Object, 0, len(s.Objects)+s.Clusters.Len())
-	next := 0
-	err := s.Clusters.Each(func(i int, o Object) error {
-		at := s.Clusters.list[i].at
-		out = append(out, s.Objects[next:at]...)
-		next = at
-		out = append(out, o)
+	err := s.Walk(func(o *Object) error {
+		out = append(out, *o)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return append(out, s.Objects[next:]...), nil
+	return out, nil
 }
 
 // NewSet is a set of objs, in their order: the TenantClusters (typed) in Clusters, held
@@ -155,4 +151,41 @@ func (s *Set) ReplaceFile(file string, objs []Object) {
 	for _, o := range objs {
 		s.add(o)
 	}
+}
+
+// Walk calls fn with every object of the set in the order read, until fn returns an
+// error: its Objects (the set's own) and its clusters whole (the set's own when held, else
+// read again, ahead on every core, and the caller's). An error reading a cluster again is
+// returned.
+func (s *Set) Walk(fn func(o *Object) error) error {
+	order := make([]int, s.Clusters.Len())
+	for i := range order {
+		order[i] = i
+	}
+	next := 0
+	objects := func(to int) error {
+		for ; next < to; next++ {
+			if err := fn(&s.Objects[next]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	err := s.Clusters.EachOf(order, func(i int, o Object, err error) error {
+		if err != nil {
+			return err
+		}
+		e := &s.Clusters.list[i]
+		if err := objects(e.at); err != nil {
+			return err
+		}
+		if e.obj != nil {
+			return fn(e.obj)
+		}
+		return fn(&o)
+	})
+	if err != nil {
+		return err
+	}
+	return objects(len(s.Objects))
 }

@@ -20,7 +20,7 @@ func (s *Store) ApplyClusters(_ context.Context, clusters []*v1alpha1.TenantClus
 	defer s.mu.Unlock()
 	out := make([]store.Applied, len(clusters))
 	var changes []manifest.Change
-	edited := map[string]bool{} // the files of the clusters edited, read again once written
+	edited := map[string]bool{}     // the files of the clusters edited, read again once written
 	newFiles := map[string]string{} // file -> the cluster it was chosen for
 	for i, c := range clusters {
 		doc, cur, err := s.findCluster(c.Namespace, c.Name)
