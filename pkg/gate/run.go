@@ -70,7 +70,7 @@ func (g *run) judge(ctx context.Context) (*check.Report, error) {
 		if base == nil {
 			addLive(live, t.Set)
 			if r = check.State(t.Set, g.judgeOptions()); r.Unreadable {
-				return r, nil // a lean Load's record read again differs: as head's decode errors
+				return r, nil // a cluster kept as a record read again differs: as head's decode errors
 			}
 		} else {
 			bt := baseTarget(base, t.Name)

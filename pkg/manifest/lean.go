@@ -89,7 +89,7 @@ func recordable(o *Object, spans map[int]*docSpan) (*docSpan, bool) {
 	return sp, true
 }
 
-// rereader is what a lean Set needs to decode a document again as the Load did.
+// rereader is what a Set needs to decode a record's document again as the Load did.
 type rereader struct {
 	opts Options
 	tab  *pathTable
