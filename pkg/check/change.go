@@ -53,12 +53,6 @@ func (o Options) gitOps() bool {
 func Change(base, head *manifest.Set, o Options) *Report {
 	h := newTree(head, o.Complete)
 	b := newTree(base, o.Complete)
-	// A change compares and judges whole clusters of both trees: each read whole once.
-	if unread := append(h.readWhole(), b.readWhole()...); len(unread) > 0 {
-		r := Unreadable(unread)
-		r.Mode = "change"
-		return r
-	}
 	r := &Report{Mode: "change", Objects: h.objects()}
 	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier(), refused: map[string]*v1alpha1.TenantCluster{},
 		decoded: decodedTeams(base, head)}
@@ -71,18 +65,34 @@ func Change(base, head *manifest.Set, o Options) *Report {
 	}
 	c.known = c.admin || c.authorKnown()
 
-	added, changed, deleted := c.diffClusters()
+	added, changed, deleted, unread := c.diffClusters()
+	if len(unread) > 0 {
+		return unreadableChange(unread)
+	}
 	c.baselines(added, changed, deleted)
 	// The tree's own rules on head, and its aggregates replayed for the clusters head
 	// keeps, unchanged ones first: what the change breaks cannot be blamed on them. The
 	// server judges updates by the update rules and nothing else, so the replay's findings
-	// are warnings; the change's creates are judged below, each as its request.
+	// are warnings; the change's creates are judged below, each as its request. Each
+	// cluster is read whole once, its references judged with its request.
 	order := make([]*cluster, 0, len(h.clusters))
 	for _, list := range [][]*cluster{c.unchanged, changed} {
 		order = append(order, list...)
 	}
-	fs := c.demoteUnchanged(h.objectRules())
-	replayed, _ := h.replay(order, false, true, nil)
+	refs := h.kindRules()
+	for _, hc := range added {
+		refs = append(refs, h.clusterRefs(hc)...)
+	}
+	replayed, _ := h.replay(order, false, true, func(wc *cluster) { refs = append(refs, h.clusterRefs(wc)...) })
+	for _, f := range replayed {
+		if f.Rule == RuleDecode {
+			unread = append(unread, f)
+		}
+	}
+	if len(unread) > 0 {
+		return unreadableChange(unread)
+	}
+	fs := c.demoteUnchanged(refs)
 	for _, f := range replayed {
 		if f.Severity == SeverityError {
 			f.Severity = SeverityWarning
@@ -142,9 +152,12 @@ func derefs[T any](ps []*T) []T {
 // labels, annotations, as the webhook compares) and unchanged, and lists base's deleted
 // ones; each list sorted by namespace and name. Both trees' clusters are sorted by key, so
 // one pass over the two pairs them (each with the first of its key on the other side, as
-// clusterByKey finds it).
-func (c *change) diffClusters() (added, changed, deleted []*cluster) {
+// clusterByKey finds it). A pair of one decoding or of equal documents is unchanged
+// without reading it (manifest.Clusters.Same); the others, and the added and deleted
+// clusters, are read whole (unread: the findings of those that could not be).
+func (c *change) diffClusters() (added, changed, deleted []*cluster, unread []Finding) {
 	hk, bk := keys(c.head.clusters), keys(c.base.clusters)
+	var pairs [][2]*cluster // head's, base's: read whole, then compared
 	j := 0
 	for i, hc := range c.head.clusters {
 		for j < len(bk) && bk[j] < hk[i] {
@@ -153,10 +166,10 @@ func (c *change) diffClusters() (added, changed, deleted []*cluster) {
 		switch {
 		case j == len(bk) || bk[j] != hk[i]:
 			added = append(added, hc)
-		case c.base.set.Clusters.Same(c.base.clusters[j].idx, &c.head.set.Clusters, hc.idx) || sameCluster(c.base.clusters[j].c, hc.c): // one decoding or document shared, or equal
+		case c.base.set.Clusters.Same(c.base.clusters[j].idx, &c.head.set.Clusters, hc.idx):
 			c.unchanged = append(c.unchanged, hc)
 		default:
-			changed = append(changed, hc)
+			pairs = append(pairs, [2]*cluster{hc, c.base.clusters[j]})
 		}
 	}
 	i := 0
@@ -168,7 +181,31 @@ func (c *change) diffClusters() (added, changed, deleted []*cluster) {
 			deleted = append(deleted, bc)
 		}
 	}
-	return added, changed, deleted
+	readHead, readBase := append([]*cluster(nil), added...), append([]*cluster(nil), deleted...)
+	for _, p := range pairs {
+		readHead, readBase = append(readHead, p[0]), append(readBase, p[1])
+	}
+	unread = append(c.head.readWhole(readHead), c.base.readWhole(readBase)...)
+	if len(unread) > 0 {
+		return nil, nil, nil, unread
+	}
+	for _, p := range pairs {
+		if sameCluster(p[1].c, p[0].c) {
+			c.unchanged = append(c.unchanged, p[0])
+		} else {
+			changed = append(changed, p[0])
+		}
+	}
+	byKey := func(list []*cluster) { sort.SliceStable(list, func(i, j int) bool { return list[i].key() < list[j].key() }) }
+	byKey(c.unchanged)
+	return added, changed, deleted, nil
+}
+
+// unreadableChange is the report of a change whose clusters could not all be read again.
+func unreadableChange(unread []Finding) *Report {
+	r := Unreadable(unread)
+	r.Mode = "change"
+	return r
 }
 
 // baselines are, per namespace the change creates or updates clusters in, the clusters
@@ -186,13 +223,13 @@ func (c *change) baselines(added, changed, deleted []*cluster) {
 	for ns := range need {
 		for _, hc := range c.head.inNamespace(ns) {
 			if !contains(added, hc) {
-				c.baseline[ns] = append(c.baseline[ns], *hc.c)
+				c.baseline[ns] = append(c.baseline[ns], hc.value())
 			}
 		}
 	}
 	for _, bc := range deleted {
-		if ns := bc.c.Namespace; need[ns] {
-			c.baseline[ns] = append(c.baseline[ns], *bc.c)
+		if ns := bc.ns; need[ns] {
+			c.baseline[ns] = append(c.baseline[ns], bc.value())
 		}
 	}
 }
@@ -221,7 +258,15 @@ func (c *change) demoteUnchanged(fs []Finding) []Finding {
 func (c *change) unchangedObject(f *Finding) bool {
 	if f.Kind == v1alpha1.KindTenantCluster {
 		b, h := c.base.findCluster(f.Namespace, f.Name), c.head.findCluster(f.Namespace, f.Name)
-		return b != nil && h != nil && (b.obj.Obj == h.obj.Obj || equality.Semantic.DeepEqual(b.obj.Obj, h.obj.Obj))
+		if b == nil || h == nil {
+			return false
+		}
+		if c.base.set.Clusters.Same(b.idx, &c.head.set.Clusters, h.idx) {
+			return true
+		}
+		bo, err1 := c.base.set.Clusters.Get(b.idx)
+		ho, err2 := c.head.set.Clusters.Get(h.idx)
+		return err1 == nil && err2 == nil && equality.Semantic.DeepEqual(bo.Obj, ho.Obj)
 	}
 	b, h := c.base.find(f.Kind, f.Namespace, f.Name), c.head.find(f.Kind, f.Namespace, f.Name)
 	return b != nil && h != nil && (b.Obj == h.Obj || equality.Semantic.DeepEqual(b.Obj, h.Obj))

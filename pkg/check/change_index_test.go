@@ -24,7 +24,7 @@ func clusterSet(keys ...[2]string) *manifest.Set {
 func wholeTree(t *testing.T, set *manifest.Set) *tree {
 	t.Helper()
 	tr := newTree(set, false)
-	if unread := tr.readWhole(); len(unread) > 0 {
+	if unread := tr.readWhole(tr.clusters); len(unread) > 0 {
 		t.Fatal(unread)
 	}
 	return tr
@@ -52,7 +52,7 @@ func TestChangeIndexesAsScans(t *testing.T) {
 		}
 	}
 	c := &change{base: base, head: head}
-	added, changed, deleted := c.diffClusters()
+	added, changed, deleted, _ := c.diffClusters()
 	var wantAdded, wantUnchanged, wantDeleted []string
 	for _, hc := range head.clusters {
 		if _, ok := base.clusterByKey(hc.key()); ok {

@@ -115,12 +115,12 @@ func (t *tree) each(order []*cluster, fn func(c, w *cluster, err error)) {
 	})
 }
 
-// readWhole reads every cluster of the tree whole and keeps it, for a change check, which
-// compares and judges whole clusters of both trees; the findings of those that could not
-// be read again.
-func (t *tree) readWhole() []Finding {
+// readWhole reads the clusters of list whole and keeps them (a change's added, deleted and
+// edited clusters, which it compares and judges whole); the findings of those that could
+// not be read again.
+func (t *tree) readWhole(list []*cluster) []Finding {
 	var unread []Finding
-	t.each(t.clusters, func(c, w *cluster, err error) {
+	t.each(list, func(c, w *cluster, err error) {
 		if err != nil {
 			unread = append(unread, unreadable(c, err))
 			return
@@ -225,17 +225,7 @@ func State(set *manifest.Set, o Options) *Report {
 	return r
 }
 
-// objectRules are the state check's rules on each object alone (the aggregates are the
-// replay's).
-func (t *tree) objectRules() []Finding {
-	fs := t.kindRules()
-	for _, c := range t.clusters {
-		fs = append(fs, t.clusterRefs(c)...)
-	}
-	return fs
-}
-
-// kindRules are objectRules but the clusters'.
+// kindRules are the rules on each object alone but the clusters' (clusterRefs).
 func (t *tree) kindRules() []Finding {
 	var fs []Finding
 	for _, team := range t.set.Teams() {

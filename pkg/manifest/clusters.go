@@ -139,15 +139,16 @@ func (c *Clusters) Get(i int) (Object, error) {
 	return e.reread()
 }
 
-// Same reports whether clusters i of c and j of d are one decoding or the same document's
-// bytes (a file another tree's Load reused, or two trees' equal files), without reading
-// them: false says only that this cannot tell.
+// Same reports whether clusters i of c and j of d are one object without reading them:
+// one decoding (a file another tree's Load reused), or records of documents of the same
+// bytes (validated documents of equal bytes decode to equal objects). False says only
+// that this cannot tell: the caller compares them whole.
 func (c *Clusters) Same(i int, d *Clusters, j int) bool {
 	a, b := &c.list[i], &d.list[j]
 	if a.obj != nil || b.obj != nil {
 		return a.obj != nil && b.obj != nil && a.obj.Obj == b.obj.Obj
 	}
-	return a.span.sum == b.span.sum && a.span.n == b.span.n && a.from.sameDecoding(b.from)
+	return a.span.sum == b.span.sum && a.span.n == b.span.n
 }
 
 // Put makes cluster i o (a TenantCluster whole, as a write left it), held from now on.

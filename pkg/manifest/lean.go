@@ -97,6 +97,3 @@ type rereader struct {
 	mu         sync.Mutex
 	quantities map[quantityKey]*resource.Quantity
 }
-
-// sameDecoding reports whether two Loads' records decode alike: one rereader.
-func (rr *rereader) sameDecoding(other *rereader) bool { return rr == other }
