@@ -196,7 +196,9 @@ func (c *change) diffClusters() (added, changed, deleted []*cluster, unread []Fi
 			changed = append(changed, p[0])
 		}
 	}
-	byKey := func(list []*cluster) { sort.SliceStable(list, func(i, j int) bool { return list[i].key() < list[j].key() }) }
+	byKey := func(list []*cluster) {
+		sort.SliceStable(list, func(i, j int) bool { return list[i].key() < list[j].key() })
+	}
 	byKey(c.unchanged)
 	return added, changed, deleted, nil
 }
