@@ -258,7 +258,7 @@ func (e *clusterEntry) reread() (Object, error) {
 	}
 	seg := segment{text: string(data), line: int(e.span.line), doc: int(e.span.doc)}
 	objs, _, err := decodeSegments(e.Source.File, []segment{seg}, e.from.opts, newBudget(), e.from.tab)
-	if err != nil || len(objs) != 1 || objs[0].Obj == nil || objs[0].Name != e.Name {
+	if err != nil || len(objs) != 1 || !isCluster(&objs[0]) || objs[0].Name != e.Name {
 		return Object{}, fmt.Errorf("internal error: %s: TenantCluster %q does not decode again as it did (%v)", name, qualified(e.Namespace, e.Name), err)
 	}
 	full := objs[0]
@@ -301,10 +301,9 @@ func isCluster(o *Object) bool {
 	return ok
 }
 
-// identity is the object that stands for an entry in what names it (a duplicate's error,
-// a listing of what a tree holds): everything but its object.
-func (e *clusterEntry) identity() Object {
-	return Object{Source: e.Source, APIVersion: e.APIVersion, Kind: v1alpha1.KindTenantCluster, Name: e.Name, Namespace: e.Namespace}
+// ref names the cluster (a duplicate's error, a listing of what a tree holds).
+func (e *clusterEntry) ref() Ref {
+	return Ref{Source: e.Source, APIVersion: e.APIVersion, Kind: v1alpha1.KindTenantCluster, Name: e.Name, Namespace: e.Namespace}
 }
 
 // NotJudged are the fields of cluster i left out of its object because the tools do not

@@ -82,7 +82,7 @@ type objKey struct {
 	group, kind, namespace, name string
 }
 
-func keyOf(o *Object) objKey {
+func keyOf(o Ref) objKey {
 	gv, _ := schema.ParseGroupVersion(o.APIVersion)
 	ns := o.Namespace
 	if clusterScoped(o.Kind) {
@@ -108,13 +108,14 @@ func (s *Set) Duplicates() []error { return s.duplicates() }
 func (s *Set) duplicates() []error {
 	var errs []error
 	first := map[objKey]Source{}
-	s.inOrder(func(o *Object) {
+	s.inOrder(func(o Ref) {
 		if o.Name == "" {
 			return
 		}
 		k := keyOf(o)
 		if f, dup := first[k]; dup {
-			errs = append(errs, o.errorAt("", o.Source.Line, "duplicate object: also defined at %s", f))
+			errs = append(errs, &DecodeError{File: o.Source.File, Doc: o.Source.Doc, Item: o.Source.Item, Line: o.Source.Line,
+				Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Msg: fmt.Sprintf("duplicate object: also defined at %s", f)})
 			return
 		}
 		first[k] = o.Source
@@ -125,9 +126,9 @@ func (s *Set) duplicates() []error {
 // Add appends an object, refusing a duplicate; a TenantCluster joins Clusters, held whole.
 func (s *Set) Add(o Object) error {
 	fillIdentity(&o)
-	k := keyOf(&o)
+	k := keyOf(refOf(&o))
 	var dup *Source
-	s.inOrder(func(e *Object) {
+	s.inOrder(func(e Ref) {
 		if dup == nil && o.Name != "" && keyOf(e) == k {
 			src := e.Source
 			dup = &src

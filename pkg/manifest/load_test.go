@@ -61,7 +61,7 @@ func TestLoadDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	set.inOrder(func(o *Object) { names = append(names, o.Kind+"/"+o.Name) })
+	set.inOrder(func(o Ref) { names = append(names, o.Kind+"/"+o.Name) })
 	want := "User/ah User/h User/c User/z User/y User/b TenantCluster/loose TenantCluster/c ProviderConfig/h Kustomization/k Team/payments"
 	if strings.Join(names, " ") != want {
 		t.Errorf("order:\n got %s\nwant %s", strings.Join(names, " "), want)

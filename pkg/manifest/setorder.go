@@ -2,19 +2,22 @@ package manifest
 
 // This file is what reads a Set's objects and clusters together, in the order read.
 
-// inOrder calls fn with every object of the set in the order read: the Objects, and each
-// cluster as its identity (everything but its object, alike whatever the Load kept).
-func (s *Set) inOrder(fn func(o *Object)) {
+// inOrder calls fn with a Ref of every object of the set in the order read, its clusters
+// among them (named alike whatever the Load kept of them).
+func (s *Set) inOrder(fn func(r Ref)) {
 	c := 0
 	for i := 0; i <= len(s.Objects); i++ {
 		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
-			id := s.Clusters.list[c].identity()
-			fn(&id)
+			fn(s.Clusters.list[c].ref())
 		}
 		if i < len(s.Objects) {
-			fn(&s.Objects[i])
+			fn(refOf(&s.Objects[i]))
 		}
 	}
+}
+
+func refOf(o *Object) Ref {
+	return Ref{Source: o.Source, APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace}
 }
 
 // All is every object of the set in the order read, the clusters whole (read again when
@@ -122,9 +125,7 @@ type Ref struct {
 // Refs names every object of the set in the order read, its clusters among them.
 func (s *Set) Refs() []Ref {
 	out := make([]Ref, 0, len(s.Objects)+s.Clusters.Len())
-	s.inOrder(func(o *Object) {
-		out = append(out, Ref{Source: o.Source, APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace})
-	})
+	s.inOrder(func(r Ref) { out = append(out, r) })
 	return out
 }
 
