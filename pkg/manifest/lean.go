@@ -17,7 +17,7 @@ import (
 // always held whole (reading one again would read what cannot be, or decode the whole
 // List). Tests set it (0: every cluster it can a record; math.MaxInt64: none) to hold
 // both ways to the same results; nothing else changes it.
-var WholeBytes int64 = 1 << 20
+var WholeBytes int64 = 256 << 10
 
 // keepsRecords reports whether a Load keeps the clusters of a file as records: its
 // position in what the Load read (read, its own bytes included) is past WholeBytes.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -207,19 +208,19 @@ func TestReuseBringsClusters(t *testing.T) {
 	for _, lean := range []bool{false, true} {
 		head := loadIn(t, lean, []string{dir}, "")
 		by := head.ByFile(func(f string) string { return f })
-		reused := 0
+		var reused atomic.Int32 // asked on the loader's workers
 		base, err := LoadWith([]string{dir}, nil, Options{Reuse: func(name string, _ []byte) (FileObjects, bool) {
 			f, ok := by[name]
 			if ok {
-				reused++
+				reused.Add(1)
 			}
 			return f, ok
 		}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if reused == 0 || !reflect.DeepEqual(base.Objects, head.Objects) || base.Clusters.Len() != head.Clusters.Len() {
-			t.Fatalf("lean %v: reused %d files, %d objects and %d clusters, want %d and %d", lean, reused,
+		if reused.Load() == 0 || !reflect.DeepEqual(base.Objects, head.Objects) || base.Clusters.Len() != head.Clusters.Len() {
+			t.Fatalf("lean %v: reused %d files, %d objects and %d clusters, want %d and %d", lean, reused.Load(),
 				len(base.Objects), base.Clusters.Len(), len(head.Objects), head.Clusters.Len())
 		}
 		for i := range head.Clusters.Len() {

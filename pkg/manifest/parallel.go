@@ -209,12 +209,15 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 	close(p.jobs)
 	p.wg.Wait()
 	var errs []error
-	n := 0
+	n, nc := 0, 0
 	for _, res := range p.results {
-		n += len(res.objs)
+		n, nc = n+len(res.objs), nc+len(res.clusters)
 	}
 	if n > 0 {
 		set.Objects = make([]Object, 0, n) // a file decoded again below may add a few
+	}
+	if nc > 0 {
+		set.Clusters.list = make([]clusterEntry, 0, nc)
 	}
 	run := newBudget()
 	next, collected := 0, false
