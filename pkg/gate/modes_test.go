@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
+	"github.com/butlerdotdev/butler-toolkit/pkg/gitops"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
@@ -184,5 +185,28 @@ func TestClustersJudgedInBothModes(t *testing.T) {
 		if len(r.Objects) != 1 || !reflect.DeepEqual(rules, want) {
 			t.Errorf("lean %v: findings %q over %d objects, want %q", lean, rules, len(r.Objects), want)
 		}
+	}
+}
+
+// A base extracted from git is removed while the change is judged: the clusters its load
+// kept as records are held whole first, so that the check reads none from the removed
+// tree, whatever the order the two happen in.
+func TestBaseHeldBeforeRemoval(t *testing.T) {
+	inMode(t, true)
+	dir := filepath.Join(t.TempDir(), "base")
+	copyDir(t, payments, dir)
+	tree, err := gitops.Load([]string{dir}, nil, gitops.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holdBelow(tree, filepath.Dir(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	tcs, err := tree.Targets[0].Set.TenantClusters()
+	if err != nil || len(tcs) != tree.Raw.Clusters.Len() || len(tcs) == 0 {
+		t.Errorf("%d clusters of %d read after the removal: %v", len(tcs), tree.Raw.Clusters.Len(), err)
 	}
 }

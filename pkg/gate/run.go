@@ -197,7 +197,10 @@ func (g *run) loadBase(ctx context.Context, head *gitops.Tree, sums *digests, pe
 			return nil, nil, closeBase, badInput(fmt.Errorf("--base %s: %w", rev, err))
 		}
 		opts := gitops.Options{Root: repo.baseRoot, Sources: g.Sources, Manifest: manifest.Options{Reuse: reuse, Exclude: g.Exclude, ReadFile: g.kept.baseRead}}
-		if base, err = gitops.Load(repo.basePaths, nil, opts); err != nil {
+		if base, err = gitops.Load(repo.basePaths, nil, opts); err == nil {
+			err = holdBelow(base, repo.tmp)
+		}
+		if err != nil {
 			repo.close()
 			return nil, nil, closeBase, badInput(fmt.Errorf("--base %s: the base does not read: %w", rev, err))
 		}
@@ -213,6 +216,23 @@ func (g *run) loadBase(ctx context.Context, head *gitops.Tree, sums *digests, pe
 		}
 	}
 	return base, nil, closeBase, nil
+}
+
+// holdBelow holds whole the clusters of a tree's sets whose documents lie below dir, which
+// is removed while the change is judged (manifest.Set.Hold).
+func holdBelow(t *gitops.Tree, dir string) error {
+	sets := []*manifest.Set{t.Raw}
+	for _, tg := range t.Targets {
+		if tg.Set != t.Raw {
+			sets = append(sets, tg.Set)
+		}
+	}
+	for _, s := range sets {
+		if err := s.Hold(dir); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pendingRepo is a Revision base's tree being extracted (openRepo) on its own goroutine,

@@ -2,7 +2,9 @@ package manifest
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -313,4 +315,29 @@ func (c *Clusters) NotJudged(i int) []FieldOrigin {
 		return o.NotJudged
 	}
 	return nil
+}
+
+// Hold reads whole, and holds from now on, every cluster kept as a record whose document
+// lies below dir: for a tree about to be removed (a base extracted from git), which
+// nothing could read again.
+func (s *Set) Hold(dir string) error {
+	var idx []int
+	for i := range s.Clusters.list {
+		if e := &s.Clusters.list[i]; e.obj == nil && below(dir, e.file) {
+			idx = append(idx, i)
+		}
+	}
+	return s.Clusters.EachOf(idx, func(i int, o Object, err error) error {
+		if err != nil {
+			return err
+		}
+		s.Clusters.list[i].obj = &o
+		return nil
+	})
+}
+
+// below reports whether path is dir or lies below it.
+func below(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
