@@ -187,9 +187,8 @@ func (t *tree) provider(c *v1alpha1.TenantCluster) *v1alpha1.ProviderConfig {
 
 // objects lists every object of the tree, its clusters included.
 func (t *tree) objects() []Object {
-	refs := t.set.Refs()
-	out := make([]Object, 0, len(refs))
-	for _, o := range refs {
+	out := make([]Object, 0, len(t.set.Objects)+t.set.Clusters.Len())
+	for o := range t.set.Refs() {
 		if o.Source.File == LiveFile {
 			continue
 		}

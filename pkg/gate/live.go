@@ -16,7 +16,7 @@ func addLive(objs []manifest.Object, sets ...*manifest.Set) {
 		// A tree object without a namespace stands for its kind and name in any namespace
 		// (kustomize fills it in), as Set.Find matches it.
 		have, loose := map[[3]string]bool{}, map[[2]string]bool{}
-		for _, o := range s.Refs() { // its clusters too
+		for o := range s.Refs() { // its clusters too
 			have[[3]string{o.Kind, o.Namespace, o.Name}] = true
 			if o.Namespace == "" {
 				loose[[2]string{o.Kind, o.Name}] = true

@@ -1,5 +1,7 @@
 package manifest
 
+import "iter"
+
 // This file is what reads a Set's objects and clusters together, in the order read.
 
 // inOrder calls fn with a Ref of every object of the set in the order read, its clusters
@@ -123,10 +125,15 @@ type Ref struct {
 }
 
 // Refs names every object of the set in the order read, its clusters among them.
-func (s *Set) Refs() []Ref {
-	out := make([]Ref, 0, len(s.Objects)+s.Clusters.Len())
-	s.inOrder(func(r Ref) { out = append(out, r) })
-	return out
+func (s *Set) Refs() iter.Seq[Ref] {
+	return func(yield func(Ref) bool) {
+		stop := false
+		s.inOrder(func(r Ref) {
+			if !stop && !yield(r) {
+				stop = true
+			}
+		})
+	}
 }
 
 // ReplaceFile makes objs the objects of file (the file decoded again after a write): the
