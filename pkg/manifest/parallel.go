@@ -200,6 +200,9 @@ func splitClusters(objs []Object, spans map[int]*docSpan, from *rereader) ([]Obj
 		}
 	}
 	clear(objs[len(kept):]) // what moved to the entries is not held twice
+	if len(kept) == 0 {
+		kept = nil // a file of clusters alone holds no array for objects until the Load ends
+	}
 	return kept, clusters
 }
 
