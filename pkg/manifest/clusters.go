@@ -141,6 +141,10 @@ func (c *Clusters) Get(i int) (Object, error) {
 	return e.reread()
 }
 
+// Held reports whether cluster i is held whole: Get then gives the set's own object
+// (never to be changed), else one read again for the caller.
+func (c *Clusters) Held(i int) bool { return c.list[i].obj != nil }
+
 // Same reports whether clusters i of c and j of d are one object without reading them:
 // one decoding (a file another tree's Load reused), or records of documents of the same
 // bytes (validated documents of equal bytes decode to equal objects). False says only

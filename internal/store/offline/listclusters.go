@@ -56,11 +56,15 @@ func (s *Store) copyAll(found []nsCluster, out []v1alpha1.TenantCluster) error {
 		idx[k] = f.i
 	}
 	k := 0
-	return s.set.Clusters.EachOf(idx, func(_ int, o manifest.Object, err error) error {
+	return s.set.Clusters.EachOf(idx, func(i int, o manifest.Object, err error) error {
 		if err != nil {
 			return storeerr.BadInput(err)
 		}
-		o.Obj.(*v1alpha1.TenantCluster).DeepCopyInto(&out[k]) // the set's own, or read again
+		if tc := o.Obj.(*v1alpha1.TenantCluster); s.set.Clusters.Held(i) {
+			tc.DeepCopyInto(&out[k]) // the set's own
+		} else {
+			out[k] = *tc // read again: the caller's already
+		}
 		out[k].Namespace = found[k].ns
 		k++
 		return nil
