@@ -90,6 +90,15 @@
 # decoding of every cluster: check's CPU 1.79x the previous binary's (one A/B run of 5
 # pairs). The change checks load whole (they compare whole clusters): 0.88x and 0.95x
 # the state check's wall, which now does more, peaks 164 and 166 MiB.
+# Once the clusters of a set were one collection (pkg/manifest Set.Clusters), what a load
+# keeps of them decided by the loader alone (records past its first 256 KiB, for every
+# command and check alike), main's binary and this one's interleaved in one run of 3
+# rounds, load 1.6 to 10, CPU-s and max RSS MiB, main -> this: team list 2.55 -> 2.66,
+# 91 -> 93; cluster list -A 3.01 -> 3.15, 96 -> 94; create preflight 1.52 -> 1.61, 91 ->
+# 92; check 2.76 -> 2.77, 93 -> 94 (within this machine's noise: 3 A/B pairs of the two
+# lists gave 2.66 -> 2.62 and 2.96 -> 3.10); the change check 2.29 -> 3.13, 208 -> 107;
+# the git change check 2.52 -> 3.64, 211 -> 108: a change now reads its head's clusters
+# again when it judges them, as the state check does, for half the memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

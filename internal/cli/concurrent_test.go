@@ -98,7 +98,11 @@ func TestConcurrentOfflineWrites(t *testing.T) {
 			t.Errorf("round %d: an update was lost: dev description %q, prod maxClusters %d", round, dev, prodMax)
 		}
 		n := map[string]int{}
-		for _, c := range set.TenantClusters() {
+		tcs, err := set.TenantClusters()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range tcs {
 			if c.Labels["butler.butlerlabs.dev/environment"] == "prod" {
 				n[c.Annotations["butler.butlerlabs.dev/creator-email"]]++
 			}

@@ -53,8 +53,6 @@ func (o Options) gitOps() bool {
 func Change(base, head *manifest.Set, o Options) *Report {
 	h := newTree(head, o.Complete)
 	b := newTree(base, o.Complete)
-	h.mustBeWhole()
-	b.mustBeWhole()
 	r := &Report{Mode: "change", Objects: h.objects()}
 	c := &change{base: b, head: h, opt: o, author: o.Author, applier: o.applier(), refused: map[string]*v1alpha1.TenantCluster{},
 		decoded: decodedTeams(base, head)}
@@ -67,18 +65,34 @@ func Change(base, head *manifest.Set, o Options) *Report {
 	}
 	c.known = c.admin || c.authorKnown()
 
-	added, changed, deleted := c.diffClusters()
+	added, changed, deleted, unread := c.diffClusters()
+	if len(unread) > 0 {
+		return unreadableChange(unread)
+	}
 	c.baselines(added, changed, deleted)
 	// The tree's own rules on head, and its aggregates replayed for the clusters head
 	// keeps, unchanged ones first: what the change breaks cannot be blamed on them. The
 	// server judges updates by the update rules and nothing else, so the replay's findings
-	// are warnings; the change's creates are judged below, each as its request.
+	// are warnings; the change's creates are judged below, each as its request. Each
+	// cluster is read whole once, its references judged with its request.
 	order := make([]*cluster, 0, len(h.clusters))
 	for _, list := range [][]*cluster{c.unchanged, changed} {
 		order = append(order, list...)
 	}
-	fs := c.demoteUnchanged(h.objectRules())
-	replayed, _ := h.replay(order, false, true, nil)
+	refs := h.kindRules()
+	for _, hc := range added {
+		refs = append(refs, h.clusterRefs(hc)...)
+	}
+	replayed, _ := h.replay(order, false, true, func(wc *cluster) { refs = append(refs, h.clusterRefs(wc)...) })
+	for _, f := range replayed {
+		if f.Rule == RuleDecode {
+			unread = append(unread, f)
+		}
+	}
+	if len(unread) > 0 {
+		return unreadableChange(unread)
+	}
+	fs := c.demoteUnchanged(refs)
 	for _, f := range replayed {
 		if f.Severity == SeverityError {
 			f.Severity = SeverityWarning
@@ -134,70 +148,6 @@ func derefs[T any](ps []*T) []T {
 	return out
 }
 
-// diffClusters splits head's clusters into added, changed (what the rules read: spec,
-// labels, annotations, as the webhook compares) and unchanged, and lists base's deleted
-// ones; each list sorted by namespace and name. Both trees' clusters are sorted by key, so
-// one pass over the two pairs them (each with the first of its key on the other side, as
-// clusterByKey finds it).
-func (c *change) diffClusters() (added, changed, deleted []*cluster) {
-	hk, bk := keys(c.head.clusters), keys(c.base.clusters)
-	j := 0
-	for i, hc := range c.head.clusters {
-		for j < len(bk) && bk[j] < hk[i] {
-			j++
-		}
-		switch {
-		case j == len(bk) || bk[j] != hk[i]:
-			added = append(added, hc)
-		case c.base.clusters[j].obj.Obj == hc.obj.Obj || sameCluster(c.base.clusters[j].c, hc.c): // one decoding shared, or equal
-			c.unchanged = append(c.unchanged, hc)
-		default:
-			changed = append(changed, hc)
-		}
-	}
-	i := 0
-	for j, bc := range c.base.clusters {
-		for i < len(hk) && hk[i] < bk[j] {
-			i++
-		}
-		if i == len(hk) || hk[i] != bk[j] {
-			deleted = append(deleted, bc)
-		}
-	}
-	return added, changed, deleted
-}
-
-// baselines are, per namespace the change creates or updates clusters in, the clusters
-// those requests meet: head's clusters other than the creates (changed ones as changed),
-// and the ones the change deletes, which Flux and Argo CD prune after they apply. Other
-// namespaces are not asked for.
-func (c *change) baselines(added, changed, deleted []*cluster) {
-	c.baseline = map[string][]v1alpha1.TenantCluster{}
-	need := map[string]bool{}
-	for _, list := range [][]*cluster{added, changed} {
-		for _, hc := range list {
-			need[hc.c.Namespace] = true
-		}
-	}
-	for ns := range need {
-		for _, hc := range c.head.inNamespace(ns) {
-			if !contains(added, hc) {
-				c.baseline[ns] = append(c.baseline[ns], *hc.c)
-			}
-		}
-	}
-	for _, bc := range deleted {
-		if ns := bc.c.Namespace; need[ns] {
-			c.baseline[ns] = append(c.baseline[ns], *bc.c)
-		}
-	}
-}
-
-func sameCluster(a, b *v1alpha1.TenantCluster) bool {
-	return equality.Semantic.DeepEqual(a.Spec, b.Spec) && equality.Semantic.DeepEqual(a.Labels, b.Labels) &&
-		equality.Semantic.DeepEqual(a.Annotations, b.Annotations)
-}
-
 // demoteUnchanged makes the findings of objects the change leaves as they are warnings:
 // the change did not bring them, and the server does not re-judge an object nobody sends.
 func (c *change) demoteUnchanged(fs []Finding) []Finding {
@@ -206,8 +156,7 @@ func (c *change) demoteUnchanged(fs []Finding) []Finding {
 		if f.Kind == "" || f.Severity != SeverityError {
 			continue
 		}
-		b, h := c.base.find(f.Kind, f.Namespace, f.Name), c.head.find(f.Kind, f.Namespace, f.Name)
-		if b != nil && h != nil && (b.Obj == h.Obj || equality.Semantic.DeepEqual(b.Obj, h.Obj)) {
+		if c.unchangedObject(f) {
 			f.Severity = SeverityWarning
 		}
 	}

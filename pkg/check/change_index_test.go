@@ -12,22 +12,32 @@ import (
 )
 
 func clusterSet(keys ...[2]string) *manifest.Set {
-	s := &manifest.Set{}
+	var objs []manifest.Object
 	for _, k := range keys {
 		tc := &v1alpha1.TenantCluster{ObjectMeta: metav1.ObjectMeta{Namespace: k[0], Name: k[1]}}
-		s.Objects = append(s.Objects, manifest.Object{Kind: "TenantCluster", Namespace: k[0], Name: k[1], Obj: tc})
+		objs = append(objs, manifest.Object{Kind: "TenantCluster", Namespace: k[0], Name: k[1], Obj: tc})
 	}
-	return s
+	return manifest.NewSet(objs)
+}
+
+// wholeTree is newTree with its clusters read whole, as a change reads them.
+func wholeTree(t *testing.T, set *manifest.Set) *tree {
+	t.Helper()
+	tr := newTree(set, false)
+	if unread := tr.readWhole(tr.clusters); len(unread) > 0 {
+		t.Fatal(unread)
+	}
+	return tr
 }
 
 // The change's lookups by namespace and its pairing of base and head find what a pass over
 // every cluster finds, with namespaces that sort next to each other ("a", "a-b", and a
 // hostile "a/b" whose keys share the prefix "a/"), and a key written twice.
 func TestChangeIndexesAsScans(t *testing.T) {
-	base := newTree(clusterSet([2]string{"a", "x"}, [2]string{"a/b", "c"}, [2]string{"a", "d"}, [2]string{"a-b", "x"},
-		[2]string{"b", "gone"}, [2]string{"a", "z"}, [2]string{"a", "z"}), false)
-	head := newTree(clusterSet([2]string{"a", "x"}, [2]string{"a", "c"}, [2]string{"a/b", "c"}, [2]string{"a-b", "x"},
-		[2]string{"a", "z"}, [2]string{"c", "new"}), false)
+	base := wholeTree(t, clusterSet([2]string{"a", "x"}, [2]string{"a/b", "c"}, [2]string{"a", "d"}, [2]string{"a-b", "x"},
+		[2]string{"b", "gone"}, [2]string{"a", "z"}, [2]string{"a", "z"}))
+	head := wholeTree(t, clusterSet([2]string{"a", "x"}, [2]string{"a", "c"}, [2]string{"a/b", "c"}, [2]string{"a-b", "x"},
+		[2]string{"a", "z"}, [2]string{"c", "new"}))
 	for _, tr := range []*tree{base, head} {
 		for _, ns := range []string{"a", "a-b", "a/b", "b", "c", "", "nothing"} {
 			var want []v1alpha1.TenantCluster
@@ -42,7 +52,7 @@ func TestChangeIndexesAsScans(t *testing.T) {
 		}
 	}
 	c := &change{base: base, head: head}
-	added, changed, deleted := c.diffClusters()
+	added, changed, deleted, _ := c.diffClusters()
 	var wantAdded, wantUnchanged, wantDeleted []string
 	for _, hc := range head.clusters {
 		if _, ok := base.clusterByKey(hc.key()); ok {

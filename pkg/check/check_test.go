@@ -216,7 +216,11 @@ func TestNamespaceFilledOnACopy(t *testing.T) {
 	if len(errs) != 1 || errs[0] != "b "+policy.RuleMemberMaxClusters {
 		t.Fatalf("want b refused past the per-member cap of team-t: %q (all: %+v)", errs, r.Findings)
 	}
-	for _, c := range set.TenantClusters() {
+	tcs, err := set.TenantClusters()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range tcs {
 		if c.Namespace != "" {
 			t.Errorf("the set's %s has namespace %q after the check, want none", c.Name, c.Namespace)
 		}

@@ -148,9 +148,11 @@ func (c *change) providerChange(op policy.Operation, b, h *manifest.Object) []Fi
 	if op == policy.Delete {
 		bp := b.Obj.(*v1alpha1.ProviderConfig)
 		clusters := make([]v1alpha1.TenantCluster, 0, len(c.head.clusters))
-		for _, hc := range c.head.clusters {
-			clusters = append(clusters, *hc.c)
-		}
+		c.head.each(c.head.clusters, func(_, wc *cluster, err error) {
+			if err == nil { // one that cannot be read again is the replay's finding
+				clusters = append(clusters, *wc.c)
+			}
+		})
 		if e := policy.ProviderDeleteGuard(bp, clusters); e != nil {
 			fs = append(fs, findingAt(b, e.Field, string(e.Type), e.Error(), RuleProviderInUse, SeverityError))
 		}
@@ -198,8 +200,10 @@ func (c *change) addonChange(op policy.Operation, b, h *manifest.Object) []Findi
 	var tc *v1alpha1.TenantCluster
 	for _, t := range []*tree{c.head, c.base} {
 		for _, cl := range t.clusters {
-			if cl.c.Name == a.Spec.ClusterRef.Name && (ns == "" || cl.c.Namespace == ns) {
-				tc = cl.c
+			if cl.at.Name == a.Spec.ClusterRef.Name && (ns == "" || cl.ns == ns) {
+				if o, err := t.set.Clusters.Get(cl.idx); err == nil { // else the replay's finding
+					tc = cl.whole(o).c
+				}
 				break
 			}
 		}

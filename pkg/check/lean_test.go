@@ -2,6 +2,7 @@ package check
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -40,10 +41,7 @@ func TestLeanStateAsWhole(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "shared.yaml"), []byte(shared.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		whole, lean, records := loadBoth(t, dir)
-		if records == 0 {
-			t.Fatal("the lean Load kept no records")
-		}
+		whole, lean := loadBoth(t, dir)
 		w, l := reportJSON(t, State(whole, Options{})), reportJSON(t, State(lean, Options{}))
 		if w != l {
 			t.Fatalf("tree %d: the lean check differs:\nwhole %s\nlean  %s", i, w, l)
@@ -91,10 +89,7 @@ func TestLeanStateAsWholeShapes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	whole, lean, records := loadBoth(t, dir)
-	if records != 8+9+1 {
-		t.Errorf("%d records, want the 8 generated clusters and the 10 above", records)
-	}
+	whole, lean := loadBoth(t, dir)
 	w, l := reportJSON(t, State(whole, Options{})), reportJSON(t, State(lean, Options{}))
 	if w != l {
 		t.Fatalf("the lean check differs:\nwhole %s\nlean  %s", w, l)
@@ -114,17 +109,8 @@ func TestLeanRecordUnreadableLeavesTreeUnjudged(t *testing.T) {
 	if _, err := manifesttest.Generate(dir, 2, 8); err != nil {
 		t.Fatal(err)
 	}
-	lean, err := manifest.LoadWith([]string{dir}, nil, manifest.Options{Lean: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var changed string
-	for _, o := range lean.Objects {
-		if o.Record != nil {
-			changed = o.Source.File
-			break
-		}
-	}
+	_, lean := loadBoth(t, dir)
+	changed := lean.Clusters.At(0).Source.File
 	data, err := os.ReadFile(changed)
 	if err != nil {
 		t.Fatal(err)
@@ -149,21 +135,29 @@ func TestLeanRecordUnreadableLeavesTreeUnjudged(t *testing.T) {
 	}
 }
 
-// loadBoth loads dir whole and lean, and counts the lean load's records.
-func loadBoth(t *testing.T, dir string) (whole, lean *manifest.Set, records int) {
+// inMode makes every Load of the test keep its clusters whole (lean false) or every one
+// it can as a record (manifest.WholeBytes, the one place the memory mode is decided).
+func inMode(t *testing.T, lean bool) {
 	t.Helper()
-	whole, err := manifest.Load([]string{dir}, nil)
-	if err != nil {
+	old := manifest.WholeBytes
+	t.Cleanup(func() { manifest.WholeBytes = old })
+	manifest.WholeBytes = math.MaxInt64
+	if lean {
+		manifest.WholeBytes = 0
+	}
+}
+
+// loadBoth loads dir keeping its clusters whole, then keeping records of them.
+func loadBoth(t *testing.T, dir string) (whole, lean *manifest.Set) {
+	t.Helper()
+	var err error
+	inMode(t, false)
+	if whole, err = manifest.Load([]string{dir}, nil); err != nil {
 		t.Fatal(err)
 	}
-	lean, err = manifest.LoadWith([]string{dir}, nil, manifest.Options{Lean: true})
-	if err != nil {
+	inMode(t, true)
+	if lean, err = manifest.Load([]string{dir}, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range lean.Objects {
-		if o.Record != nil {
-			records++
-		}
-	}
-	return whole, lean, records
+	return whole, lean
 }

@@ -26,28 +26,25 @@ import (
 //
 // The siblings are copies of the clusters' structs (policy takes them as values), made
 // only for a namespace where a cap comes within reach, and then once each: a namespace far
-// from its caps holds pointers alone. A record of a lean Load is read again for the time
-// its own request is judged (each, when set, sees it whole first) and counts as a sibling
-// by its record.
+// from its caps holds pointers alone. A cluster is read whole for the time its own request
+// is judged (each, when set, sees it whole first; the set's Clusters read ahead) and
+// counts as a sibling by its counted fields, whatever the Load kept of it.
 func (t *tree) replay(order []*cluster, full, existing bool, each func(*cluster)) (fs []Finding, refused map[string]*v1alpha1.TenantCluster) {
 	byNS := map[string][]*cluster{}                 // every earlier cluster, by namespace
 	copied := map[string][]v1alpha1.TenantCluster{} // the first of them, as values
 	tallies := map[string]*tally{}
-	next := t.ahead(order)
-	for _, c := range order {
+	t.each(order, func(c, wc *cluster, err error) {
 		ta := tallies[c.ns]
 		if ta == nil {
 			ta = &tally{env: map[string]int64{}, owner: map[string]int64{}}
 			tallies[c.ns] = ta
 		}
-		w := next()
-		wc, err := w.c, w.err
 		if err != nil {
-			fs = append(fs, unreadable(c.obj, err))
+			fs = append(fs, unreadable(c, err))
 			sib := c.value()
 			byNS[c.ns] = append(byNS[c.ns], c)
 			ta.add(&sib)
-			continue
+			return
 		}
 		if each != nil {
 			each(wc)
@@ -69,11 +66,11 @@ func (t *tree) replay(order []*cluster, full, existing bool, each func(*cluster)
 				refused = map[string]*v1alpha1.TenantCluster{}
 			}
 			refused[c.key()] = nil // a refused create: not there
-			continue
+			return
 		}
 		byNS[c.ns] = append(byNS[c.ns], c)
 		ta.add(tc)
-	}
+	})
 	return fs, refused
 }
 

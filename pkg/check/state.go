@@ -21,6 +21,7 @@ type tree struct {
 
 	objOf    map[runtime.Object]*manifest.Object
 	clusters []*cluster // sorted by namespace, name
+	byIdx    []*cluster // by index in the set's Clusters
 	policies []v1alpha1.ClusterCreationPolicy
 	// teams and providers index the set's lookups, which scan every object, once.
 	teams     map[string]*v1alpha1.Team
@@ -28,62 +29,38 @@ type tree struct {
 	byName    map[[2]string]*manifest.Set // by kind and name, for find
 }
 
-// cluster is a TenantCluster of the tree with its namespace filled in: a manifest that
-// leaves it out is taken to live in its team's namespace, as the other offline commands
-// take it. c is the set's own object when the manifest names its namespace, else a copy
-// of its struct with the namespace filled in; either way nothing writes to it. For a
-// record of a lean Load c is nil: whole reads the object when the cluster is judged, and
-// the record stands for it in the counts of its namespace.
+// cluster is a TenantCluster of the tree: its counted fields (at) and the namespace it
+// lives in (manifest.Cluster.Place), and once read whole (each, or readWhole for a
+// change) its object: c is the set's object when the manifest names its namespace, else a
+// copy of its struct with the namespace filled in; either way nothing writes to it.
 type cluster struct {
+	idx int // in the set's Clusters
+	at  *manifest.Cluster
+	ns  string
 	obj *manifest.Object
 	c   *v1alpha1.TenantCluster
-	ns  string
 }
 
-func (c *cluster) key() string { return c.ns + "/" + c.obj.Name }
+func (c *cluster) key() string { return c.ns + "/" + c.at.Name }
 
-// value is the cluster as a sibling in a count of its namespace: the whole struct, or
-// for a record the fields such a count reads.
-func (c *cluster) value() v1alpha1.TenantCluster {
-	if c.c != nil {
-		return *c.c
-	}
-	return c.obj.Record.Sibling(c.obj.Name, c.ns)
-}
+// value is the cluster as a sibling in a count of its namespace: its counted fields, the
+// same whatever the Load kept of it.
+func (c *cluster) value() v1alpha1.TenantCluster { return c.at.Sibling(c.ns) }
 
-// newTree indexes a set. Its clusters are the set's objects, or for a manifest that leaves
-// the namespace out a copy of the struct (the namespace filled in must not change the
-// set's objects), not a deep one: nothing writes to a tree's clusters, and a copy of every
-// cluster was a sixth of what a check holds.
+// newTree indexes a set. Its clusters are known by their counted fields; each is read
+// whole when judged (each), or all at once for a change (readWhole).
 func newTree(set *manifest.Set, complete bool) *tree {
 	t := &tree{set: set, complete: complete, objOf: map[runtime.Object]*manifest.Object{},
 		teams: map[string]*v1alpha1.Team{}, providers: map[string]*v1alpha1.ProviderConfig{}}
 	for i := range set.Objects {
-		if o := &set.Objects[i]; o.Obj != nil {
-			t.objOf[o.Obj] = o
-		}
-	}
-	for i := range set.Objects {
 		o := &set.Objects[i]
-		ns, teamName, ok := o.ClusterPlace()
-		if !ok {
-			continue
-		}
-		tc, _ := o.Obj.(*v1alpha1.TenantCluster)
-		if ns == "" {
-			ns = teamName
-			if team := t.team(teamName); team != nil {
-				ns = team.TeamNamespace()
-			}
-		}
-		c := &cluster{obj: o, c: tc, ns: ns}
-		if tc != nil && tc.Namespace != ns {
-			cp := *tc
-			cp.Namespace = ns
-			c.c = &cp
-		}
-		t.clusters = append(t.clusters, c)
+		t.objOf[o.Obj] = o
 	}
+	for i := range set.Clusters.Len() {
+		at := set.Clusters.At(i)
+		t.clusters = append(t.clusters, &cluster{idx: i, at: at, ns: at.Place(t.team(at.Team))})
+	}
+	t.byIdx = append([]*cluster(nil), t.clusters...)
 	sort.SliceStable(t.clusters, func(i, j int) bool { return t.clusters[i].key() < t.clusters[j].key() })
 	for _, p := range set.ClusterCreationPolicies() {
 		t.policies = append(t.policies, *p)
@@ -91,42 +68,75 @@ func newTree(set *manifest.Set, complete bool) *tree {
 	return t
 }
 
-// mustBeWhole refuses a tree of a lean Load's records: the change check compares and
-// edits whole clusters.
-func (t *tree) mustBeWhole() {
-	for _, c := range t.clusters {
-		if c.c == nil {
-			panic("internal error: a change check needs whole clusters, not a lean Load's records")
-		}
-	}
-}
-
-// unreadable is the finding on a record that could not be read again.
-func unreadable(obj *manifest.Object, err error) Finding {
-	return Finding{File: obj.Source.File, Line: obj.Source.Line, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name,
+// unreadable is the finding on a cluster that could not be read again.
+func unreadable(c *cluster, err error) Finding {
+	return Finding{File: c.at.Source.File, Line: c.at.Source.Line, Kind: v1alpha1.KindTenantCluster, Namespace: c.at.Namespace, Name: c.at.Name,
 		Message: err.Error(), Rule: RuleDecode, Severity: SeverityError}
 }
 
-// whole is c with its object: c itself, or for a record the object read again (a cluster
-// of the tree for the time it is judged, not kept).
-func (t *tree) whole(c *cluster) (*cluster, error) {
-	if c.c != nil {
-		return c, nil
-	}
-	full, err := c.obj.Full()
-	if err != nil {
-		return nil, err
-	}
-	tc, ok := full.Obj.(*v1alpha1.TenantCluster)
-	if !ok {
-		return nil, fmt.Errorf("internal error: %s: %q read again is not a TenantCluster", full.Source, c.obj.Name)
-	}
+// whole is c with its object o.
+func (c *cluster) whole(o manifest.Object) *cluster {
+	tc := o.Obj.(*v1alpha1.TenantCluster)
 	if tc.Namespace != c.ns {
 		cp := *tc
 		cp.Namespace = c.ns
 		tc = &cp
 	}
-	return &cluster{obj: &full, c: tc, ns: c.ns}, nil
+	return &cluster{idx: c.idx, at: c.at, ns: c.ns, obj: &o, c: tc}
+}
+
+// each calls fn with each cluster of order and the cluster whole (w), or the error that
+// kept it from being read (the set's Clusters read ahead on every core); one read whole
+// already is not read again.
+func (t *tree) each(order []*cluster, fn func(c, w *cluster, err error)) {
+	idx := make([]int, 0, len(order))
+	for _, c := range order {
+		if c.c == nil {
+			idx = append(idx, c.idx)
+		}
+	}
+	k := 0
+	held := func() {
+		for ; k < len(order) && order[k].c != nil; k++ {
+			fn(order[k], order[k], nil)
+		}
+	}
+	held()
+	_ = t.set.Clusters.EachOf(idx, func(_ int, o manifest.Object, err error) error {
+		c := order[k]
+		k++
+		if err != nil {
+			fn(c, nil, err)
+		} else {
+			fn(c, c.whole(o), nil)
+		}
+		held()
+		return nil
+	})
+}
+
+// readWhole reads the clusters of list whole and keeps them (a change's added, deleted and
+// edited clusters, which it compares and judges whole); the findings of those that could
+// not be read again.
+func (t *tree) readWhole(list []*cluster) []Finding {
+	var unread []Finding
+	t.each(list, func(c, w *cluster, err error) {
+		if err != nil {
+			unread = append(unread, unreadable(c, err))
+			return
+		}
+		c.obj, c.c = w.obj, w.c
+	})
+	return unread
+}
+
+// findCluster is the cluster of that namespace (as written) and name, as Set.Find finds
+// an object (Clusters.Find), or nil.
+func (t *tree) findCluster(namespace, name string) *cluster {
+	if i := t.set.Clusters.Find(namespace, name); i >= 0 {
+		return t.byIdx[i]
+	}
+	return nil
 }
 
 // find is t.set.Find by an index: a tree with many findings asks for many objects.
@@ -175,10 +185,10 @@ func (t *tree) provider(c *v1alpha1.TenantCluster) *v1alpha1.ProviderConfig {
 	return pc
 }
 
-// objects lists every object of the tree.
+// objects lists every object of the tree, its clusters included.
 func (t *tree) objects() []Object {
-	out := make([]Object, 0, len(t.set.Objects))
-	for _, o := range t.set.Objects {
+	out := make([]Object, 0, len(t.set.Objects)+t.set.Clusters.Len())
+	for o := range t.set.Refs() {
 		if o.Source.File == LiveFile {
 			continue
 		}
@@ -192,8 +202,8 @@ func (t *tree) objects() []Object {
 func State(set *manifest.Set, o Options) *Report {
 	t := newTree(set, o.Complete)
 	r := &Report{Mode: "state", Objects: t.objects()}
-	// Each cluster is judged once, its references with its request, so that a lean
-	// Load's records are each read again once.
+	// Each cluster is judged once, its references with its request, so that a cluster
+	// the Load kept as a record is read again once.
 	var refs []Finding
 	replayed, refused := t.replay(t.clusters, false, false, func(c *cluster) { refs = append(refs, t.clusterRefs(c)...) })
 	var unread []Finding
@@ -214,17 +224,7 @@ func State(set *manifest.Set, o Options) *Report {
 	return r
 }
 
-// objectRules are the state check's rules on each object alone (the aggregates are the
-// replay's).
-func (t *tree) objectRules() []Finding {
-	fs := t.kindRules()
-	for _, c := range t.clusters {
-		fs = append(fs, t.clusterRefs(c)...)
-	}
-	return fs
-}
-
-// kindRules are objectRules but the clusters'.
+// kindRules are the rules on each object alone but the clusters' (clusterRefs).
 func (t *tree) kindRules() []Finding {
 	var fs []Finding
 	for _, team := range t.set.Teams() {

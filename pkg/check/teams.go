@@ -80,8 +80,8 @@ func (c *change) teamChange(op policy.Operation, b, h *manifest.Object) []Findin
 		if bt != nil {
 			var left []string
 			for _, hc := range c.head.clusters {
-				if hc.c.TeamName() == bt.Name || (hc.c.TeamName() == "" && hc.c.Namespace == bt.TeamNamespace()) {
-					left = append(left, hc.c.Name)
+				if hc.at.Team == bt.Name || (hc.at.Team == "" && hc.ns == bt.TeamNamespace()) {
+					left = append(left, hc.at.Name)
 				}
 			}
 			if len(left) > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/check"
 	"github.com/butlerdotdev/butler-toolkit/pkg/gitops"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
@@ -32,12 +33,19 @@ func (g *run) loaderFindings(head *gitops.Tree) []check.Finding {
 	for _, src := range head.NotObjects {
 		extra = append(extra, g.notObjectFinding(src, check.SeverityWarning))
 	}
-	for _, obj := range head.Raw.Objects {
-		for _, nj := range obj.NotJudged {
-			extra = append(extra, check.Finding{File: nj.File, Line: nj.Line, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name,
+	notJudged := func(ref manifest.Ref, fields []manifest.FieldOrigin) {
+		for _, nj := range fields {
+			extra = append(extra, check.Finding{File: nj.File, Line: nj.Line, Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name,
 				Field: nj.Field, Message: nj.Field + ": declared by the repository's CustomResourceDefinition but not known to these tools yet: not judged",
 				Rule: RuleNotJudged, Severity: check.SeverityWarning})
 		}
+	}
+	for _, obj := range head.Raw.Objects {
+		notJudged(manifest.Ref{Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}, obj.NotJudged)
+	}
+	for i := range head.Raw.Clusters.Len() {
+		c := head.Raw.Clusters.At(i)
+		notJudged(manifest.Ref{Kind: v1alpha1.KindTenantCluster, Namespace: c.Namespace, Name: c.Name}, head.Raw.Clusters.NotJudged(i))
 	}
 	extra = append(extra, g.notRenderedFindings(head)...)
 	for _, u := range head.Unreached {

@@ -32,8 +32,6 @@ type Source struct {
 	Revision string
 }
 
-func (s Source) empty() bool { return len(s.Paths) == 0 && s.Revision == "" }
-
 // Platform is the live platform, which the caller reads (pkg/ reaches no cluster): the
 // objects the server holds that the judging needs (Teams, ProviderConfigs,
 // ClusterCreationPolicies, TenantClusters, Users and IdentityProviders when readable),

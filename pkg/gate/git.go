@@ -202,31 +202,31 @@ func (r *repo) link(rel string, size int64, p string) bool {
 // in the working tree (nor the file a symlink leads to, nor a submodule it is in) and that
 // head read already is head's objects, not decoded again, so a pull request's base costs
 // the files it changes.
-func (r *repo) reuse(head *manifest.Set) (func(string, []byte) ([]manifest.Object, bool), error) {
+func (r *repo) reuse(head *manifest.Set) (func(string, []byte) (manifest.FileObjects, bool), error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	byFile := objectsByFile(head.Objects, func(f string) string {
+	byFile := head.ByFile(func(f string) string {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(wd, f)
 		}
 		return f
 	})
-	return func(name string, _ []byte) ([]manifest.Object, bool) {
+	return func(name string, _ []byte) (manifest.FileObjects, bool) {
 		rel, err := filepath.Rel(r.tmp, name)
 		if err != nil || strings.HasPrefix(rel, "..") || r.dirty(rel) {
-			return nil, false
+			return manifest.FileObjects{}, false
 		}
 		headFile := filepath.Join(r.top, rel)
 		objs, ok := byFile[headFile]
 		if !ok {
-			return nil, false
+			return manifest.FileObjects{}, false
 		}
 		if real, err := r.realPath(headFile); err != nil {
-			return nil, false
+			return manifest.FileObjects{}, false
 		} else if realRel, err := filepath.Rel(r.top, real); err != nil || strings.HasPrefix(realRel, "..") || r.dirty(realRel) {
-			return nil, false
+			return manifest.FileObjects{}, false
 		}
 		return objs, true
 	}, nil

@@ -16,17 +16,19 @@ func addLive(objs []manifest.Object, sets ...*manifest.Set) {
 		// A tree object without a namespace stands for its kind and name in any namespace
 		// (kustomize fills it in), as Set.Find matches it.
 		have, loose := map[[3]string]bool{}, map[[2]string]bool{}
-		for _, o := range s.Objects {
+		for o := range s.Refs() { // its clusters too
 			have[[3]string{o.Kind, o.Namespace, o.Name}] = true
 			if o.Namespace == "" {
 				loose[[2]string{o.Kind, o.Name}] = true
 			}
 		}
+		var add []manifest.Object
 		for _, o := range objs {
 			if have[[3]string{o.Kind, o.Namespace, o.Name}] || have[[3]string{o.Kind, "", o.Name}] || loose[[2]string{o.Kind, o.Name}] {
 				continue
 			}
-			s.Objects = append(s.Objects, o)
+			add = append(add, o)
 		}
+		s.Merge(manifest.NewSet(add)) // a TenantCluster among the set's Clusters
 	}
 }

@@ -22,12 +22,12 @@ type digests struct {
 func newDigests() *digests { return &digests{m: map[string][sha256.Size]byte{}} }
 
 // record is a manifest.Options.Reuse that records and reuses nothing.
-func (d *digests) record(name string, data []byte) ([]manifest.Object, bool) {
+func (d *digests) record(name string, data []byte) (manifest.FileObjects, bool) {
 	sum := sha256.Sum256(data)
 	d.mu.Lock()
 	d.m[filepath.Clean(name)] = sum
 	d.mu.Unlock()
-	return nil, false
+	return manifest.FileObjects{}, false
 }
 
 func (d *digests) of(name string) ([sha256.Size]byte, bool) {
@@ -46,7 +46,7 @@ func (d *digests) of(name string) ([sha256.Size]byte, bool) {
 // the change touches (as --base does with git's help). Head's bytes are known by their
 // digest when the head load recorded one (sums may be nil), else read again. Anything
 // else is decoded.
-func dirReuse(headPaths, basePaths []string, head *manifest.Set, sums *digests, limit int64) func(string, []byte) ([]manifest.Object, bool) {
+func dirReuse(headPaths, basePaths []string, head *manifest.Set, sums *digests, limit int64) func(string, []byte) (manifest.FileObjects, bool) {
 	if len(headPaths) != 1 || len(basePaths) != 1 || head == nil {
 		return nil
 	}
@@ -56,45 +56,24 @@ func dirReuse(headPaths, basePaths []string, head *manifest.Set, sums *digests, 
 			return nil
 		}
 	}
-	byFile := objectsByFile(head.Objects, func(f string) string { return f })
-	return func(name string, data []byte) ([]manifest.Object, bool) {
+	byFile := head.ByFile(func(f string) string { return f })
+	return func(name string, data []byte) (manifest.FileObjects, bool) {
 		rel, err := filepath.Rel(baseDir, name)
 		if err != nil || strings.HasPrefix(rel, "..") {
-			return nil, false
+			return manifest.FileObjects{}, false
 		}
 		headFile := filepath.Join(headDir, rel)
 		objs, ok := byFile[headFile]
 		if !ok {
-			return nil, false
+			return manifest.FileObjects{}, false
 		}
 		if sum, ok := sums.of(headFile); ok {
 			return objs, sum == sha256.Sum256(data)
 		}
 		same, err := readFile(headFile, limit)
 		if err != nil || !bytes.Equal(same, data) {
-			return nil, false
+			return manifest.FileObjects{}, false
 		}
 		return objs, true
 	}
-}
-
-// objectsByFile groups objects by file (as key names it): a file's objects, which a load
-// gives one after another, are a piece of objs, not a copy; the loader copies what it
-// reuses.
-func objectsByFile(objs []manifest.Object, key func(file string) string) map[string][]manifest.Object {
-	by := map[string][]manifest.Object{}
-	for i := 0; i < len(objs); {
-		j := i + 1
-		for j < len(objs) && objs[j].Source.File == objs[i].Source.File {
-			j++
-		}
-		k := key(objs[i].Source.File)
-		if prev, ok := by[k]; ok {
-			by[k] = append(prev[:len(prev):len(prev)], objs[i:j]...) // not objs' own
-		} else {
-			by[k] = objs[i:j:j]
-		}
-		i = j
-	}
-	return by
 }

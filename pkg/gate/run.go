@@ -70,7 +70,7 @@ func (g *run) judge(ctx context.Context) (*check.Report, error) {
 		if base == nil {
 			addLive(live, t.Set)
 			if r = check.State(t.Set, g.judgeOptions()); r.Unreadable {
-				return r, nil // a lean Load's record read again differs: as head's decode errors
+				return r, nil // a cluster kept as a record read again differs: as head's decode errors
 			}
 		} else {
 			bt := baseTarget(base, t.Name)
@@ -141,10 +141,6 @@ func leftOutNote(dirs []string, names func(string) string) string {
 func (g *run) headOptions(ctx context.Context) (gitops.Options, *digests) {
 	opts := gitops.Options{Root: g.repoRoot(ctx), Sources: g.Sources, Remotes: g.remotes}
 	opts.Manifest.Exclude, opts.Manifest.IgnoreFile = g.Exclude, g.headIgnore(ctx)
-	// A state check judges one cluster at a time: the loader keeps records of a plain
-	// tree's clusters and each is read again when judged, so that memory does not grow
-	// with whole objects. A change compares whole clusters of both trees.
-	opts.Manifest.Lean = g.Base.empty()
 	var sums *digests
 	if len(g.Base.Paths) > 0 && !g.noReuse {
 		sums = newDigests() // the base's files are compared with head's by these
@@ -202,13 +198,16 @@ func (g *run) loadBase(ctx context.Context, head *gitops.Tree, sums *digests, pe
 			return nil, nil, closeBase, badInput(fmt.Errorf("--base %s: %w", rev, err))
 		}
 		opts := gitops.Options{Root: repo.baseRoot, Sources: g.Sources, Remotes: g.remotes, Manifest: manifest.Options{Reuse: reuse, Exclude: g.Exclude, ReadFile: g.kept.baseRead}}
-		if base, err = gitops.Load(repo.basePaths, nil, opts); err != nil {
+		if base, err = gitops.Load(repo.basePaths, nil, opts); err == nil {
+			err = holdBelow(base, repo.tmp)
+		}
+		if err != nil {
 			repo.close()
 			return nil, nil, closeBase, badInput(fmt.Errorf("--base %s: the base does not read: %w", rev, err))
 		}
 		return base, repo.name, repo.close, nil
 	case len(g.Base.Paths) > 0:
-		var reuse func(string, []byte) ([]manifest.Object, bool)
+		var reuse func(string, []byte) (manifest.FileObjects, bool)
 		if !g.noReuse {
 			reuse = dirReuse(g.Head.Paths, g.Base.Paths, head.Raw, sums, manifest.DefaultMaxFileBytes)
 		}
@@ -218,6 +217,23 @@ func (g *run) loadBase(ctx context.Context, head *gitops.Tree, sums *digests, pe
 		}
 	}
 	return base, nil, closeBase, nil
+}
+
+// holdBelow holds whole the clusters of a tree's sets whose documents lie below dir, which
+// is removed while the change is judged (manifest.Set.Hold).
+func holdBelow(t *gitops.Tree, dir string) error {
+	sets := []*manifest.Set{t.Raw}
+	for _, tg := range t.Targets {
+		if tg.Set != t.Raw {
+			sets = append(sets, tg.Set)
+		}
+	}
+	for _, s := range sets {
+		if err := s.Hold(dir); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pendingRepo is a Revision base's tree being extracted (openRepo) on its own goroutine,

@@ -67,7 +67,11 @@ func loadTree(t *testing.T, files map[string]string) (*Tree, error) {
 func clustersByTarget(tree *Tree) []string {
 	var out []string
 	for _, tg := range tree.Targets {
-		for _, c := range tg.Set.TenantClusters() {
+		tcs, err := tg.Set.TenantClusters()
+		if err != nil {
+			out = append(out, err.Error())
+		}
+		for _, c := range tcs {
 			out = append(out, tg.Name+": "+c.Namespace+"/"+c.Name)
 		}
 	}

@@ -262,10 +262,11 @@ func (l *loader) decodeRendered(res *resource.Resource, tmp string, ov overlay, 
 	if err != nil {
 		return manifest.Object{}, file, placeErrors(err, src)
 	}
-	if len(set.Objects) != 1 {
-		return manifest.Object{}, file, fmt.Errorf("%s: kustomize rendered %d objects from one resource", name, len(set.Objects))
+	rendered, err := set.All() // held whole: nothing is read again
+	if err != nil || len(rendered) != 1 {
+		return manifest.Object{}, file, fmt.Errorf("%s: kustomize rendered %d objects from one resource (%v)", name, len(rendered), err)
 	}
-	o := set.Objects[0]
+	o := rendered[0]
 	if src != nil {
 		o = manifest.Rendered(o, src)
 	}
@@ -285,8 +286,9 @@ func (l *loader) source(abs, kind, namespace, name string, s *substitution) *man
 		if set == nil {
 			return nil
 		}
-		for i := range set.Objects {
-			objs = append(objs, &set.Objects[i])
+		var err error
+		if objs, err = objectsOf(set); err != nil { // held whole: nothing is read again
+			return nil
 		}
 	} else {
 		objs = l.byFile()[abs]

@@ -211,9 +211,9 @@ func (l *loader) plainKustomize() (*manifest.Set, error) {
 		}
 		objs = append(objs, o...)
 	}
-	for _, o := range l.raw.Objects {
+	for _, o := range l.all {
 		if !l.inKustomization(l.abs(o.Source.File)) {
-			objs = append(objs, o)
+			objs = append(objs, *o)
 		}
 	}
 	if len(errs) > 0 {
@@ -237,7 +237,7 @@ func (l *loader) inKustomization(abs string) bool {
 // newSet is a target's objects as a Set: two objects of the same identity are an error,
 // as two applies of one object in one cluster conflict.
 func newSet(objs []manifest.Object) (*manifest.Set, error) {
-	set := &manifest.Set{Objects: objs}
+	set := manifest.NewSet(objs)
 	if errs := set.Duplicates(); len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

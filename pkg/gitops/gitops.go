@@ -13,7 +13,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -165,9 +164,6 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	mo.AllowDuplicates = true // one per target is fine; each target is checked below
 	l.once = newOnceReader(stdin, opts.Manifest.ReadFile)
 	mo.ReadFile = l.once.readFile
-	// A lean Load's records suit a plain tree only: kustomize and the renderers read whole
-	// objects, and standard input cannot be read again for one.
-	mo.Lean = opts.Manifest.Lean && len(l.kusts) == 0 && !slices.Contains(paths, manifest.Stdin)
 	raw, err := l.loadTolerant(paths, &mo)
 	if err != nil {
 		errs = append(errs, err)
@@ -177,11 +173,7 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 	}
 	l.raw = raw
 	l.root = rootOf(paths, opts.Root)
-	entries, err := l.entriesWhole(paths, mo)
-	if err != nil {
-		return nil, err
-	}
-	raw = l.raw
+	entries := l.entries()
 	l.findSources(t)
 	if len(entries) == 0 {
 		// Without Flux there is no substitution: templates are manifests like the others.
@@ -210,6 +202,11 @@ func load(paths []string, stdin io.Reader, opts Options) (*Tree, error) {
 		t.Targets = []Target{{Set: raw}}
 		t.Charts = l.unrenderedCharts()
 		return t, nil
+	}
+	// The renders take the tree's objects whole: its clusters are read through the set's
+	// Clusters (again, for those the load kept as records), not the tree again.
+	if l.all, err = objectsOf(raw); err != nil {
+		return nil, err
 	}
 	if err := l.render(t, entries); err != nil {
 		return nil, err
@@ -260,7 +257,7 @@ func (l *loader) loadTolerant(paths []string, mo *manifest.Options) (*manifest.S
 		l.tolerate = tol
 	}
 	if prov.settle(tol) {
-		mo.Tolerate = prov.tolerate // as tol, for a lean load's records read again
+		mo.Tolerate = prov.tolerate // as tol, for the clusters the load kept as records, read again
 		return raw, err
 	}
 	// A field neither the tools nor the CRDs know: the pass that refuses it.
@@ -268,21 +265,15 @@ func (l *loader) loadTolerant(paths []string, mo *manifest.Options) (*manifest.S
 	return manifest.LoadWith(paths, l.once.stdinFor(), *mo)
 }
 
-// entriesWhole is l.entries. A lean load that finds Flux or Argo CD entry points after all
-// is read again whole: their renders need whole objects.
-func (l *loader) entriesWhole(paths []string, mo manifest.Options) ([]*manifest.Object, error) {
-	entries := l.entries()
-	if !mo.Lean || len(entries) == 0 {
-		return entries, nil
-	}
-	mo.Lean = false
-	l.templates = map[string]manifest.File{}
-	raw, err := manifest.LoadWith(paths, l.once.stdinFor(), mo)
-	if err != nil {
-		return nil, err
-	}
-	l.raw = raw
-	return l.entries(), nil
+// objectsOf is every object of a set in the order read, its clusters whole: the set's
+// own objects, and its clusters as its Clusters give them.
+func objectsOf(set *manifest.Set) ([]*manifest.Object, error) {
+	out := make([]*manifest.Object, 0, len(set.Objects)+set.Clusters.Len())
+	err := set.Walk(func(o *manifest.Object) error {
+		out = append(out, o)
+		return nil
+	})
+	return out, err
 }
 
 // scan reads the kustomization files and coverage.yaml among the files walked: they, and

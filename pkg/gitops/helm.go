@@ -67,7 +67,10 @@ func (l *loader) plainReleases(t *Tree) error {
 		l.rendered = map[*manifest.Object]*output{}
 	}
 	set := t.Targets[0].Set
-	objs := append([]manifest.Object(nil), set.Objects...)
+	objs, err := set.All()
+	if err != nil {
+		return err
+	}
 	var errs []error
 	for i := range l.raw.Objects {
 		if e := &l.raw.Objects[i]; isHelmRelease(e) {

@@ -88,7 +88,7 @@ func checkHelmCase(t *testing.T, c helmCase) {
 	}
 	var got []string
 	for _, tg := range tree.Targets {
-		for _, o := range tg.Set.Objects {
+		for _, o := range allOf(t, tg.Set) {
 			if strings.Contains(filepath.ToSlash(o.Source.File), "charts/app/") {
 				u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o.Obj)
 				if err != nil {

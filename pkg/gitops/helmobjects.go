@@ -95,7 +95,8 @@ func (l *loader) decodeChartDocs(inst *install, docs []renderedDoc, files []*cha
 			errs = append(errs, renderedError(err, inst, d, tm))
 			continue
 		}
-		for _, o := range set.Objects {
+		all, _ := set.All() // LoadFiles holds every object whole: nothing to read again
+		for _, o := range all {
 			objs = append(objs, tm.place(o, d.index, rel, inst.vals, valuesPrefix(d.template)))
 		}
 	}

@@ -173,7 +173,11 @@ func checkRender(dir string, stats *buildStats) ([]string, error) {
 	}
 	var out []string
 	for _, tg := range tree.Targets {
-		for _, o := range tg.Set.Objects {
+		all, err := tg.Set.All()
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range all {
 			s, err := objectText(o)
 			if err != nil {
 				return nil, err
@@ -223,10 +227,11 @@ func kustomizeRender(dir string, flux []types.Patch) ([]string, error) {
 		if err != nil {
 			return nil, err // the check must refuse what it cannot decode
 		}
-		if len(set.Objects) != 1 {
+		all, err := set.All()
+		if err != nil || len(all) != 1 {
 			return nil, errors.New("one resource decoded as several objects")
 		}
-		s, err := objectText(set.Objects[0])
+		s, err := objectText(all[0])
 		if err != nil {
 			return nil, err
 		}

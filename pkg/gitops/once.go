@@ -14,8 +14,8 @@ import (
 // are kept as the first pass reads them, and fields the tools do not know are tolerated
 // provisionally in that pass, so that a tree whose CRDs declare them needs no second one.
 // A second pass over the files remains only where its result is an error (a field neither
-// the tools nor the CRDs know) and where a lean load turns out to need whole objects:
-// there the files are read again, as a lean load's records are by design.
+// the tools nor the CRDs know). The clusters a load keeps as records are read again
+// through the set's Clusters, a document at a time, by design.
 
 // onceReader is what a Load keeps of what it read.
 type onceReader struct {

@@ -4,10 +4,14 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
 const newFieldCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -82,7 +86,7 @@ func TestLoadReadsEachSourceOnce(t *testing.T) {
 		t.Fatalf("Load: %v", err)
 	}
 	var notJudged []string
-	for _, o := range tree.Raw.Objects {
+	for _, o := range allOf(t, tree.Raw) {
 		for _, nj := range o.NotJudged {
 			notJudged = append(notJudged, o.Kind+" "+nj.Field)
 		}
@@ -113,5 +117,58 @@ func TestLoadUndeclaredFieldRefused(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "standard input was empty") {
 		t.Errorf("standard input was read twice: %v", err)
+	}
+}
+
+// TestLoadDecodesEachFileOnce: a tree whose load keeps its clusters as records and that
+// turns out to hold a Flux entry point is not loaded again to render it (each file is
+// asked of Options.Reuse, which a load asks about every file it decodes, once); the
+// render reads its cluster through the set's Clusters and renders it as a whole load does.
+func TestLoadDecodesEachFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "clusters/mgmt/entry.yaml"), []byte(`apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: apps, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps
+  prune: true
+  sourceRef: {kind: GitRepository, name: flux-system}
+  commonMetadata:
+    labels: {butler.butlerlabs.dev/environment: prod}
+`))
+	writeFile(t, filepath.Join(dir, "apps/web.yaml"), []byte(overlayCluster))
+	var rendered [2][]string
+	for k, lean := range []bool{true, false} {
+		inMode(t, lean)
+		var mu sync.Mutex
+		decoded := map[string]int{}
+		opts := Options{}
+		opts.Manifest.Reuse = func(p string, _ []byte) (manifest.FileObjects, bool) {
+			mu.Lock()
+			decoded[p]++
+			mu.Unlock()
+			return manifest.FileObjects{}, false
+		}
+		tree, err := Load([]string{dir}, nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(decoded) != 2 {
+			t.Errorf("lean %v: files decoded: %v, want the 2 of the tree", lean, decoded)
+		}
+		for p, n := range decoded {
+			if n != 1 {
+				t.Errorf("lean %v: %s decoded %d times, want once", lean, p, n)
+			}
+		}
+		rendered[k] = clustersByTarget(tree)
+		tcs, _ := tree.Targets[0].Set.TenantClusters()
+		if len(tcs) != 1 || tcs[0].Labels[v1alpha1.LabelEnvironment] != "prod" {
+			t.Errorf("lean %v: rendered %v, want web in prod", lean, rendered[k])
+		}
+	}
+	if !reflect.DeepEqual(rendered[0], rendered[1]) {
+		t.Errorf("lean %v, whole %v", rendered[0], rendered[1])
 	}
 }

@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"math"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -78,24 +79,27 @@ spec:
 			dir := t.TempDir()
 			writeFile(t, filepath.Join(dir, "clusters/mgmt/entry.yaml"), []byte(entry))
 			writeFile(t, filepath.Join(dir, "apps/web.yaml"), []byte(overlayCluster))
-			// Asked for lean, a tree that turns out to have entry points is read whole
-			// again: the renders need whole objects (TenantClusters panics on records).
-			lean, err := Load([]string{dir}, nil, Options{Manifest: manifest.Options{Lean: true}})
-			if err != nil {
-				t.Fatal(err)
+			// Whether the load keeps the clusters whole or as records, the renders read
+			// them whole through the set's Clusters, and render the same.
+			var trees [2]*Tree
+			for k, lean := range []bool{true, false} {
+				inMode(t, lean)
+				var err error
+				if trees[k], err = Load([]string{dir}, nil, Options{}); err != nil {
+					t.Fatal(err)
+				}
 			}
-			tree, err := Load([]string{dir}, nil, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			lean, tree := trees[0], trees[1]
 			var found, leanFound *v1alpha1.TenantCluster
 			for _, tg := range tree.Targets {
-				for _, c := range tg.Set.TenantClusters() {
+				tcs, _ := tg.Set.TenantClusters()
+				for _, c := range tcs {
 					found = c
 				}
 			}
 			for _, tg := range lean.Targets {
-				for _, c := range tg.Set.TenantClusters() {
+				tcs, _ := tg.Set.TenantClusters()
+				for _, c := range tcs {
 					leanFound = c
 				}
 			}
@@ -112,5 +116,17 @@ spec:
 				t.Errorf("labels %v, annotations %v: want the cluster's team kept and the entry's annotation set", found.Labels, found.Annotations)
 			}
 		})
+	}
+}
+
+// inMode makes every load of the test keep its clusters whole (lean false) or every one
+// it can as a record (manifest.WholeBytes, the one place the memory mode is decided).
+func inMode(t *testing.T, lean bool) {
+	t.Helper()
+	old := manifest.WholeBytes
+	t.Cleanup(func() { manifest.WholeBytes = old })
+	manifest.WholeBytes = math.MaxInt64
+	if lean {
+		manifest.WholeBytes = 0
 	}
 }

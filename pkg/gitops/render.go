@@ -39,6 +39,9 @@ type loader struct {
 	notObjects  map[string]bool               // files holding YAML that is no object, by absolute path
 	tolerate    func(apiVersion, kind, field string) bool
 	once        *onceReader // what the load read, for a second pass
+	// all are the raw objects in the order read, clusters whole, once renders need them
+	// (objectsOf).
+	all []*manifest.Object
 	// kustAnnotationOps caches whether a kustomization's patches read or write annotations
 	// (annotationOps).
 	kustAnnotationOps *bool
@@ -62,8 +65,7 @@ type loader struct {
 func (l *loader) byFile() map[string][]*manifest.Object {
 	if l.files == nil {
 		l.files = map[string][]*manifest.Object{}
-		for i := range l.raw.Objects {
-			o := &l.raw.Objects[i]
+		for _, o := range l.all {
 			abs := l.abs(o.Source.File)
 			l.files[abs] = append(l.files[abs], o)
 		}
@@ -103,7 +105,14 @@ func (l *loader) plainTemplates() error {
 	if err != nil {
 		return err
 	}
-	l.raw.Objects = append(l.raw.Objects, set.Objects...)
+	if l.all != nil {
+		more, err := objectsOf(set) // held whole: nothing is read again
+		if err != nil {
+			return err
+		}
+		l.all = append(l.all, more...)
+	}
+	l.raw.Merge(set)
 	l.raw.NotObjects = append(l.raw.NotObjects, set.NotObjects...)
 	l.templates = map[string]manifest.File{}
 	return nil
@@ -226,9 +235,9 @@ func (l *loader) render(t *Tree, entries []*manifest.Object) error {
 	if err := l.plainTemplates(); err != nil {
 		return err
 	}
-	for _, o := range l.raw.Objects {
-		if judged(&o) && !applied[l.abs(o.Source.File)] {
-			t.Unreached = append(t.Unreached, o)
+	for _, o := range l.all {
+		if judged(o) && !applied[l.abs(o.Source.File)] {
+			t.Unreached = append(t.Unreached, *o)
 		}
 	}
 	return nil

@@ -190,7 +190,6 @@ func (v *view) materialize(dir string, limit int64) (map[string]string, error) {
 func (l *loader) subLoader(dir string) (*loader, error) {
 	opts := l.opts
 	opts.Root, opts.Sources = "", nil
-	opts.Manifest.Lean = false
 	s := &loader{opts: opts, kusts: map[string]*kustomization{}, manyKusts: map[string]bool{}, display: map[string]string{},
 		templates: map[string]manifest.File{}, substituted: map[templateKey]*manifest.Set{}, tolerate: l.tolerate,
 		wd: l.wd, root: []string{dir}, rendered: map[*manifest.Object]*output{}}
@@ -206,6 +205,10 @@ func (l *loader) subLoader(dir string) (*loader, error) {
 		return nil, err
 	}
 	s.raw = raw
+	// Read whole now, while dir is there: the render that follows takes them so.
+	if s.all, err = objectsOf(raw); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

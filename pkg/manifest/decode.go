@@ -37,8 +37,9 @@ func decodeDocuments(file string, text string, opts Options, b *budget, tab *pat
 	return objs, err
 }
 
-// decodeSegments decodes the documents of a file; for a lean Load it also says where each
-// document holding a TenantCluster lies (lean.go), by document index.
+// decodeSegments decodes the documents of a file; for a file whose clusters a Load keeps
+// as records it also says where each document holding a TenantCluster lies (lean.go), by
+// document index.
 func decodeSegments(file string, segs []segment, opts Options, b *budget, tab *pathTable) ([]Object, map[int]*docSpan, error) {
 	var objs []Object
 	var errs []error

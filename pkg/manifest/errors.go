@@ -61,9 +61,6 @@ type Object struct {
 	// Obj is a typed pointer for the kinds the toolkit knows (*v1alpha1.Team, ...,
 	// *stewardv1alpha1.TenantControlPlane) and *unstructured.Unstructured otherwise.
 	Obj runtime.Object
-	// Record, for a TenantCluster a lean Load kept as a record (Options.Lean), is what it
-	// kept; Obj is nil then, and Object.Full gives the object.
-	Record *ClusterRecord
 
 	// lines gives the line of the key of each field path (as field.Path renders it);
 	// nil for an object built in memory.

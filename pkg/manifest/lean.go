@@ -2,40 +2,27 @@ package manifest
 
 import (
 	"crypto/sha256"
-	"fmt"
 	"sync"
 	"unsafe"
 
 	"k8s.io/apimachinery/pkg/api/resource"
-
-	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
-	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
 
-// A lean Load (Options.Lean) keeps, of each TenantCluster read from a file, only what a
-// count over the whole tree reads (a ClusterRecord), not the decoded object, its line
-// index or its node tree: a tree of 100,000 clusters then costs a few hundred bytes a
-// cluster instead of several KiB. Whoever judges a cluster reads it again (Object.Full), from
-// the bytes of its document only, which must be the bytes first read and validated.
+// WholeBytes decides what a Load keeps of its TenantClusters, in this one place: the
+// clusters of the files it reads within its first WholeBytes bytes are held whole; those
+// of the files after are kept as their counted fields and where their documents lie
+// (Clusters), each read again when asked for whole, so that a tree of 100,000 clusters
+// costs a few hundred bytes a cluster instead of several KiB, and a small tree is never
+// read twice. Standard input, a List's items and a cluster with fields left unjudged are
+// always held whole (reading one again would read what cannot be, or decode the whole
+// List). Tests set it (0: every cluster it can a record; math.MaxInt64: none) to hold
+// both ways to the same results; nothing else changes it.
+var WholeBytes int64 = 256 << 10
 
-// ClusterRecord is what a lean Load keeps of a TenantCluster: the fields a count of a
-// namespace's clusters reads (the caps' figures, environments and owners, and the team
-// that places a cluster without a namespace), and where its document lies.
-type ClusterRecord struct {
-	// Team is spec.teamRef.name ("" without one).
-	Team string
-	// Environment, Owner and Creator are the environment label and the owner and
-	// creator-email annotations ("" when not set).
-	Environment, Owner, Creator string
-	// Replicas, CPU, Memory and DiskSize are spec.workers' replicas and machine template.
-	// Memory and DiskSize are shared by the records of a Load that give the same figure:
-	// never change them.
-	Replicas         int32
-	CPU              int32
-	Memory, DiskSize *resource.Quantity
-
-	span docSpan
-	from *rereader
+// keepsRecords reports whether a Load keeps the clusters of a file as records: its
+// position in what the Load read (read, its own bytes included) is past WholeBytes.
+func keepsRecords(name string, read int64) bool {
+	return name != Stdin && read > WholeBytes
 }
 
 // docSpan is where a document lies in its file and a digest of its bytes (the first half
@@ -53,56 +40,6 @@ func digest(b []byte) (d [16]byte) {
 	sum := sha256.Sum256(b)
 	copy(d[:], sum[:])
 	return d
-}
-
-// Sibling is a TenantCluster holding only the record's fields, with the name and
-// namespace given: what a count of the namespace's clusters reads, and nothing else.
-func (r *ClusterRecord) Sibling(name, namespace string) v1alpha1.TenantCluster {
-	var c v1alpha1.TenantCluster
-	c.Name, c.Namespace = name, namespace
-	if r.Environment != "" {
-		c.Labels = map[string]string{v1alpha1.LabelEnvironment: r.Environment}
-	}
-	if r.Owner != "" || r.Creator != "" {
-		c.Annotations = map[string]string{}
-		if r.Owner != "" {
-			c.Annotations[v1alpha1.AnnotationOwner] = r.Owner
-		}
-		if r.Creator != "" {
-			c.Annotations[v1alpha1.AnnotationCreatorEmail] = r.Creator
-		}
-	}
-	if r.Team != "" {
-		c.Spec.TeamRef = &v1alpha1.LocalObjectReference{Name: r.Team}
-	}
-	w := &c.Spec.Workers
-	w.Replicas, w.MachineTemplate.CPU = r.Replicas, r.CPU
-	w.MachineTemplate.Memory, w.MachineTemplate.DiskSize = r.Memory.DeepCopy(), r.DiskSize.DeepCopy()
-	return c
-}
-
-// ClusterPlace is the namespace a TenantCluster's manifest names ("" when it leaves it
-// out) and its team (spec.teamRef.name), from its object or its record; false for an
-// object that is not a TenantCluster.
-func (o *Object) ClusterPlace() (namespace, team string, ok bool) {
-	if tc, is := o.Obj.(*v1alpha1.TenantCluster); is {
-		return tc.Namespace, tc.TeamName(), true
-	}
-	if o.Record != nil {
-		return o.Namespace, o.Record.Team, true
-	}
-	return "", "", false
-}
-
-// recordOf is the record of a decoded cluster.
-func recordOf(tc *v1alpha1.TenantCluster, span docSpan, from *rereader) *ClusterRecord {
-	r := &ClusterRecord{Team: tc.TeamName(), Environment: tc.Labels[v1alpha1.LabelEnvironment],
-		Owner: tc.Annotations[v1alpha1.AnnotationOwner], Creator: tc.Annotations[v1alpha1.AnnotationCreatorEmail],
-		span: span, from: from}
-	w := &tc.Spec.Workers
-	r.Replicas, r.CPU = w.Replicas, w.MachineTemplate.CPU
-	r.Memory, r.DiskSize = from.quantity(w.MachineTemplate.Memory), from.quantity(w.MachineTemplate.DiskSize)
-	return r
 }
 
 // quantity is the Load's shared copy of q. Two quantities of one canonical text and one
@@ -132,73 +69,31 @@ type quantityKey struct {
 	format resource.Format
 }
 
-// leanSpan is where the document of seg lies in the file text, for an object a lean Load
-// keeps as a record; nil for any other.
+// leanSpan is where the document of seg lies in the file text, for an object a Load
+// may keep as a record; nil for any other.
 func leanSpan(opts Options, file string, seg segment) *docSpan {
-	if !opts.Lean || file == Stdin {
+	if opts.from == nil || file == Stdin {
 		return nil
 	}
 	return &docSpan{off: int64(seg.off), n: uint32(len(seg.text)), line: int32(seg.line), doc: int32(seg.doc),
 		sum: digest(unsafe.Slice(unsafe.StringData(seg.text), len(seg.text)))}
 }
 
-// thin makes the TenantClusters of a lean Load's file records, once validated: the
-// objects of a document of their own (a List's items stay whole: reading one again would
-// decode the whole List).
-func thin(objs []Object, spans map[int]*docSpan, from *rereader) {
-	for i := range objs {
-		o := &objs[i]
-		tc, ok := o.Obj.(*v1alpha1.TenantCluster)
-		sp := spans[o.Source.Doc]
-		if !ok || sp == nil || o.Source.Item != 0 || len(o.NotJudged) > 0 {
-			continue
-		}
-		o.Record = recordOf(tc, *sp, from)
-		o.Obj, o.lines, o.explicit = nil, nil, nil
+// recordable reports whether a Load can keep o as a record (o's span, the document's, is
+// in spans): a TenantCluster that is a document of its own, nothing left unjudged.
+func recordable(o *Object, spans map[int]*docSpan) (*docSpan, bool) {
+	sp := spans[o.Source.Doc]
+	if sp == nil || o.Source.Item != 0 || len(o.NotJudged) > 0 || !isCluster(o) {
+		return nil, false
 	}
+	return sp, true
 }
 
-// rereader is what a lean Set needs to decode a document again as the Load did.
+// rereader is what a Set needs to decode a record's document again as the Load did.
 type rereader struct {
 	opts Options
 	tab  *pathTable
 
 	mu         sync.Mutex
 	quantities map[quantityKey]*resource.Quantity
-}
-
-// Full is o with its object: o itself, or for a record of a lean Load the object decoded
-// again from its document, whose bytes must be those the Load read (an error says the
-// file changed since).
-func (o *Object) Full() (Object, error) {
-	r := o.Record
-	if r == nil {
-		return *o, nil
-	}
-	name := displayFile(o.Source.File)
-	data, err := fileio.ReadSpan(o.Source.File, r.span.off, int64(r.span.n))
-	if err == nil && digest(data) != r.span.sum {
-		err = fmt.Errorf("it changed while it was being read")
-	}
-	if err != nil {
-		return Object{}, fmt.Errorf("%s: reading %s %q again: %w", name, o.Kind, qualified(o.Namespace, o.Name), err)
-	}
-	seg := segment{text: string(data), line: int(r.span.line), doc: int(r.span.doc)}
-	objs, _, err := decodeSegments(o.Source.File, []segment{seg}, r.from.opts, newBudget(), r.from.tab)
-	if err != nil || len(objs) != 1 || objs[0].Obj == nil {
-		return Object{}, fmt.Errorf("internal error: %s: %s %q does not decode again as it did (%v)", name, o.Kind, qualified(o.Namespace, o.Name), err)
-	}
-	full := objs[0]
-	full.Source = o.Source
-	return full, nil
-}
-
-// noRecords panics on a set that holds records: its TenantClusters are read with Full, one
-// at a time, and a caller that lists them whole would miss them.
-func (s *Set) noRecords() {
-	for i := range s.Objects {
-		if s.Objects[i].Record != nil {
-			panic("internal error: the TenantClusters of a lean Load are read with Object.Full")
-		}
-	}
 }

@@ -1,10 +1,13 @@
 package manifest
 
 import (
+	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
@@ -46,64 +49,98 @@ func indent(doc string) string {
 	return b.String()
 }
 
-// A lean Load keeps records for the clusters of its files, and each reads again into the
-// object, lines and source the whole Load gives.
-func TestLeanRecordsReadAgain(t *testing.T) {
+// inMode runs fn with every Load keeping the clusters it can as records (lean) or none.
+func inMode(t *testing.T, lean bool) {
+	t.Helper()
+	old := WholeBytes
+	t.Cleanup(func() { WholeBytes = old })
+	WholeBytes = math.MaxInt64
+	if lean {
+		WholeBytes = 0
+	}
+}
+
+func loadIn(t *testing.T, lean bool, paths []string, stdin string) *Set {
+	t.Helper()
+	inMode(t, lean)
+	set, err := Load(paths, strings.NewReader(stdin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// Whatever a Load keeps of its clusters, the set is the same: the same objects, the same
+// counted fields, and each cluster whole with the object, lines and source the other way
+// gives. A lean Load keeps records of the clusters of its files (not standard input's, not
+// a List's items) and holds no object of them.
+func TestClustersSameInBothModes(t *testing.T) {
 	dir, piped := leanTree(t)
-	whole, err := Load([]string{dir, Stdin}, strings.NewReader(piped))
+	paths := []string{dir, Stdin}
+	whole, lean := loadIn(t, false, paths, piped), loadIn(t, true, paths, piped)
+	if !reflect.DeepEqual(lean.Objects, whole.Objects) {
+		t.Fatalf("objects differ: lean %d, whole %d", len(lean.Objects), len(whole.Objects))
+	}
+	if lean.Clusters.Len() != 16 || whole.Clusters.Len() != 16 {
+		t.Fatalf("lean %d clusters, whole %d, want 16", lean.Clusters.Len(), whole.Clusters.Len())
+	}
+	la, err := lean.All()
 	if err != nil {
 		t.Fatal(err)
 	}
-	lean, err := LoadWith([]string{dir, Stdin}, strings.NewReader(piped), Options{Lean: true})
-	if err != nil {
-		t.Fatal(err)
+	wa, _ := whole.All()
+	if len(la) != len(wa) || len(wa) != len(whole.Objects)+16 {
+		t.Fatalf("All: lean %d, whole %d objects", len(la), len(wa))
 	}
-	if len(lean.Objects) != len(whole.Objects) {
-		t.Fatalf("lean Load: %d objects, whole: %d", len(lean.Objects), len(whole.Objects))
+	for i := range wa {
+		if la[i].Source != wa[i].Source || !reflect.DeepEqual(la[i].Obj, wa[i].Obj) {
+			t.Errorf("All, object %d: lean %s, whole %s", i, la[i].Source, wa[i].Source)
+		}
+		if i > 0 && wa[i].Source.File == wa[i-1].Source.File && wa[i].Source.Doc < wa[i-1].Source.Doc {
+			t.Errorf("All: %s after %s: not in the order read", wa[i].Source, wa[i-1].Source)
+		}
 	}
 	records := 0
-	for i := range lean.Objects {
-		l, w := &lean.Objects[i], &whole.Objects[i]
-		if l.Source != w.Source || l.Name != w.Name || l.Namespace != w.Namespace || l.Kind != w.Kind {
-			t.Fatalf("object %d: lean %+v, whole %+v", i, l.Source, w.Source)
+	for i := range whole.Clusters.Len() {
+		le, we := &lean.Clusters.list[i], &whole.Clusters.list[i]
+		if we.obj == nil {
+			t.Fatalf("%s: a whole Load kept a record", we.Source)
 		}
-		tc, cluster := w.Obj.(*v1alpha1.TenantCluster)
-		wantRecord := cluster && l.Source.File != Stdin && l.Source.Item == 0
-		if (l.Record != nil) != wantRecord {
-			t.Fatalf("%s: record %v, want %v", l.Source, l.Record != nil, wantRecord)
+		wantRecord := le.Source.File != Stdin && le.Source.Item == 0
+		if (le.obj == nil) != wantRecord {
+			t.Fatalf("%s: record %v, want %v", le.Source, le.obj == nil, wantRecord)
 		}
-		if l.Record == nil {
-			if !reflect.DeepEqual(l.Obj, w.Obj) {
-				t.Errorf("%s: kept object differs", l.Source)
-			}
-			continue
+		if le.obj == nil {
+			records++
 		}
-		records++
-		if l.Obj != nil || l.lines != nil {
-			t.Errorf("%s: a record keeps its object or lines", l.Source)
+		lc, wc := *lean.Clusters.At(i), *whole.Clusters.At(i)
+		if lc.Memory.Cmp(*wc.Memory) != 0 || lc.DiskSize.Cmp(*wc.DiskSize) != 0 {
+			t.Errorf("%s: quantities differ", le.Source)
 		}
-		got := recordOf(tc, l.Record.span, l.Record.from)
-		if !reflect.DeepEqual(got, l.Record) || got.Memory != l.Record.Memory {
-			t.Errorf("%s: record %+v, want %+v", l.Source, l.Record, got)
+		lc.Memory, lc.DiskSize, wc.Memory, wc.DiskSize = nil, nil, nil, nil
+		if lc != wc || le.at != we.at {
+			t.Errorf("cluster %d: lean %+v at %d, whole %+v at %d", i, lc, le.at, wc, we.at)
 		}
-		full, err := l.Full()
+		full, err := lean.Clusters.Get(i)
 		if err != nil {
 			t.Fatal(err)
 		}
+		w, _ := whole.Clusters.Get(i)
 		if full.Source != w.Source || !reflect.DeepEqual(full.Obj, w.Obj) || !reflect.DeepEqual(full.lines.packed, w.lines.packed) || full.lines.base != w.lines.base {
-			t.Errorf("%s: read again differs from the whole Load's", l.Source)
+			t.Errorf("%s: read again differs from the whole Load's", le.Source)
 		}
 		for _, p := range []string{"spec.workers.replicas", "metadata.labels", "spec.controlPlane.resources.apiServer.limits.cpu", "spec.timeServers[2]"} {
 			if full.Line(p) != w.Line(p) {
-				t.Errorf("%s: line of %s %d, want %d", l.Source, p, full.Line(p), w.Line(p))
+				t.Errorf("%s: line of %s %d, want %d", le.Source, p, full.Line(p), w.Line(p))
 			}
 		}
-		sib := l.Record.Sibling(l.Name, "ns")
+		tc := w.Obj.(*v1alpha1.TenantCluster)
+		sib := lean.Clusters.At(i).Sibling("ns")
 		if sib.Name != tc.Name || sib.Spec.Workers.Replicas != tc.Spec.Workers.Replicas ||
 			sib.Spec.Workers.MachineTemplate.Memory.String() != tc.Spec.Workers.MachineTemplate.Memory.String() ||
 			sib.Environment() != tc.Environment() || sib.TeamName() != tc.TeamName() ||
 			sib.Annotations[v1alpha1.AnnotationCreatorEmail] != tc.Annotations[v1alpha1.AnnotationCreatorEmail] {
-			t.Errorf("%s: sibling %+v does not carry the record", l.Source, sib)
+			t.Errorf("%s: sibling %+v does not carry the counted fields", le.Source, sib)
 		}
 	}
 	if records != 14 {
@@ -111,24 +148,101 @@ func TestLeanRecordsReadAgain(t *testing.T) {
 	}
 }
 
+// No rule can find a cluster among a set's Objects, whatever the Load kept: a rule that
+// ranges over Objects sees no cluster in a small tree either, so its tests catch it.
+func TestObjectsHoldNoCluster(t *testing.T) {
+	dir, piped := leanTree(t)
+	for _, lean := range []bool{false, true} {
+		set := loadIn(t, lean, []string{dir, Stdin}, piped)
+		for _, o := range set.Objects {
+			if o.Kind == v1alpha1.KindTenantCluster || o.Obj == nil {
+				t.Errorf("lean %v: %s: a %s among Objects (object %T)", lean, o.Source, o.Kind, o.Obj)
+			}
+		}
+		if typed[*v1alpha1.TenantCluster](set) != nil || set.Find(v1alpha1.KindTenantCluster, "team-00", "piped") != nil {
+			t.Errorf("lean %v: a cluster found among Objects", lean)
+		}
+		tcs, err := set.TenantClusters()
+		if err != nil || len(tcs) != set.Clusters.Len() || clusterNamed(set, "multi-b") < 0 {
+			t.Errorf("lean %v: %d TenantClusters (%v) of %d", lean, len(tcs), err, set.Clusters.Len())
+		}
+	}
+}
+
+// EachOf gives the clusters in the order asked, read ahead, and stops at fn's error with
+// nothing left running.
+func TestClustersEachOf(t *testing.T) {
+	dir, _ := leanTree(t)
+	set := loadIn(t, true, []string{dir}, "")
+	n := set.Clusters.Len()
+	order := make([]int, n)
+	for i := range order {
+		order[i] = n - 1 - i
+	}
+	var got []int
+	err := set.Clusters.EachOf(order, func(i int, o Object, err error) error {
+		if err != nil || o.Name != set.Clusters.At(i).Name {
+			t.Errorf("cluster %d: %s (%v)", i, o.Name, err)
+		}
+		got = append(got, i)
+		return nil
+	})
+	if err != nil || !reflect.DeepEqual(got, order) {
+		t.Fatalf("EachOf gave %v (%v), want %v", got, err, order)
+	}
+	stop := errors.New("stop")
+	calls := 0
+	err = set.Clusters.EachOf(order, func(int, Object, error) error {
+		calls++
+		return stop
+	})
+	if err != stop || calls != 1 {
+		t.Errorf("EachOf after fn's error: %v, %d calls", err, calls)
+	}
+}
+
+// A file reused from another set (Options.Reuse, ByFile) brings its clusters as that set
+// kept them, in their places among its objects, and a record is still read again.
+func TestReuseBringsClusters(t *testing.T) {
+	dir, _ := leanTree(t)
+	for _, lean := range []bool{false, true} {
+		head := loadIn(t, lean, []string{dir}, "")
+		by := head.ByFile(func(f string) string { return f })
+		var reused atomic.Int32 // asked on the loader's workers
+		base, err := LoadWith([]string{dir}, nil, Options{Reuse: func(name string, _ []byte) (FileObjects, bool) {
+			f, ok := by[name]
+			if ok {
+				reused.Add(1)
+			}
+			return f, ok
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reused.Load() == 0 || !reflect.DeepEqual(base.Objects, head.Objects) || base.Clusters.Len() != head.Clusters.Len() {
+			t.Fatalf("lean %v: reused %d files, %d objects and %d clusters, want %d and %d", lean, reused.Load(),
+				len(base.Objects), base.Clusters.Len(), len(head.Objects), head.Clusters.Len())
+		}
+		for i := range head.Clusters.Len() {
+			b, err := base.Clusters.Get(i)
+			h, _ := head.Clusters.Get(i)
+			if err != nil || !reflect.DeepEqual(b.Obj, h.Obj) || base.Clusters.list[i].at != head.Clusters.list[i].at || !base.Clusters.Same(i, &head.Clusters, i) {
+				t.Errorf("lean %v: reused cluster %d differs (%v)", lean, i, err)
+			}
+		}
+	}
+}
+
 // A record's document is read again only as it was: a file changed since is an error
 // naming it, never another object.
 func TestLeanFileChanged(t *testing.T) {
 	dir, _ := leanTree(t)
-	lean, err := LoadWith([]string{dir}, nil, Options{Lean: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var o *Object
-	for i := range lean.Objects {
-		if lean.Objects[i].Name == "multi-b" {
-			o = &lean.Objects[i]
-		}
-	}
-	if o == nil || o.Record == nil {
+	lean := loadIn(t, true, []string{dir}, "")
+	i := clusterNamed(lean, "multi-b")
+	if i < 0 || lean.Clusters.list[i].obj != nil {
 		t.Fatal("no record for multi-b")
 	}
-	p := o.Source.File
+	p := lean.Clusters.At(i).Source.File
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -138,28 +252,26 @@ func TestLeanFileChanged(t *testing.T) {
 	if err := os.WriteFile(p, []byte(changed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := o.Full(); err == nil || !strings.Contains(err.Error(), "multi.yaml: reading TenantCluster") || !strings.Contains(err.Error(), "changed while it was being read") {
+	if _, err := lean.Clusters.Get(i); err == nil || !strings.Contains(err.Error(), "multi.yaml: reading TenantCluster") || !strings.Contains(err.Error(), "changed while it was being read") {
 		t.Errorf("got %v, want the file named as changed", err)
 	}
 	if err := os.Remove(p); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := o.Full(); err == nil || !strings.Contains(err.Error(), "no such file") {
+	if _, err := lean.Clusters.Get(i); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("got %v, want the file named as gone", err)
+	}
+	if _, err := lean.TenantClusters(); err == nil {
+		t.Error("TenantClusters of a set whose file went away: no error")
 	}
 }
 
-// Listing the clusters of a lean set whole would miss its records: it is refused.
-func TestLeanSetNotListedWhole(t *testing.T) {
-	dir, _ := leanTree(t)
-	lean, err := LoadWith([]string{dir}, nil, Options{Lean: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if v := recover(); v == nil || !strings.Contains(v.(string), "read with Object.Full") {
-			t.Errorf("TenantClusters of a lean set: %v, want a panic", v)
+// clusterNamed is the index of the cluster of that name, or -1.
+func clusterNamed(s *Set, name string) int {
+	for i := range s.Clusters.Len() {
+		if s.Clusters.At(i).Name == name {
+			return i
 		}
-	}()
-	lean.TenantClusters()
+	}
+	return -1
 }

@@ -14,9 +14,13 @@ import (
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
 )
 
-// Set is every object read by Load, in the order read.
+// Set is every object read by Load, in the order read: the TenantClusters in Clusters,
+// the others in Objects.
 type Set struct {
+	// Objects are the objects read but the TenantClusters (Butler's typed ones).
 	Objects []Object
+	// Clusters are the TenantClusters, whatever the Load kept of each (clusters.go).
+	Clusters Clusters
 	// LeftOut are the tool folders (ToolDirs) the walk met and did not enter, as paths
 	// below the paths read.
 	LeftOut []string
@@ -78,7 +82,7 @@ type objKey struct {
 	group, kind, namespace, name string
 }
 
-func keyOf(o *Object) objKey {
+func keyOf(o Ref) objKey {
 	gv, _ := schema.ParseGroupVersion(o.APIVersion)
 	ns := o.Namespace
 	if clusterScoped(o.Kind) {
@@ -103,41 +107,61 @@ func (s *Set) Duplicates() []error { return s.duplicates() }
 
 func (s *Set) duplicates() []error {
 	var errs []error
-	first := map[objKey]*Object{}
-	for i := range s.Objects {
-		o := &s.Objects[i]
+	first := map[objKey]Source{}
+	s.inOrder(func(o Ref) {
 		if o.Name == "" {
-			continue
+			return
 		}
 		k := keyOf(o)
 		if f, dup := first[k]; dup {
-			errs = append(errs, o.errorAt("", o.Source.Line, "duplicate object: also defined at %s", f.Source))
-			continue
+			errs = append(errs, &DecodeError{File: o.Source.File, Doc: o.Source.Doc, Item: o.Source.Item, Line: o.Source.Line,
+				Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Msg: fmt.Sprintf("duplicate object: also defined at %s", f)})
+			return
 		}
-		first[k] = o
-	}
+		first[k] = o.Source
+	})
 	return errs
 }
 
-// Add appends an object, refusing a duplicate.
+// Add appends an object, refusing a duplicate; a TenantCluster joins Clusters, held whole.
 func (s *Set) Add(o Object) error {
 	fillIdentity(&o)
-	k := keyOf(&o)
-	for i := range s.Objects {
-		if o.Name != "" && keyOf(&s.Objects[i]) == k {
-			return fmt.Errorf("duplicate %s %q: already defined at %s", o.Kind, qualified(o.Namespace, o.Name), s.Objects[i].Source)
+	k := keyOf(refOf(&o))
+	var dup *Source
+	s.inOrder(func(e Ref) {
+		if dup == nil && o.Name != "" && keyOf(e) == k {
+			src := e.Source
+			dup = &src
 		}
+	})
+	if dup != nil {
+		return fmt.Errorf("duplicate %s %q: already defined at %s", o.Kind, qualified(o.Namespace, o.Name), *dup)
 	}
-	s.Objects = append(s.Objects, o)
+	s.add(o)
 	return nil
 }
 
+// add appends o, a TenantCluster to Clusters, in the order read.
+func (s *Set) add(o Object) {
+	if isCluster(&o) {
+		s.Clusters.list = append(s.Clusters.list, wholeEntry(o, len(s.Objects)))
+		return
+	}
+	s.Objects = append(s.Objects, o)
+}
+
 // SourceOf returns where a typed object of the set was read from, or nil for an object
-// that is not in the set (compared by pointer).
+// that is not in the set (compared by pointer; a cluster held whole is found too).
 func (s *Set) SourceOf(obj runtime.Object) *Source {
 	for i := range s.Objects {
 		if s.Objects[i].Obj == obj {
 			src := s.Objects[i].Source
+			return &src
+		}
+	}
+	for i := range s.Clusters.list {
+		if e := &s.Clusters.list[i]; e.obj != nil && e.obj.Obj == obj {
+			src := e.Source
 			return &src
 		}
 	}
@@ -146,7 +170,8 @@ func (s *Set) SourceOf(obj runtime.Object) *Source {
 
 // Find returns the object of a kind with that namespace and name, or nil. When no object
 // has that namespace exactly, one whose manifest leaves the namespace out matches too
-// (GitOps trees often leave it to kustomize).
+// (GitOps trees often leave it to kustomize). TenantClusters are not among Objects: it
+// finds none (Clusters.Find does).
 func (s *Set) Find(kind, namespace, name string) *Object {
 	var loose *Object
 	for i := range s.Objects {
@@ -187,10 +212,18 @@ func find[T runtime.Object](s *Set, kind, namespace, name string) T {
 // Teams returns every Team.
 func (s *Set) Teams() []*v1alpha1.Team { return typed[*v1alpha1.Team](s) }
 
-// TenantClusters returns every TenantCluster.
-func (s *Set) TenantClusters() []*v1alpha1.TenantCluster {
-	s.noRecords()
-	return typed[*v1alpha1.TenantCluster](s)
+// TenantClusters returns every TenantCluster, each whole (read again when the Load kept a
+// record of it): for a small set; a large one is read with Clusters.Each.
+func (s *Set) TenantClusters() ([]*v1alpha1.TenantCluster, error) {
+	out := make([]*v1alpha1.TenantCluster, 0, s.Clusters.Len())
+	err := s.Clusters.Each(func(_ int, o Object) error {
+		out = append(out, o.Obj.(*v1alpha1.TenantCluster))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ProviderConfigs returns every ProviderConfig.
@@ -223,12 +256,6 @@ func (s *Set) TenantControlPlanes() []*stewardv1alpha1.TenantControlPlane {
 // Team returns the Team with that name, or nil.
 func (s *Set) Team(name string) *v1alpha1.Team {
 	return find[*v1alpha1.Team](s, v1alpha1.KindTeam, "", name)
-}
-
-// TenantCluster returns the TenantCluster with that namespace and name, or nil.
-func (s *Set) TenantCluster(namespace, name string) *v1alpha1.TenantCluster {
-	s.noRecords()
-	return find[*v1alpha1.TenantCluster](s, v1alpha1.KindTenantCluster, namespace, name)
 }
 
 // ProviderConfig returns the ProviderConfig with that namespace and name, or nil; an

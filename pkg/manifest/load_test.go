@@ -61,9 +61,7 @@ func TestLoadDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, o := range set.Objects {
-		names = append(names, o.Kind+"/"+o.Name)
-	}
+	set.inOrder(func(o Ref) { names = append(names, o.Kind+"/"+o.Name) })
 	want := "User/ah User/h User/c User/z User/y User/b TenantCluster/loose TenantCluster/c ProviderConfig/h Kustomization/k Team/payments"
 	if strings.Join(names, " ") != want {
 		t.Errorf("order:\n got %s\nwant %s", strings.Join(names, " "), want)
@@ -71,7 +69,7 @@ func TestLoadDirectory(t *testing.T) {
 	if left := []string{filepath.Join(link, ".git"), filepath.Join(link, ".github")}; !slices.Equal(set.LeftOut, left) {
 		t.Errorf("left out: %q, want %q", set.LeftOut, left)
 	}
-	if len(set.Users()) != 6 || len(set.Teams()) != 1 || len(set.TenantClusters()) != 2 || len(set.ProviderConfigs()) != 1 {
+	if len(set.Users()) != 6 || len(set.Teams()) != 1 || set.Clusters.Len() != 2 || len(set.ProviderConfigs()) != 1 {
 		t.Errorf("typed accessors: %d users, %d teams", len(set.Users()), len(set.Teams()))
 	}
 	if set.Team("payments") == nil || set.Team("nope") != nil || set.User("y") == nil || set.IdentityProvider("x") != nil {
@@ -80,7 +78,7 @@ func TestLoadDirectory(t *testing.T) {
 	if set.ProviderConfig("", "h") == nil || set.ProviderConfig("butler-system", "h") == nil || set.ProviderConfig("other", "h") != nil {
 		t.Error("ProviderConfig lookup (empty namespace means butler-system)")
 	}
-	if set.TenantCluster("payments", "c") == nil || set.TenantCluster("payments", "loose") == nil {
+	if set.Clusters.Find("payments", "c") < 0 || set.Clusters.Find("payments", "loose") < 0 {
 		t.Error("TenantCluster lookup, with a manifest that leaves the namespace out")
 	}
 	team := set.Team("payments")

@@ -27,7 +27,9 @@ func LoadFiles(files []File, opts Options) (*Set, error) {
 				errs = append(errs, err)
 			}
 		}
-		set.Objects = append(set.Objects, objs...)
+		for _, o := range objs {
+			set.add(o) // held whole: there is no file to read a cluster again from
+		}
 	}
 	errs, set.NotObjects = splitNotObjects(errs)
 	errs = append(errs, set.duplicates()...)

@@ -32,7 +32,8 @@ type fileResult struct {
 	read       int64  // bytes submitted up to this file, its own included
 	jsonErr    *DecodeError
 	objs       []Object
-	errs       []error // decoding's, then each object's validation errors
+	clusters   []clusterEntry // at: among objs
+	errs       []error        // decoding's, then each object's validation errors
 	units      int
 	loose      int
 	dropped    bool // not usable as it is (see decode): decode again in order
@@ -49,6 +50,7 @@ type loadJob struct {
 type pipeline struct {
 	opts    Options
 	tab     *pathTable
+	from    *rereader // how records are read again
 	jobs    chan loadJob
 	wg      sync.WaitGroup
 	results []*fileResult
@@ -58,12 +60,9 @@ type pipeline struct {
 
 func newPipeline(opts Options, tab *pathTable) *pipeline {
 	n := runtime.GOMAXPROCS(0)
-	if opts.Lean {
-		ro := opts
-		ro.Lean, ro.Reuse, ro.Skip, ro.validate = false, nil, nil, true
-		opts.from = &rereader{opts: ro, tab: tab}
-	}
-	p := &pipeline{opts: opts, tab: tab, jobs: make(chan loadJob, 2*n)}
+	ro := opts
+	ro.Reuse, ro.Skip, ro.validate, ro.from = nil, nil, true, nil
+	p := &pipeline{opts: opts, tab: tab, from: &rereader{opts: ro, tab: tab}, jobs: make(chan loadJob, 2*n)}
 	for range n {
 		p.wg.Add(1)
 		go func() {
@@ -89,11 +88,23 @@ func (p *pipeline) submit(errsBefore int, name string, data []byte) {
 }
 
 // reused takes the objects Options.Reuse knows for a file as the file's, in its place.
-func (res *fileResult) reused(objs []Object) {
-	res.objs = make([]Object, len(objs))
-	for i, o := range objs {
+// A cluster kept as a record is still read again from the file it was read from, whose
+// bytes are these.
+func (res *fileResult) reused(f FileObjects) {
+	res.objs = make([]Object, len(f.objs))
+	for i, o := range f.objs {
 		o.Source.File = res.name
 		res.objs[i] = o
+	}
+	res.clusters = make([]clusterEntry, len(f.clusters))
+	for i, e := range f.clusters {
+		e.Source.File = res.name
+		if e.obj != nil {
+			o := *e.obj
+			o.Source.File = res.name
+			e.obj = &o
+		}
+		res.clusters[i] = e
 	}
 }
 
@@ -111,8 +122,8 @@ func (p *pipeline) decode(j loadJob, in *interner) {
 	// Reuse runs here, on the workers, not in the reader: it digests what it compares, and
 	// a change check asks it about every file of both trees.
 	if p.opts.Reuse != nil {
-		if objs, ok := p.opts.Reuse(res.name, j.data); ok {
-			res.reused(objs)
+		if f, ok := p.opts.Reuse(res.name, j.data); ok {
+			res.reused(f)
 			return
 		}
 	}
@@ -120,9 +131,9 @@ func (p *pipeline) decode(j loadJob, in *interner) {
 		return
 	}
 	b := &budget{shared: &p.total, read: &p.read, limit: runLimit(res.read)}
-	opts := p.opts
+	opts := p.fileOptions(res)
 	opts.intern = in
-	res.objs, res.errs = decodeAndValidate(res.name, j.data, opts, b, p.tab)
+	res.objs, res.clusters, res.errs = decodeAndValidate(res.name, j.data, opts, b, p.tab)
 	res.units, res.loose = b.units, b.loose
 	if b.over() {
 		// Over the bound on its own: exact for the first file, whose budget starts at zero
@@ -132,12 +143,24 @@ func (p *pipeline) decode(j loadJob, in *interner) {
 		res.dropped = b.dropped
 	}
 	if res.dropped {
-		res.objs, res.errs = nil, nil
+		res.objs, res.clusters, res.errs = nil, nil, nil
 	}
 }
 
-// decodeAndValidate decodes the documents of a file and validates each object.
-func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, []error) {
+// fileOptions are the options a file is decoded with: from set when its clusters are kept
+// as records (keepsRecords).
+func (p *pipeline) fileOptions(res *fileResult) Options {
+	opts := p.opts
+	if keepsRecords(res.name, res.read) {
+		opts.from = p.from
+	}
+	return opts
+}
+
+// decodeAndValidate decodes the documents of a file and validates each object; its
+// TenantClusters are returned apart, as records when opts.from is set and the file has no
+// error, else whole.
+func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *pathTable) ([]Object, []clusterEntry, []error) {
 	var errs []error
 	opts.validate = true
 	// The bytes are a Load's own (read for it, never changed after) and nothing decoded
@@ -153,10 +176,34 @@ func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *p
 			errs = append(errs, err)
 		}
 	}
-	if rest, _ := splitNotObjects(errs); spans != nil && len(rest) == 0 && opts.from != nil {
-		thin(objs, spans, opts.from)
+	if rest, _ := splitNotObjects(errs); len(rest) > 0 {
+		spans = nil // the Load fails: nothing is read again
 	}
-	return objs, errs
+	kept, clusters := splitClusters(objs, spans, opts.from)
+	return kept, clusters, errs
+}
+
+// splitClusters takes the TenantClusters out of objs (in place) as entries, each placed
+// before the object that followed it: a record when spans has its document, else whole.
+func splitClusters(objs []Object, spans map[int]*docSpan, from *rereader) ([]Object, []clusterEntry) {
+	var clusters []clusterEntry
+	kept := objs[:0]
+	for _, o := range objs {
+		if !isCluster(&o) {
+			kept = append(kept, o)
+			continue
+		}
+		if sp, ok := recordable(&o, spans); ok && from != nil {
+			clusters = append(clusters, recordEntry(o, *sp, from, len(kept)))
+		} else {
+			clusters = append(clusters, wholeEntry(o, len(kept)))
+		}
+	}
+	clear(objs[len(kept):]) // what moved to the entries is not held twice
+	if len(kept) == 0 {
+		kept = nil // a file of clusters alone holds no array for objects until the Load ends
+	}
+	return kept, clusters
 }
 
 // finish waits for the workers and takes their results in file order, with the reader's
@@ -165,12 +212,15 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 	close(p.jobs)
 	p.wg.Wait()
 	var errs []error
-	n := 0
+	n, nc := 0, 0
 	for _, res := range p.results {
-		n += len(res.objs)
+		n, nc = n+len(res.objs), nc+len(res.clusters)
 	}
 	if n > 0 {
 		set.Objects = make([]Object, 0, n) // a file decoded again below may add a few
+	}
+	if nc > 0 {
+		set.Clusters.list = make([]clusterEntry, 0, nc)
 	}
 	run := newBudget()
 	next, collected := 0, false
@@ -206,7 +256,11 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 					continue
 				}
 			}
-			res.objs, res.errs = decodeAndValidate(res.name, data, p.opts, run, p.tab)
+			res.objs, res.clusters, res.errs = decodeAndValidate(res.name, data, p.fileOptions(res), run, p.tab)
+		}
+		for _, e := range res.clusters {
+			e.at += len(set.Objects)
+			set.Clusters.list = append(set.Clusters.list, e)
 		}
 		set.Objects = append(set.Objects, res.objs...)
 		errs = append(errs, res.errs...)

@@ -40,10 +40,11 @@ type Options struct {
 	// the Set (a renderer reads it instead: a kustomization file, a patch, a template).
 	Skip func(path string, data []byte) bool
 	// Reuse, when set, is asked about every file read (and not skipped): objects it
-	// returns are taken as the file's, without decoding it again (a base tree's files that
-	// a change leaves as they are). Their Source.File becomes the path read. It is asked
-	// on the loader's workers, several files at once, so it must be safe for that.
-	Reuse func(path string, data []byte) ([]Object, bool)
+	// returns (another Set's, Set.ByFile) are taken as the file's, without decoding it
+	// again (a base tree's files that a change leaves as they are). Their Source.File
+	// becomes the path read. It is asked on the loader's workers, several files at once,
+	// so it must be safe for that.
+	Reuse func(path string, data []byte) (FileObjects, bool)
 	// Tolerate, when set, is asked about each unknown field of a typed object (its
 	// apiVersion, kind and field path): true keeps the field out of the object, listed in
 	// Object.NotJudged, instead of refusing the document.
@@ -51,10 +52,6 @@ type Options struct {
 	// AllowDuplicates keeps two objects of one identity (a GitOps tree holds one per
 	// cluster it targets); the caller checks each target with Duplicates.
 	AllowDuplicates bool
-	// Lean keeps each TenantCluster read from a file (a document of its own, not standard
-	// input) as its Record, without its object (Obj is nil): Object.Full reads the object
-	// again when it is needed. For a caller that judges a large tree one cluster at a time.
-	Lean bool
 	// Scratch are directories the caller makes while the walk runs (a base tree extracted
 	// for a change check), which may be below the paths read: the walk never enters them.
 	// They are the caller's, not the tree's, so they are not listed in Set.LeftOut.
@@ -77,7 +74,8 @@ type Options struct {
 	validate bool
 	// intern: the worker's interner (parallel.go); nil outside a Load's workers.
 	intern *interner
-	// from: a lean Load's, how its records are read again (lean.go).
+	// from: how the records of a file whose clusters a Load keeps as records are read
+	// again (lean.go); nil for a file whose clusters are held whole.
 	from *rereader
 }
 

@@ -41,12 +41,10 @@ func storeFor(userAgent string) func(context.Context, *factory.Factory) (store.S
 				return nil, cmdutil.ErrDryRunServerOffline()
 			}
 			stdinHint(f)
-			if f.ReadOnly {
-				// It keeps records of the clusters: little, so the collector's headroom
-				// would be most of its memory (internal/memlimit).
-				memlimit.Follow(32<<20, 8<<20, 1.5)
-			}
-			s, err := offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict, Lean: f.ReadOnly, Exclude: o.Exclude})
+			// The load keeps records of a large tree's clusters (manifest.WholeBytes): little,
+			// so the collector's headroom would be most of its memory (internal/memlimit).
+			memlimit.Follow(32<<20, 8<<20, 1.5)
+			s, err := offline.Open(ctx, o.Manifests, f.IOStreams.In, o.As, o.AsGroups, manifest.Options{Strict: o.Strict, Exclude: o.Exclude})
 			if err != nil {
 				return nil, err // not a typed nil in the interface
 			}

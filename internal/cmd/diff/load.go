@@ -87,28 +87,32 @@ func (o *Options) load() ([]section, error) {
 func (o *Options) inputs(target string, set *manifest.Set) (section, map[string]int, error) {
 	s := section{target: target}
 	skipped := map[string]int{}
-	for i := range set.Objects {
-		obj := set.Objects[i]
+	// Its clusters whole, in the order read (read again when the load kept records).
+	var convErr error
+	err := set.Walk(func(obj *manifest.Object) error {
 		gv, _ := schema.ParseGroupVersion(obj.APIVersion)
 		if gv.Group != manifest.ButlerGroup && gv.Group != manifest.StewardGroup {
 			skipped[obj.Kind]++
-			continue
+			return nil
 		}
-		if obj.Obj == nil {
-			full, err := obj.Full()
-			if err != nil {
-				return s, nil, storeerr.BadInput(err)
-			}
-			obj = full
-		}
-		u, err := toUnstructured(obj)
+		u, err := toUnstructured(*obj)
 		if err != nil {
-			return s, nil, fmt.Errorf("%s: %s %s: %w", obj.Source, obj.Kind, inert.Line(obj.Name), err)
+			convErr = fmt.Errorf("%s: %s %s: %w", obj.Source, obj.Kind, inert.Line(obj.Name), err)
+			return convErr
 		}
 		if u.GetNamespace() == "" && o.Namespace != "" {
 			u.SetNamespace(o.Namespace)
 		}
 		s.inputs = append(s.inputs, livediff.Input{Where: obj.Source.String(), Object: u})
+		return nil
+	})
+	switch {
+	case err == convErr:
+	case err != nil:
+		return s, nil, storeerr.BadInput(err) // a cluster that cannot be read again
+	}
+	if err != nil {
+		return s, nil, err
 	}
 	return s, skipped, nil
 }

@@ -29,22 +29,15 @@ type Deps[S any] struct {
 	Print *output.Flags
 	// Printer prints by -o; Complete resolves it.
 	Printer *output.Printer
-	// OnlyReads, set by a command that never writes before Complete, lets a store of
-	// manifests keep a large tree's clusters as records (Factory.ReadOnly).
-	OnlyReads bool
 	// DryRun is --dry-run, for a command that registered it (AddDryRun).
 	DryRun cmdutil.DryRun
 }
 
-// completeDeps takes from the Factory what run needs; it reads nothing yet. The store
-// opens on first use, so a command's Complete may still set OnlyReads.
+// completeDeps takes from the Factory what run needs; it reads nothing yet: the store
+// opens on first use.
 func (d *Deps[S]) completeDeps(f *Factory) {
 	d.IO, d.Now = f.IOStreams, f.Now
-	open := StoreAs[S](f)
-	d.Store = func(ctx context.Context) (S, error) {
-		f.ReadOnly = f.ReadOnly || d.OnlyReads
-		return open(ctx)
-	}
+	d.Store = StoreAs[S](f)
 	if d.Now == nil {
 		d.Now = time.Now
 	}

@@ -54,10 +54,6 @@ type Factory struct {
 	// NewStore builds the store for the current options: manifests when --manifests is
 	// given, else a live cluster.
 	NewStore func(ctx context.Context, f *Factory) (store.Store, error)
-	// ReadOnly, set from a command's Deps.OnlyReads before it opens the store, lets a
-	// store of manifests keep the clusters of a large tree as records
-	// (manifest.Options.Lean), read again one at a time, and refuse to write.
-	ReadOnly bool
 
 	store store.Store
 }

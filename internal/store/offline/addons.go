@@ -37,14 +37,13 @@ func (s *Store) ListAddons(_ context.Context, namespace string) ([]v1alpha1.Tena
 // clusterNamespace is the namespace of the one cluster named name, else "".
 func (s *Store) clusterNamespace(name string) string {
 	ns, n := "", 0
-	for i := range s.set.Objects {
-		o := &s.set.Objects[i]
-		cns, team, ok := o.ClusterPlace()
-		if ok && o.Name == name {
-			ns = cns
-			if ns == "" {
-				ns = s.teamNamespace(team)
+	var teams map[string]*v1alpha1.Team
+	for i := range s.set.Clusters.Len() {
+		if c := s.set.Clusters.At(i); c.Name == name {
+			if teams == nil {
+				teams = s.teamsByName()
 			}
+			ns = c.Place(teams[c.Team])
 			n++
 		}
 	}
@@ -63,10 +62,9 @@ func (s *Store) CreateAddon(ctx context.Context, a *v1alpha1.TenantAddon) (store
 		}
 	}
 	s.mu.RLock()
-	o, _ := s.findCluster(a.Namespace, a.Spec.ClusterRef.Name)
 	var file string
-	if o != nil {
-		file = o.Source.File
+	if i := s.set.Clusters.Find(a.Namespace, a.Spec.ClusterRef.Name); i >= 0 {
+		file = s.set.Clusters.At(i).Source.File
 	}
 	s.mu.RUnlock()
 	if file == "" || file == manifest.Stdin {

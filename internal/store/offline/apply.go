@@ -16,22 +16,18 @@ import (
 // worked out first, then all are written in one manifest.Write (every file rendered and
 // checked before any is replaced), so a refusal of one writes none.
 func (s *Store) ApplyClusters(_ context.Context, clusters []*v1alpha1.TenantCluster, o store.ApplyOptions) ([]store.Applied, error) {
-	if s.lean {
-		return nil, errReadOnly
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]store.Applied, len(clusters))
 	var changes []manifest.Change
-	type pending struct {
-		doc *manifest.Object
-		obj *v1alpha1.TenantCluster
-	}
-	var edited []pending
+	edited := map[string]bool{}     // the files of the clusters edited, read again once written
 	newFiles := map[string]string{} // file -> the cluster it was chosen for
 	for i, c := range clusters {
-		doc, cur := s.findCluster(c.Namespace, c.Name)
-		if doc == nil {
+		doc, cur, err := s.findCluster(c.Namespace, c.Name)
+		if err != nil {
+			return nil, err
+		}
+		if cur == nil {
 			file, err := s.newClusterFile(c, newFiles)
 			if err != nil {
 				return nil, err
@@ -62,7 +58,7 @@ func (s *Store) ApplyClusters(_ context.Context, clusters []*v1alpha1.TenantClus
 			return nil, storeerr.Missing(storeerr.NeedWritableSource, "cannot write: tenantcluster %q came from stdin", c.Name)
 		}
 		changes = append(changes, manifest.Change{Source: &src, Obj: merged})
-		edited = append(edited, pending{doc, merged})
+		edited[src.File] = true
 	}
 	if o.DryRun || len(changes) == 0 {
 		return out, nil
@@ -70,8 +66,8 @@ func (s *Store) ApplyClusters(_ context.Context, clusters []*v1alpha1.TenantClus
 	if err := s.write(changes); err != nil {
 		return nil, err
 	}
-	for _, e := range edited {
-		e.doc.Obj = e.obj
+	for file := range edited {
+		s.reloadHeld(file)
 	}
 	return out, nil
 }

@@ -18,9 +18,6 @@ import (
 // keeping comments, or a new file under teams/, policies/ or providers/), then all are
 // written in one manifest.Write, so a failure of one writes none.
 func (s *Store) ApplyObjects(_ context.Context, objs []store.Object, o store.ApplyOptions) ([]store.AppliedObject, error) {
-	if s.lean {
-		return nil, errReadOnly
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]store.AppliedObject, len(objs))

@@ -16,17 +16,32 @@ import (
 // TenantCluster's document.
 
 // findCluster is the TenantCluster document of that namespace and name (or one that
-// leaves the namespace out), nil when there is none. The caller holds s.mu.
-func (s *Store) findCluster(namespace, name string) (*manifest.Object, *v1alpha1.TenantCluster) {
-	o := s.set.Find(v1alpha1.KindTenantCluster, namespace, name)
-	if o == nil {
-		return nil, nil
+// leaves the namespace out), whole; a nil cluster when there is none, an error when it
+// cannot be read again. The object is the set's: the caller copies what it changes. The
+// caller holds s.mu.
+func (s *Store) findCluster(namespace, name string) (manifest.Object, *v1alpha1.TenantCluster, error) {
+	i := s.set.Clusters.Find(namespace, name)
+	if i < 0 {
+		return manifest.Object{}, nil, nil
 	}
-	c, ok := o.Obj.(*v1alpha1.TenantCluster)
-	if !ok {
-		return nil, nil
+	o, err := s.set.Clusters.Get(i)
+	if err != nil {
+		return manifest.Object{}, nil, storeerr.BadInput(err)
 	}
-	return o, c
+	return o, o.Obj.(*v1alpha1.TenantCluster), nil
+}
+
+// written takes the edit of cluster o (now updated) into the set: the file read again once
+// written, or under --dry-run, which writes nothing, the object in memory.
+func (s *Store) written(o manifest.Object, updated *v1alpha1.TenantCluster) {
+	if !s.dryRun {
+		s.reloadHeld(o.Source.File)
+		return
+	}
+	if i := s.set.Clusters.Find(o.Namespace, o.Name); i >= 0 {
+		o.Obj = updated
+		s.set.Clusters.Put(i, o)
+	}
 }
 
 // ScaleCluster implements store.ClusterWriter with an in-place edit of the cluster's
@@ -53,13 +68,13 @@ func (s *Store) EditCluster(_ context.Context, c *v1alpha1.TenantCluster, spec v
 // editClusterSpec applies edit to the spec of c's document and writes it when that changed
 // anything; a Conflict when the document's spec is no longer c's.
 func (s *Store) editClusterSpec(c *v1alpha1.TenantCluster, edit func(*v1alpha1.TenantClusterSpec)) (*v1alpha1.TenantCluster, store.Result, error) {
-	if s.lean {
-		return nil, store.Result{}, errReadOnly
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o, cur := s.findCluster(c.Namespace, c.Name)
-	if o == nil {
+	o, cur, err := s.findCluster(c.Namespace, c.Name)
+	if err != nil {
+		return nil, store.Result{}, err
+	}
+	if cur == nil {
 		return nil, store.Result{}, apierrors.NewNotFound(v1alpha1.Resource("tenantclusters"), c.Name)
 	}
 	if !equality.Semantic.DeepEqual(cur.Spec, c.Spec) {
@@ -76,7 +91,7 @@ func (s *Store) editClusterSpec(c *v1alpha1.TenantCluster, edit func(*v1alpha1.T
 		if err := s.write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
 			return nil, store.Result{}, err
 		}
-		o.Obj = updated
+		s.written(o, updated)
 	}
 	out := updated.DeepCopy()
 	if out.Namespace == "" {
@@ -88,17 +103,13 @@ func (s *Store) editClusterSpec(c *v1alpha1.TenantCluster, edit func(*v1alpha1.T
 // DeleteCluster implements store.ClusterWriter: the cluster's document is removed from its
 // file, and the file once nothing but comments is left in it.
 func (s *Store) DeleteCluster(_ context.Context, c *v1alpha1.TenantCluster) (store.Result, error) {
-	if s.lean {
-		return store.Result{}, errReadOnly
-	}
 	s.mu.RLock()
-	o, _ := s.findCluster(c.Namespace, c.Name)
-	var doc manifest.Object
-	if o != nil {
-		doc = *o
-	}
+	doc, cur, err := s.findCluster(c.Namespace, c.Name)
 	s.mu.RUnlock()
-	if o == nil {
+	if err != nil {
+		return store.Result{}, err
+	}
+	if cur == nil {
 		return store.Result{}, apierrors.NewNotFound(v1alpha1.Resource("tenantclusters"), c.Name)
 	}
 	return s.deleteDocument(&doc, "tenantcluster")

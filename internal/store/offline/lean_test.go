@@ -2,6 +2,7 @@ package offline_test
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,8 +14,30 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 )
 
-// A store loaded lean (a command that only reads) lists and gets the clusters the whole
-// store does, namespaces filled in alike, and refuses to write.
+// inMode makes every load of the test keep its clusters whole (lean false) or every one
+// it can as a record (manifest.WholeBytes, the one place the memory mode is decided).
+func inMode(t *testing.T, lean bool) {
+	t.Helper()
+	old := manifest.WholeBytes
+	t.Cleanup(func() { manifest.WholeBytes = old })
+	manifest.WholeBytes = math.MaxInt64
+	if lean {
+		manifest.WholeBytes = 0
+	}
+}
+
+func loadIn(t *testing.T, lean bool, dir string) *offline.Store {
+	t.Helper()
+	inMode(t, lean)
+	s, err := offline.LoadWith([]string{dir}, nil, "", nil, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// A store whose load kept records of its clusters lists and gets the clusters a store of
+// whole clusters does, namespaces filled in alike.
 func TestLeanStoreReadsAsWhole(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := manifesttest.Generate(dir, 3, 150); err != nil {
@@ -24,14 +47,7 @@ func TestLeanStoreReadsAsWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	whole, err := offline.LoadWith([]string{dir}, nil, "", nil, manifest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lean, err := offline.LoadWith([]string{dir}, nil, "", nil, manifest.Options{Lean: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	whole, lean := loadIn(t, false, dir), loadIn(t, true, dir)
 	for _, ns := range []string{"", "team-01", "team-payments"} {
 		w, err1 := whole.ListClusters(ctx, ns)
 		l, err2 := lean.ListClusters(ctx, ns)
@@ -44,26 +60,74 @@ func TestLeanStoreReadsAsWhole(t *testing.T) {
 	if err1 != nil || err2 != nil || !reflect.DeepEqual(w, l) || l.Namespace != "team-payments" {
 		t.Fatalf("GetCluster: lean %+v (%v), whole %+v (%v)", l, err2, w, err1)
 	}
-	c, err := lean.GetCluster(ctx, "team-01", "team-01-c00001")
-	if err != nil {
-		t.Fatal(err)
+}
+
+// A store writes whatever its load kept of the clusters: edits of two clusters of one file
+// (the second's document moved by the first's edit), a migration and a delete leave the
+// same files in either case, and what it reads after them is what it wrote.
+func TestStoreWritesInBothModes(t *testing.T) {
+	ctx := context.Background()
+	var trees [2]string
+	for k, lean := range []bool{false, true} {
+		dir := t.TempDir()
+		if _, err := manifesttest.Generate(dir, 1, 3); err != nil {
+			t.Fatal(err)
+		}
+		two := manifesttest.Cluster("team-00", "two-a", 301) + "---\n" + manifesttest.Cluster("team-00", "two-b", 302)
+		if err := os.WriteFile(filepath.Join(dir, "two.yaml"), []byte(two), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := loadIn(t, lean, dir)
+		for _, name := range []string{"two-a", "two-b"} {
+			c, err := s.GetCluster(ctx, "team-00", name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			up, _, err := s.ScaleCluster(ctx, c, 17) // a longer line: two-b's document moves
+			if err != nil || up.Spec.Workers.Replicas != 17 {
+				t.Fatalf("lean %v: scale %s: %v", lean, name, err)
+			}
+		}
+		c, err := s.GetCluster(ctx, "team-00", "two-b")
+		if err != nil || c.Spec.Workers.Replicas != 17 {
+			t.Fatalf("lean %v: two-b read after its edit: %+v, %v", lean, c, err)
+		}
+		if _, err := s.MigrateCluster(ctx, c, "staging"); err != nil {
+			t.Fatalf("lean %v: migrate: %v", lean, err)
+		}
+		c, err = s.GetCluster(ctx, "team-00", "team-00-c00001")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.DeleteCluster(ctx, c); err != nil {
+			t.Fatalf("lean %v: delete: %v", lean, err)
+		}
+		if all, err := s.ListClusters(ctx, ""); err != nil || len(all) != 4 {
+			t.Fatalf("lean %v: %d clusters after the delete (%v), want 4", lean, len(all), err)
+		}
+		trees[k] = dir
 	}
-	if _, err := lean.DeleteCluster(ctx, c); err == nil || !strings.Contains(err.Error(), "cannot write") {
-		t.Errorf("a lean store deleted a cluster: %v", err)
+	for _, f := range []string{"two.yaml", "team-00/clusters/team-00-c00000.yaml"} {
+		w, _ := os.ReadFile(filepath.Join(trees[0], f))
+		l, _ := os.ReadFile(filepath.Join(trees[1], f))
+		if string(w) != string(l) || !strings.Contains(string(w), "replicas: 17") && f == "two.yaml" {
+			t.Errorf("%s: lean store wrote\n%s\nwhole store\n%s", f, l, w)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(trees[1], "team-00/clusters/team-00-c00001.yaml")); !os.IsNotExist(err) {
+		t.Errorf("the deleted cluster's file is still there: %v", err)
 	}
 }
 
-// A file changed under a lean store is an error naming it, not another cluster.
+// A file changed under a store that kept records is an error naming it, not another
+// cluster.
 func TestLeanStoreFileChanged(t *testing.T) {
 	dir := t.TempDir()
 	tree, err := manifesttest.Generate(dir, 1, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lean, err := offline.LoadWith([]string{dir}, nil, "", nil, manifest.Options{Lean: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lean := loadIn(t, true, dir)
 	data, err := os.ReadFile(tree.Clusters[1])
 	if err != nil {
 		t.Fatal(err)

@@ -2,11 +2,7 @@ package offline
 
 import (
 	"context"
-	"errors"
-	"runtime"
-	"slices"
 	"sort"
-	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
@@ -15,8 +11,8 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
-// This file lists and gets clusters: copies of the set's, or for a store loaded lean
-// (manifest.Options.Lean) each read again from its document.
+// This file lists and gets clusters: copies of the set's Clusters, each whole (read again
+// from its document when the load kept a record of it).
 
 // ListClusters implements store.Store. A cluster written without a namespace is taken to
 // live in its team's namespace, as it would once applied to the team namespace.
@@ -27,7 +23,7 @@ func (s *Store) ListClusters(_ context.Context, namespace string) ([]v1alpha1.Te
 	// size: team list asks once per team, and a tree holds thousands of clusters.
 	found := s.clusters(namespace, "")
 	out := make([]v1alpha1.TenantCluster, len(found))
-	return out, copyAll(found, out)
+	return out, s.copyAll(found, out)
 }
 
 // ListClusterPages gives the clusters ListClusters lists, in its order, a page at a time:
@@ -41,7 +37,7 @@ func (s *Store) ListClusterPages(_ context.Context, namespace string, fn func([]
 	for len(found) > 0 {
 		n := min(pageSize, len(found))
 		page := make([]v1alpha1.TenantCluster, n)
-		if err := copyAll(found[:n], page); err != nil {
+		if err := s.copyAll(found[:n], page); err != nil {
 			return err
 		}
 		if err := fn(page); err != nil {
@@ -52,82 +48,63 @@ func (s *Store) ListClusterPages(_ context.Context, namespace string, fn func([]
 	return nil
 }
 
-// copyAll copies found into out, on every core when there are records to read again.
-func copyAll(found []nsCluster, out []v1alpha1.TenantCluster) error {
-	workers := 1
-	if len(found) >= 64 && slices.ContainsFunc(found, func(f nsCluster) bool { return f.o.Record != nil }) {
-		workers = runtime.GOMAXPROCS(0)
+// copyAll copies found into out, each whole (the set's Clusters read ahead on every core
+// those the load kept as records), its namespace filled in.
+func (s *Store) copyAll(found []nsCluster, out []v1alpha1.TenantCluster) error {
+	idx := make([]int, len(found))
+	for k, f := range found {
+		idx[k] = f.i
 	}
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(found); i += workers {
-				if err := found[i].copyInto(&out[i]); err != nil && errs[w] == nil {
-					errs[w] = err
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-// nsCluster is a cluster of the set and the namespace it is taken to live in.
-type nsCluster struct {
-	o  *manifest.Object
-	ns string
-}
-
-// copyInto fills c with a copy of the cluster, its namespace filled in: a deep copy of the
-// set's object, or for a record of a lean load (manifest.Options.Lean) the object read
-// again, which is the caller's already.
-func (f nsCluster) copyInto(c *v1alpha1.TenantCluster) error {
-	if tc, ok := f.o.Obj.(*v1alpha1.TenantCluster); ok {
-		tc.DeepCopyInto(c)
-	} else {
-		full, err := f.o.Full()
+	k := 0
+	return s.set.Clusters.EachOf(idx, func(i int, o manifest.Object, err error) error {
 		if err != nil {
 			return storeerr.BadInput(err)
 		}
-		*c = *full.Obj.(*v1alpha1.TenantCluster)
-	}
-	c.Namespace = f.ns
-	return nil
+		if tc := o.Obj.(*v1alpha1.TenantCluster); s.set.Clusters.Held(i) {
+			tc.DeepCopyInto(&out[k]) // the set's own
+		} else {
+			out[k] = *tc // read again: the caller's already
+		}
+		out[k].Namespace = found[k].ns
+		k++
+		return nil
+	})
+}
+
+// nsCluster is a cluster of the set (its index in Clusters) and the namespace it lives in.
+type nsCluster struct {
+	i        int
+	name, ns string
 }
 
 // clusters are the set's clusters in namespace (all when empty), of that name when name is
 // not empty, sorted by namespace and name. The caller holds s.mu.
 func (s *Store) clusters(namespace, name string) []nsCluster {
 	var out []nsCluster
-	var nsOf map[string]string
-	for i := range s.set.Objects {
-		o := &s.set.Objects[i]
-		ns, team, ok := o.ClusterPlace()
-		if !ok || (name != "" && o.Name != name) {
+	var teams map[string]*v1alpha1.Team
+	cs := &s.set.Clusters
+	for i := range cs.Len() {
+		c := cs.At(i)
+		if name != "" && c.Name != name {
 			continue
 		}
+		ns := c.Namespace
 		if ns == "" {
-			if nsOf == nil {
-				nsOf = s.teamNamespaces()
+			if teams == nil {
+				teams = s.teamsByName()
 			}
-			var found bool
-			if ns, found = nsOf[team]; !found {
-				ns = team
-			}
+			ns = c.Place(teams[c.Team])
 		}
 		if namespace != "" && ns != namespace {
 			continue
 		}
-		out = append(out, nsCluster{o, ns})
+		out = append(out, nsCluster{i, c.Name, ns})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].ns != out[j].ns {
 			return out[i].ns < out[j].ns
 		}
-		return out[i].o.Name < out[j].o.Name
+		return out[i].name < out[j].name
 	})
 	return out
 }
@@ -138,11 +115,11 @@ func (s *Store) GetCluster(_ context.Context, namespace, name string) (*v1alpha1
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if found := s.clusters(namespace, name); len(found) > 0 {
-		c := &v1alpha1.TenantCluster{}
-		if err := found[0].copyInto(c); err != nil {
+		c := make([]v1alpha1.TenantCluster, 1)
+		if err := s.copyAll(found[:1], c); err != nil {
 			return nil, err
 		}
-		return c, nil
+		return &c[0], nil
 	}
 	return nil, apierrors.NewNotFound(v1alpha1.Resource("tenantclusters"), name)
 }

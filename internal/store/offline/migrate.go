@@ -26,17 +26,13 @@ import (
 // what the caller read (another migration of this process wrote it meanwhile), the answer
 // is a Conflict and nothing is written.
 func (s *Store) MigrateCluster(_ context.Context, c *v1alpha1.TenantCluster, env string) (store.MigrateResult, error) {
-	if s.lean {
-		return store.MigrateResult{}, errReadOnly
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	obj := s.set.Find(v1alpha1.KindTenantCluster, c.Namespace, c.Name)
-	if obj == nil {
-		return store.MigrateResult{}, apierrors.NewNotFound(v1alpha1.Resource("tenantclusters"), c.Name)
+	obj, cur, err := s.findCluster(c.Namespace, c.Name)
+	if err != nil {
+		return store.MigrateResult{}, err
 	}
-	cur, ok := obj.Obj.(*v1alpha1.TenantCluster)
-	if !ok {
+	if cur == nil {
 		return store.MigrateResult{}, apierrors.NewNotFound(v1alpha1.Resource("tenantclusters"), c.Name)
 	}
 	if !maps.Equal(cur.Labels, c.Labels) || !maps.Equal(cur.Annotations, c.Annotations) {
@@ -73,7 +69,7 @@ func (s *Store) MigrateCluster(_ context.Context, c *v1alpha1.TenantCluster, env
 	if err := s.write([]manifest.Change{{Source: &src, Obj: updated}}); err != nil {
 		return store.MigrateResult{}, err
 	}
-	obj.Obj = updated
+	s.written(obj, updated)
 	res.Labeled, res.Cleaned = move, !move
 	return res, nil
 }

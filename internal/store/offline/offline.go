@@ -17,7 +17,6 @@ package offline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,13 +38,11 @@ type Store struct {
 	paths    []string
 	set      *manifest.Set
 	identity policy.Identity
-	// lean: loaded with manifest.Options.Lean, to read only (write refuses).
-	lean bool
 	// dryRun: writes are worked out and checked, and nothing reaches the disk (--dry-run).
 	dryRun bool
 
-	// mu guards the TenantClusters of set, which MigrateCluster replaces as it writes them
-	// (migrations run several clusters at once).
+	// mu guards the set, whose files a write reads again (migrations run several
+	// clusters at once).
 	mu sync.RWMutex
 
 	lock *treeLock // held from Open to Close
@@ -87,18 +84,11 @@ func LoadWith(paths []string, stdin io.Reader, as string, asGroups []string, opt
 	if err != nil {
 		return nil, storeerr.BadInput(err)
 	}
-	return &Store{paths: paths, set: set, identity: policy.Identity{Username: as, Groups: asGroups}, lean: opts.Lean}, nil
+	return &Store{paths: paths, set: set, identity: policy.Identity{Username: as, Groups: asGroups}}, nil
 }
 
-// errReadOnly is a write asked of a store loaded lean.
-var errReadOnly = errors.New("internal error: a store opened to read manifests cannot write them")
-
-// write writes changes to the manifests. A store loaded lean (manifest.Options.Lean, for a
-// command that only reads) holds records, not clusters, and never writes.
+// write writes changes to the manifests.
 func (s *Store) write(changes []manifest.Change) error {
-	if s.lean {
-		return errReadOnly
-	}
 	if s.dryRun {
 		return manifest.Render(changes)
 	}
@@ -147,23 +137,16 @@ func (s *Store) GetTeam(_ context.Context, name string) (*v1alpha1.Team, error) 
 	return nil, apierrors.NewNotFound(v1alpha1.Resource("teams"), name)
 }
 
-// teamNamespaces maps each team's name to its namespace (the first Team of a name wins).
-func (s *Store) teamNamespaces() map[string]string {
-	m := map[string]string{}
+// teamsByName are the set's Teams by name, the first of each name (as Set.Team finds it):
+// what places a cluster written without a namespace (manifest.Cluster.Place).
+func (s *Store) teamsByName() map[string]*v1alpha1.Team {
+	m := map[string]*v1alpha1.Team{}
 	for _, t := range s.set.Teams() {
 		if _, dup := m[t.Name]; !dup {
-			m[t.Name] = t.TeamNamespace()
+			m[t.Name] = t
 		}
 	}
 	return m
-}
-
-// teamNamespace is the namespace of a team's clusters: its Team's, else the team's name.
-func (s *Store) teamNamespace(team string) string {
-	if ns, ok := s.teamNamespaces()[team]; ok {
-		return ns
-	}
-	return team
 }
 
 // ListProviderConfigs implements store.Store.

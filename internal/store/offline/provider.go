@@ -269,15 +269,14 @@ func hasObjects(text string) bool {
 func (s *Store) reload(file string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	kept := s.set.Objects[:0:0]
-	for _, o := range s.set.Objects {
-		if o.Source.File != file {
-			kept = append(kept, o)
-		}
-	}
+	s.reloadHeld(file)
+}
+
+// reloadHeld is reload for a caller that holds s.mu.
+func (s *Store) reloadHeld(file string) {
+	var objs []manifest.Object
 	if b, err := fileio.ReadFile(file, manifest.DefaultMaxFileBytes); err == nil {
-		objs, _ := manifest.Decode(file, b)
-		kept = append(kept, objs...)
+		objs, _ = manifest.Decode(file, b)
 	}
-	s.set.Objects = kept
+	s.set.ReplaceFile(file, objs)
 }

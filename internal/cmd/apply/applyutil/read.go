@@ -99,38 +99,44 @@ func Read(o ReadOptions, b Binary, stdin io.Reader) ([]Object, error) {
 		errs = append(errs, fmt.Errorf("%s: not a Kubernetes object (no apiVersion, kind or metadata): apply takes Butler objects only", src))
 	}
 	var out []Object
-	for _, obj := range set.Objects {
+	// Its clusters with the rest, whole, in the order read.
+	err = set.Walk(func(p *manifest.Object) error {
+		obj := *p
 		if !b.Takes(obj.Kind) {
 			errs = append(errs, kindError(obj, b))
-			continue
+			return nil
 		}
 		if c, ok := obj.Obj.(*v1alpha1.TenantCluster); ok {
 			c = c.DeepCopy()
 			if !sel.Matches(labels.Set(c.Labels)) {
-				continue
+				return nil
 			}
 			if err := namespace(&c.ObjectMeta, "tenantcluster", o.Namespace, obj.Source); err != nil {
 				errs = append(errs, err)
-				continue
+				return nil
 			}
 			out = append(out, Object{Cluster: c, Doc: obj, Source: obj.Source})
-			continue
+			return nil
 		}
 		op := operatorObject(obj.Obj)
 		if op == nil {
 			errs = append(errs, kindError(obj, b))
-			continue
+			return nil
 		}
 		if !sel.Matches(labels.Set(op.GetLabels())) {
-			continue
+			return nil
 		}
 		if pc, ok := op.(*v1alpha1.ProviderConfig); ok { // the one namespaced kind of butleradm's
 			if err := namespace(&pc.ObjectMeta, "providerconfig", o.Namespace, obj.Source); err != nil {
 				errs = append(errs, err)
-				continue
+				return nil
 			}
 		}
 		out = append(out, Object{Operator: op, Doc: obj, Source: obj.Source})
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err) // a cluster that cannot be read again
 	}
 	if len(errs) > 0 {
 		return nil, storeerr.BadInput(errors.Join(errs...))

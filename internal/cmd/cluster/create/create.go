@@ -125,7 +125,6 @@ func maxOneArg(cmd *cobra.Command, args []string) error {
 
 // Complete takes from the Factory what run needs; it reads nothing yet.
 func (o *Options) Complete(f *factory.Factory, cmd *cobra.Command, _ []string) error {
-	o.OnlyReads = o.DryRun.Client() // a preflight writes nothing
 	o.Offline = f.Offline()
 	o.FromStdin = o.Offline && len(f.Options.Manifests) > 0 && f.Options.Manifests[0] == "-"
 	o.Namespace = f.Options.Namespace

@@ -45,7 +45,6 @@ type Options struct {
 // NewCmd returns the command; runF, when not nil, runs instead of run.
 func NewCmd(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	o := &Options{}
-	o.OnlyReads = true // it never writes: manifests may load lean
 	cmd := &cobra.Command{
 		Use:   "get NAME",
 		Short: "Show one tenant cluster",

@@ -1,0 +1,347 @@
+package manifest
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+)
+
+// The TenantClusters of a Set are not among its Objects: they are its Clusters, one
+// collection that is the same whatever a Load kept of them. Every cluster has its counted
+// fields (Cluster: what a count of a namespace's clusters reads); its whole object is
+// either held (a small tree, standard input, a List's items) or read again from its
+// document, whose bytes must be those the Load read (WholeBytes decides which, in one
+// place). A rule over clusters therefore goes through Clusters in either case, and one
+// that ranges over Objects sees no cluster in either.
+
+// Cluster is what a Set knows of each TenantCluster without its object: its name and
+// place, where it was read, and the fields a count of its namespace's clusters reads (the
+// caps' figures, its environment and owners).
+type Cluster struct {
+	Name string
+	// Namespace is as written: "" when the manifest leaves it out (Place fills it in).
+	Namespace  string
+	APIVersion string
+	Source     Source
+	// Team is spec.teamRef.name ("" without one).
+	Team string
+	// Environment, Owner and Creator are the environment label and the owner and
+	// creator-email annotations ("" when not set).
+	Environment, Owner, Creator string
+	// Replicas, CPU, Memory and DiskSize are spec.workers' replicas and machine template.
+	// Memory and DiskSize may be shared with other clusters or the object: never change them.
+	Replicas         int32
+	CPU              int32
+	Memory, DiskSize *resource.Quantity
+}
+
+// Place is the namespace the cluster lives in: as written, or for a manifest that leaves
+// it out its team's namespace (team's, the Team the set holds by that name, or without
+// one the team's name), as it would be once applied to the team's namespace. The one
+// rule for it, which the checks and the stores share.
+func (c *Cluster) Place(team *v1alpha1.Team) string {
+	switch {
+	case c.Namespace != "":
+		return c.Namespace
+	case team != nil:
+		return team.TeamNamespace()
+	}
+	return c.Team
+}
+
+// Sibling is a TenantCluster holding only the counted fields, in namespace: what a count
+// of the namespace's clusters reads, the same whatever a Load kept of the cluster.
+func (c *Cluster) Sibling(namespace string) v1alpha1.TenantCluster {
+	var tc v1alpha1.TenantCluster
+	tc.Name, tc.Namespace = c.Name, namespace
+	if c.Environment != "" {
+		tc.Labels = map[string]string{v1alpha1.LabelEnvironment: c.Environment}
+	}
+	if c.Owner != "" || c.Creator != "" {
+		tc.Annotations = map[string]string{}
+		if c.Owner != "" {
+			tc.Annotations[v1alpha1.AnnotationOwner] = c.Owner
+		}
+		if c.Creator != "" {
+			tc.Annotations[v1alpha1.AnnotationCreatorEmail] = c.Creator
+		}
+	}
+	if c.Team != "" {
+		tc.Spec.TeamRef = &v1alpha1.LocalObjectReference{Name: c.Team}
+	}
+	w := &tc.Spec.Workers
+	w.Replicas, w.MachineTemplate.CPU = c.Replicas, c.CPU
+	if c.Memory != nil {
+		w.MachineTemplate.Memory = c.Memory.DeepCopy()
+	}
+	if c.DiskSize != nil {
+		w.MachineTemplate.DiskSize = c.DiskSize.DeepCopy()
+	}
+	return tc
+}
+
+// clusterEntry is one cluster of a Set: its counted fields and its object (obj), or where
+// to read it again (file, span, from) when obj is nil.
+type clusterEntry struct {
+	Cluster
+	// at places the cluster among the set's objects as read: before Objects[at].
+	at   int
+	obj  *Object
+	file string // the file read again: Source.File but for a file reused from another tree
+	span docSpan
+	from *rereader
+}
+
+// Clusters are the TenantClusters of a Set, in the order read. The zero value is empty.
+// It is not safe to change while read.
+type Clusters struct {
+	list []clusterEntry
+}
+
+// Len is the number of clusters.
+func (c *Clusters) Len() int { return len(c.list) }
+
+// At is the counted fields of cluster i, for reading only.
+func (c *Clusters) At(i int) *Cluster { return &c.list[i].Cluster }
+
+// Find is the index of the cluster of that namespace and name, or -1. When none has that
+// namespace exactly, one whose manifest leaves the namespace out matches too (as Set.Find).
+func (c *Clusters) Find(namespace, name string) int {
+	loose := -1
+	for i := range c.list {
+		e := &c.list[i]
+		if e.Name != name {
+			continue
+		}
+		if e.Namespace == namespace {
+			return i
+		}
+		if e.Namespace == "" && loose < 0 {
+			loose = i
+		}
+	}
+	return loose
+}
+
+// Get is cluster i whole: the object held, or read again from its document (an error
+// names the file and the cluster when it cannot be, or the file changed since the Load).
+// The object is the caller's to read; it may be shared with the set, so never change it.
+func (c *Clusters) Get(i int) (Object, error) {
+	e := &c.list[i]
+	if e.obj != nil {
+		return *e.obj, nil
+	}
+	return e.reread()
+}
+
+// Held reports whether cluster i is held whole: Get then gives the set's own object
+// (never to be changed), else one read again for the caller.
+func (c *Clusters) Held(i int) bool { return c.list[i].obj != nil }
+
+// Same reports whether clusters i of c and j of d are one object without reading them:
+// one decoding (a file another tree's Load reused), or records of documents of the same
+// bytes (validated documents of equal bytes decode to equal objects). False says only
+// that this cannot tell: the caller compares them whole.
+func (c *Clusters) Same(i int, d *Clusters, j int) bool {
+	a, b := &c.list[i], &d.list[j]
+	if a.obj != nil || b.obj != nil {
+		return a.obj != nil && b.obj != nil && a.obj.Obj == b.obj.Obj
+	}
+	return a.span.sum == b.span.sum && a.span.n == b.span.n
+}
+
+// Put makes cluster i o (a TenantCluster whole, as a write left it), held from now on.
+func (c *Clusters) Put(i int, o Object) {
+	fillIdentity(&o)
+	c.list[i] = wholeEntry(o, c.list[i].at)
+}
+
+// Each calls fn with each cluster whole, in order; see EachOf.
+func (c *Clusters) Each(fn func(i int, o Object) error) error {
+	order := make([]int, len(c.list))
+	for i := range order {
+		order[i] = i
+	}
+	return c.EachOf(order, func(i int, o Object, err error) error {
+		if err != nil {
+			return err
+		}
+		return fn(i, o)
+	})
+}
+
+// aheadWindow bounds how many clusters EachOf reads ahead of its caller: each is a whole
+// object held until the caller has it.
+const aheadWindow = 64
+
+type readResult struct {
+	o   Object
+	err error
+}
+
+// EachOf calls fn with the clusters of order (indexes), whole, in that order, with the
+// error of one that could not be read again (fn decides whether to go on: an error it
+// returns stops EachOf, which returns it). Clusters read again are read on every core, a
+// bounded window ahead of fn, so that fn waits for none of them.
+func (c *Clusters) EachOf(order []int, fn func(i int, o Object, err error) error) error {
+	records := 0
+	for _, i := range order {
+		if c.list[i].obj == nil {
+			records++
+		}
+	}
+	if records < 2 {
+		for _, i := range order {
+			o, err := c.Get(i)
+			if err := fn(i, o, err); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	ring := make([]chan readResult, aheadWindow)
+	for k := range ring {
+		ring[k] = make(chan readResult, 1)
+	}
+	slots := make(chan struct{}, aheadWindow) // one per cluster in flight, given back when fn has it
+	jobs, done := make(chan int), make(chan struct{})
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				o, err := c.Get(order[k])
+				ring[k%aheadWindow] <- readResult{o, err} // free: at most aheadWindow in flight
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(jobs)
+		for k := range order {
+			select {
+			case slots <- struct{}{}:
+			case <-done:
+				return
+			}
+			select {
+			case jobs <- k:
+			case <-done:
+				return
+			}
+		}
+	}()
+	defer wg.Wait()
+	defer close(done)
+	for k, i := range order {
+		r := <-ring[k%aheadWindow]
+		<-slots
+		if err := fn(i, r.o, r.err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reread decodes the entry's document again, as the Load did.
+func (e *clusterEntry) reread() (Object, error) {
+	name := displayFile(e.Source.File)
+	data, err := fileio.ReadSpan(e.file, e.span.off, int64(e.span.n))
+	if err == nil && digest(data) != e.span.sum {
+		err = fmt.Errorf("it changed while it was being read")
+	}
+	if err != nil {
+		return Object{}, fmt.Errorf("%s: reading TenantCluster %q again: %w", name, qualified(e.Namespace, e.Name), err)
+	}
+	seg := segment{text: string(data), line: int(e.span.line), doc: int(e.span.doc)}
+	objs, _, err := decodeSegments(e.Source.File, []segment{seg}, e.from.opts, newBudget(), e.from.tab)
+	if err != nil || len(objs) != 1 || !isCluster(&objs[0]) || objs[0].Name != e.Name {
+		return Object{}, fmt.Errorf("internal error: %s: TenantCluster %q does not decode again as it did (%v)", name, qualified(e.Namespace, e.Name), err)
+	}
+	full := objs[0]
+	full.Source = e.Source
+	return full, nil
+}
+
+// wholeEntry is the entry of a cluster held whole; o is a TenantCluster.
+func wholeEntry(o Object, at int) clusterEntry {
+	tc := o.Obj.(*v1alpha1.TenantCluster)
+	e := clusterEntry{Cluster: counted(o, tc), at: at, file: o.Source.File}
+	w := &tc.Spec.Workers.MachineTemplate
+	e.Memory, e.DiskSize = &w.Memory, &w.DiskSize
+	e.obj = &o
+	return e
+}
+
+// recordEntry is the entry of a cluster read again when asked for whole: its counted
+// fields and where its document lies.
+func recordEntry(o Object, span docSpan, from *rereader, at int) clusterEntry {
+	tc := o.Obj.(*v1alpha1.TenantCluster)
+	e := clusterEntry{Cluster: counted(o, tc), at: at, file: o.Source.File, span: span, from: from}
+	w := &tc.Spec.Workers.MachineTemplate
+	e.Memory, e.DiskSize = from.quantity(w.Memory), from.quantity(w.DiskSize)
+	return e
+}
+
+// counted are the counted fields of a cluster (its quantities left to the caller).
+func counted(o Object, tc *v1alpha1.TenantCluster) Cluster {
+	return Cluster{Name: o.Name, Namespace: o.Namespace, APIVersion: o.APIVersion, Source: o.Source,
+		Team: tc.TeamName(), Environment: tc.Labels[v1alpha1.LabelEnvironment],
+		Owner: tc.Annotations[v1alpha1.AnnotationOwner], Creator: tc.Annotations[v1alpha1.AnnotationCreatorEmail],
+		Replicas: tc.Spec.Workers.Replicas, CPU: tc.Spec.Workers.MachineTemplate.CPU}
+}
+
+// isCluster reports whether o is a TenantCluster of Butler's (a typed one): the objects a
+// Set keeps in its Clusters.
+func isCluster(o *Object) bool {
+	_, ok := o.Obj.(*v1alpha1.TenantCluster)
+	return ok
+}
+
+// ref names the cluster (a duplicate's error, a listing of what a tree holds).
+func (e *clusterEntry) ref() Ref {
+	return Ref{Source: e.Source, APIVersion: e.APIVersion, Kind: v1alpha1.KindTenantCluster, Name: e.Name, Namespace: e.Namespace}
+}
+
+// NotJudged are the fields of cluster i left out of its object because the tools do not
+// know them yet (Options.Tolerate): such a cluster is always held whole.
+func (c *Clusters) NotJudged(i int) []FieldOrigin {
+	if o := c.list[i].obj; o != nil {
+		return o.NotJudged
+	}
+	return nil
+}
+
+// Hold reads whole, and holds from now on, every cluster kept as a record whose document
+// lies below dir: for a tree about to be removed (a base extracted from git), which
+// nothing could read again.
+func (s *Set) Hold(dir string) error {
+	var idx []int
+	for i := range s.Clusters.list {
+		if e := &s.Clusters.list[i]; e.obj == nil && below(dir, e.file) {
+			idx = append(idx, i)
+		}
+	}
+	return s.Clusters.EachOf(idx, func(i int, o Object, err error) error {
+		if err != nil {
+			return err
+		}
+		s.Clusters.list[i].obj = &o
+		return nil
+	})
+}
+
+// below reports whether path is dir or lies below it.
+func below(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

@@ -1,0 +1,199 @@
+package manifest
+
+import "iter"
+
+// This file is what reads a Set's objects and clusters together, in the order read.
+
+// inOrder calls fn with a Ref of every object of the set in the order read, its clusters
+// among them (named alike whatever the Load kept of them).
+func (s *Set) inOrder(fn func(r Ref)) {
+	c := 0
+	for i := 0; i <= len(s.Objects); i++ {
+		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
+			fn(s.Clusters.list[c].ref())
+		}
+		if i < len(s.Objects) {
+			fn(refOf(&s.Objects[i]))
+		}
+	}
+}
+
+func refOf(o *Object) Ref {
+	return Ref{Source: o.Source, APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace}
+}
+
+// All is every object of the set in the order read, the clusters whole (read again when
+// the Load kept records of them): for a renderer that takes a tree's objects as a whole.
+func (s *Set) All() ([]Object, error) {
+	out := make([]Object, 0, len(s.Objects)+s.Clusters.Len())
+	err := s.Walk(func(o *Object) error {
+		out = append(out, *o)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NewSet is a set of objs, in their order: the TenantClusters (typed) in Clusters, held
+// whole. Duplicates are not refused (Duplicates lists them).
+func NewSet(objs []Object) *Set {
+	s := &Set{}
+	for _, o := range objs {
+		s.add(o)
+	}
+	return s
+}
+
+// Merge appends the objects and clusters of other to s, after s's own.
+func (s *Set) Merge(other *Set) {
+	for _, e := range other.Clusters.list {
+		e.at += len(s.Objects)
+		s.Clusters.list = append(s.Clusters.list, e)
+	}
+	s.Objects = append(s.Objects, other.Objects...)
+}
+
+// FileObjects are the objects a Set read from one file, its clusters as the Load kept
+// them: what Options.Reuse gives a later Load for a file of the same bytes.
+type FileObjects struct {
+	objs     []Object
+	clusters []clusterEntry
+}
+
+// Len is the number of objects, clusters included.
+func (f FileObjects) Len() int { return len(f.objs) + len(f.clusters) }
+
+// ByFile groups the set's objects by file (as key names it), clusters included, for
+// Options.Reuse. A file's objects, which a Load gives one after another, are a piece of the
+// set's, not a copy; the Load that reuses them copies what it takes.
+func (s *Set) ByFile(key func(file string) string) map[string]FileObjects {
+	by := map[string]FileObjects{}
+	var cur FileObjects
+	file, start, open := "", 0, false
+	flush := func(end int) {
+		if !open {
+			return
+		}
+		cur.objs = s.Objects[start:end:end]
+		k := key(file)
+		if prev, ok := by[k]; ok {
+			prev.merge(cur)
+			by[k] = prev
+		} else {
+			by[k] = cur
+		}
+		cur, open = FileObjects{}, false
+	}
+	// starts opens the group of name at i, closing the one before when it is another file's.
+	starts := func(name string, i int) {
+		if !open || name != file {
+			flush(i)
+			file, start, open = name, i, true
+		}
+	}
+	c := 0
+	for i := 0; i <= len(s.Objects); i++ {
+		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
+			e := s.Clusters.list[c]
+			starts(e.Source.File, i)
+			e.at = i - start
+			cur.clusters = append(cur.clusters, e)
+		}
+		if i < len(s.Objects) {
+			starts(s.Objects[i].Source.File, i)
+		}
+	}
+	flush(len(s.Objects))
+	return by
+}
+
+// merge appends g to f, not into the set's own objects.
+func (f *FileObjects) merge(g FileObjects) {
+	for _, e := range g.clusters {
+		e.at += len(f.objs)
+		f.clusters = append(f.clusters, e)
+	}
+	f.objs = append(f.objs[:len(f.objs):len(f.objs)], g.objs...)
+}
+
+// Ref names an object of a set, a cluster included: where it was read and what it is.
+type Ref struct {
+	Source                            Source
+	APIVersion, Kind, Name, Namespace string
+}
+
+// Refs names every object of the set in the order read, its clusters among them.
+func (s *Set) Refs() iter.Seq[Ref] {
+	return func(yield func(Ref) bool) {
+		stop := false
+		s.inOrder(func(r Ref) {
+			if !stop && !yield(r) {
+				stop = true
+			}
+		})
+	}
+}
+
+// ReplaceFile makes objs the objects of file (the file decoded again after a write): the
+// objects and clusters the set read from it go, and objs come after the others, their
+// clusters held whole. Whatever was kept of the file's clusters before, nothing is read
+// again from where its documents were.
+func (s *Set) ReplaceFile(file string, objs []Object) {
+	kept := make([]Object, 0, len(s.Objects))
+	var clusters []clusterEntry
+	c := 0
+	for i := 0; i <= len(s.Objects); i++ {
+		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
+			if e := s.Clusters.list[c]; e.Source.File != file {
+				e.at = len(kept)
+				clusters = append(clusters, e)
+			}
+		}
+		if i < len(s.Objects) && s.Objects[i].Source.File != file {
+			kept = append(kept, s.Objects[i])
+		}
+	}
+	s.Objects, s.Clusters.list = kept, clusters
+	for _, o := range objs {
+		s.add(o)
+	}
+}
+
+// Walk calls fn with every object of the set in the order read, until fn returns an
+// error: its Objects (the set's own) and its clusters whole (the set's own when held, else
+// read again, ahead on every core, and the caller's). An error reading a cluster again is
+// returned.
+func (s *Set) Walk(fn func(o *Object) error) error {
+	order := make([]int, s.Clusters.Len())
+	for i := range order {
+		order[i] = i
+	}
+	next := 0
+	objects := func(to int) error {
+		for ; next < to; next++ {
+			if err := fn(&s.Objects[next]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	err := s.Clusters.EachOf(order, func(i int, o Object, err error) error {
+		if err != nil {
+			return err
+		}
+		e := &s.Clusters.list[i]
+		if err := objects(e.at); err != nil {
+			return err
+		}
+		if e.obj != nil {
+			return fn(e.obj)
+		}
+		return fn(&o)
+	})
+	if err != nil {
+		return err
+	}
+	return objects(len(s.Objects))
+}
