@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // hasAliases reports anchors, aliases or merge keys, which in-place edits cannot follow.
@@ -37,7 +39,7 @@ func expandNode(n *yaml.Node, depth int, budget *int) (*yaml.Node, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("nested too deeply")
 	}
-	n = resolve(n)
+	n = yamldoc.Resolve(n)
 	if n == nil || n.Kind == yaml.AliasNode {
 		return nil, fmt.Errorf("unresolvable alias")
 	}

@@ -6,6 +6,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -137,7 +138,7 @@ func (c *converter) count(n *yaml.Node, p *field.Path, depth int) bool {
 	if !c.tick(n, p, depth) {
 		return false
 	}
-	n = resolve(n)
+	n = yamldoc.Resolve(n)
 	if n == nil || n.Kind == yaml.AliasNode {
 		c.broken = true
 		c.fail(p, 0, "unresolvable alias")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/editdist"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 var (
@@ -33,7 +34,7 @@ var quotedIntFields = map[reflect.Type]map[string]bool{
 }
 
 // maxNodes bounds the work per document, so that alias bombs fail instead of exploding.
-const maxNodes = 1 << 17
+const maxNodes = yamldoc.MaxNodes
 
 // maxDepth bounds nesting, so that hostile input cannot exhaust the stack.
 const maxDepth = 256
@@ -72,7 +73,7 @@ type converter struct {
 }
 
 func newConverter(strict bool) *converter {
-	return &converter{strict: strict, pid: noPath, weight: looseWeight}
+	return &converter{strict: strict, pid: yamldoc.NoPath, weight: looseWeight}
 }
 
 // notJudged lists the fields tolerate kept out, where file writes them.
@@ -109,20 +110,12 @@ func key(p *field.Path, name string) *field.Path {
 	return p.Key(name)
 }
 
-// resolve follows aliases.
-func resolve(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
 // convert converts n, checked against t (nil: anything goes). ok is false after an error.
 func (c *converter) convert(n *yaml.Node, t reflect.Type, p *field.Path, depth int) (v any, ok bool) {
 	if !c.tick(n, p, depth) {
 		return nil, false
 	}
-	n = resolve(n)
+	n = yamldoc.Resolve(n)
 	if n == nil || n.Kind == yaml.AliasNode {
 		c.broken = true
 		c.fail(p, 0, "unresolvable alias")
@@ -199,7 +192,7 @@ func (c *converter) convertMap(n *yaml.Node, t reflect.Type, p *field.Path, dept
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
 		kp := key(p, k)
-		defer c.leave(c.enter(pathStep{kind: stepKey, name: k}, kp, kn.Line))
+		defer c.leave(c.enter(yamldoc.PathStep{Kind: yamldoc.StepKey, Name: k}, kp, kn.Line))
 		if v, ok := c.convert(vn, t.Elem(), kp, depth+1); ok {
 			out[k] = v
 		} else {
@@ -221,7 +214,7 @@ func (c *converter) convertSlice(n *yaml.Node, t reflect.Type, p *field.Path, de
 	good := true
 	for i, item := range n.Content {
 		ip := p.Index(i)
-		prev := c.enter(pathStep{kind: stepIndex, index: i}, ip, item.Line)
+		prev := c.enter(yamldoc.PathStep{Kind: yamldoc.StepIndex, Index: i}, ip, item.Line)
 		v, ok := c.convert(item, t.Elem(), ip, depth+1)
 		c.leave(prev)
 		good = good && ok
@@ -241,7 +234,7 @@ func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, dep
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
 		kp := child(p, k)
-		defer c.leave(c.enter(pathStep{kind: stepChild, name: k}, kp, kn.Line))
+		defer c.leave(c.enter(yamldoc.PathStep{Kind: yamldoc.StepChild, Name: k}, kp, kn.Line))
 		f, known := info.byName[k]
 		if !known {
 			if c.strict && c.tolerate != nil && c.tolerate(pathString(kp)) {
@@ -258,7 +251,7 @@ func (c *converter) structValue(n *yaml.Node, t reflect.Type, p *field.Path, dep
 			return
 		}
 		if quoted[k] {
-			if s := resolve(vn); s != nil && s.Kind == yaml.ScalarNode && s.ShortTag() == "!!str" {
+			if s := yamldoc.Resolve(vn); s != nil && s.Kind == yaml.ScalarNode && s.ShortTag() == "!!str" {
 				if i, err := strconv.ParseInt(strings.TrimSpace(s.Value), 10, 32); err == nil {
 					out[k] = i
 					return
@@ -290,7 +283,7 @@ func (c *converter) pairs(n *yaml.Node, p *field.Path, depth int, fn func(k stri
 		if !c.tick(n.Content[i], p, depth) {
 			return
 		}
-		kn, vn := resolve(n.Content[i]), n.Content[i+1]
+		kn, vn := yamldoc.Resolve(n.Content[i]), n.Content[i+1]
 		if kn == nil || kn.Kind != yaml.ScalarNode {
 			c.broken = true
 			c.fail(p, n.Content[i].Line, "mapping keys must be strings")
@@ -346,14 +339,14 @@ func (f *mergeFilter) pass(k string) bool {
 func (c *converter) mergePairs(n *yaml.Node, p *field.Path, depth int, merges []*yaml.Node, seen keySet, fn func(k string, kn, vn *yaml.Node), outer *mergeFilter) {
 	// Merged keys come after explicit ones and never override them.
 	for _, m := range merges {
-		m = resolve(m)
+		m = yamldoc.Resolve(m)
 		var sources []*yaml.Node
 		switch {
 		case m != nil && m.Kind == yaml.MappingNode:
 			sources = []*yaml.Node{m}
 		case m != nil && m.Kind == yaml.SequenceNode:
 			for _, s := range m.Content {
-				sources = append(sources, resolve(s))
+				sources = append(sources, yamldoc.Resolve(s))
 			}
 		default:
 			sources = []*yaml.Node{m} // refused below, not ignored
@@ -385,7 +378,7 @@ func (c *converter) untyped(n *yaml.Node, p *field.Path, depth int) (any, bool) 
 		good := true
 		c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
 			kp := child(p, k)
-			defer c.leave(c.enter(pathStep{kind: stepChild, name: k}, kp, kn.Line))
+			defer c.leave(c.enter(yamldoc.PathStep{Kind: yamldoc.StepChild, Name: k}, kp, kn.Line))
 			if v, ok := c.convert(vn, nil, kp, depth+1); ok {
 				out[k] = v
 			} else {
@@ -398,7 +391,7 @@ func (c *converter) untyped(n *yaml.Node, p *field.Path, depth int) (any, bool) 
 		good := true
 		for i, item := range n.Content {
 			ip := p.Index(i)
-			prev := c.enter(pathStep{kind: stepIndex, index: i}, ip, item.Line)
+			prev := c.enter(yamldoc.PathStep{Kind: yamldoc.StepIndex, Index: i}, ip, item.Line)
 			v, ok := c.convert(item, nil, ip, depth+1)
 			c.leave(prev)
 			good = good && ok
@@ -495,7 +488,7 @@ func (c *converter) scalarString(n *yaml.Node, p *field.Path, want string) (stri
 		switch n.ShortTag() {
 		case "!!int", "!!float", "!!bool", "!!null":
 		default:
-			return c.intern.str(n.Value), true
+			return c.intern.Str(n.Value), true
 		}
 	}
 	c.wrongType(n, p, want)

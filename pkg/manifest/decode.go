@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // Decode reads every object of a file: multi-document YAML or JSON. Empty documents are
@@ -33,7 +34,7 @@ func decode(file string, data []byte, opts Options, b *budget, tab *pathTable) (
 
 // decodeDocuments is decode once the file has passed checkJSON.
 func decodeDocuments(file string, text string, opts Options, b *budget, tab *pathTable) ([]Object, error) {
-	objs, _, err := decodeSegments(file, splitDocuments(text), opts, b, tab)
+	objs, _, err := decodeSegments(file, yamldoc.SplitDocuments(text), opts, b, tab)
 	return objs, err
 }
 
@@ -44,14 +45,14 @@ func decodeSegments(file string, segs []segment, opts Options, b *budget, tab *p
 	var errs []error
 	var spans map[int]*docSpan
 	for _, seg := range segs {
-		if seg.doc < 0 {
+		if seg.Doc < 0 {
 			continue
 		}
 		if b.spent() {
 			break // reported once, by the document that spent it
 		}
-		if len(seg.text) > MaxDocumentBytes {
-			errs = append(errs, &DecodeError{File: file, Doc: seg.doc, Line: seg.line,
+		if len(seg.Text) > MaxDocumentBytes {
+			errs = append(errs, &DecodeError{File: file, Doc: seg.Doc, Line: seg.Line,
 				Msg: fmt.Sprintf("document larger than %s (the limit per YAML document)", fileio.Size(MaxDocumentBytes))})
 			continue
 		}
@@ -65,7 +66,7 @@ func decodeSegments(file string, segs []segment, opts Options, b *budget, tab *p
 				if spans == nil {
 					spans = map[int]*docSpan{}
 				}
-				spans[seg.doc] = sp
+				spans[seg.Doc] = sp
 			}
 		}
 		objs = append(objs, o...)
@@ -75,33 +76,33 @@ func decodeSegments(file string, segs []segment, opts Options, b *budget, tab *p
 }
 
 // trees bounds the parse trees alive at once in the process, on any number of cores: a
-// document holds its nodeBound (at most maxParseNodes) from before it is parsed until it
+// document holds its yamldoc.NodeBound (at most yamldoc.MaxParseNodes) from before it is parsed until it
 // is converted, when its tree becomes garbage.
-var trees = semaphore.NewWeighted(maxParseNodes)
+var trees = semaphore.NewWeighted(yamldoc.MaxParseNodes)
 
 // decodeSegment parses and converts one document: its objects and their errors, or the
 // error that kept it from being read.
 func decodeSegment(file string, seg segment, opts Options, b *budget, tab *pathTable) ([]Object, []error, error) {
-	hold := int64(min(nodeBound(seg.text), maxParseNodes))
+	hold := int64(min(yamldoc.NodeBound(seg.Text), yamldoc.MaxParseNodes))
 	_ = trees.Acquire(context.Background(), hold) // never fails: no deadline, hold <= the size
 	defer trees.Release(hold)
 	doc, line, msg, err := loadSegment(seg)
 	if err != nil {
-		return nil, nil, &DecodeError{File: file, Doc: seg.doc, Line: line, Msg: msg}
+		return nil, nil, &DecodeError{File: file, Doc: seg.Doc, Line: line, Msg: msg}
 	}
 	if doc == nil {
 		return nil, nil, nil
 	}
-	shiftLines(doc, seg.line-1)
+	shiftLines(doc, seg.Line-1)
 	d := &decoder{opts: opts, budget: b, tab: tab}
-	o, e := d.document(Source{File: file, Doc: seg.doc, Line: doc.Content[0].Line}, doc.Content[0])
+	o, e := d.document(Source{File: file, Doc: seg.Doc, Line: doc.Content[0].Line}, doc.Content[0])
 	return o, e, nil
 }
 
 // converter returns the converter of an object of kind ki (nil: a kind kept loosely).
 func (d *decoder) converter(ki *kindInfo) *converter {
 	c := newConverter(ki != nil && ki.strict)
-	c.budget, c.lines, c.intern = d.budget, &lineIndex{tab: d.tab}, d.opts.intern
+	c.budget, c.lines, c.intern = d.budget, yamldoc.NewLineIndex(d.tab), d.opts.intern
 	if ki != nil {
 		c.weight = typedWeight
 	}
@@ -111,16 +112,16 @@ func (d *decoder) converter(ki *kindInfo) *converter {
 // headerLines are the lines of an object's apiVersion and kind, for an object of a kind
 // that is not converted.
 func (d *decoder) headerLines(h header) *lineIndex {
-	l := &lineIndex{tab: d.tab}
+	l := yamldoc.NewLineIndex(d.tab)
 	for _, f := range []struct {
 		name string
 		line int
 	}{{"apiVersion", h.apiVersionLine}, {"kind", h.kindLine}} {
 		if f.line > 0 {
-			l.add(d.tab.id(pathStep{parent: noPath, kind: stepChild, name: f.name}, field.NewPath(f.name)), f.line)
+			l.Add(d.tab.ID(yamldoc.PathStep{Parent: yamldoc.NoPath, Kind: yamldoc.StepChild, Name: f.name}, field.NewPath(f.name)), f.line)
 		}
 	}
-	l.done()
+	l.Done()
 	return l
 }
 
@@ -154,13 +155,13 @@ type header struct {
 func readHeader(n *yaml.Node) header {
 	var h header
 	str := func(n *yaml.Node, k string) (string, *yaml.Node) {
-		n = resolve(n)
+		n = yamldoc.Resolve(n)
 		if n == nil || n.Kind != yaml.MappingNode {
 			return "", nil
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if kn := resolve(n.Content[i]); kn != nil && kn.Value == k {
-				v := resolve(n.Content[i+1])
+			if kn := yamldoc.Resolve(n.Content[i]); kn != nil && kn.Value == k {
+				v := yamldoc.Resolve(n.Content[i+1])
 				if v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
 					return v.Value, v
 				}
@@ -187,7 +188,7 @@ func readHeader(n *yaml.Node) header {
 
 // intern makes the header's strings the Load's shared copies.
 func (h *header) intern(in *interner) {
-	h.apiVersion, h.kind, h.namespace = in.str(h.apiVersion), in.str(h.kind), in.str(h.namespace)
+	h.apiVersion, h.kind, h.namespace = in.Str(h.apiVersion), in.Str(h.kind), in.Str(h.namespace)
 }
 
 func isList(apiVersion, kind string) (elem *kindInfo, ok bool) {
@@ -206,7 +207,7 @@ func isList(apiVersion, kind string) (elem *kindInfo, ok bool) {
 }
 
 func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
-	n = resolve(n)
+	n = yamldoc.Resolve(n)
 	h := readHeader(n)
 	h.intern(d.opts.intern)
 	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind, Name: h.name, Namespace: h.namespace}
@@ -237,8 +238,8 @@ func (d *decoder) list(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Ob
 	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind}
 	var items *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if resolve(n.Content[i]).Value == "items" {
-			items = resolve(n.Content[i+1])
+		if yamldoc.Resolve(n.Content[i]).Value == "items" {
+			items = yamldoc.Resolve(n.Content[i+1])
 		}
 	}
 	if items == nil || (items.Kind == yaml.ScalarNode && items.ShortTag() == "!!null") {
@@ -250,7 +251,7 @@ func (d *decoder) list(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Ob
 	var objs []Object
 	var errs []error
 	for i, it := range items.Content {
-		it = resolve(it)
+		it = yamldoc.Resolve(it)
 		s := src
 		s.Item, s.Line = i+1, it.Line
 		ih := readHeader(it)
@@ -315,7 +316,7 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 		return d.typedObject(o, n, h, ki, c)
 	}
 	v, ok := c.untyped(n, nil, 0)
-	c.lines.done()
+	c.lines.Done()
 	o.lines = c.lines
 	for _, e := range c.errs {
 		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))

@@ -9,19 +9,21 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // verify parses text and checks that it holds the same data as the node tree.
 func verify(text string, want *yaml.Node) error {
-	doc, _, msg, err := parseSegment(segment{text: text, line: 1})
+	doc, _, msg, err := yamldoc.ParseSegment(segment{Text: text, Line: 1})
 	if err != nil {
 		return fmt.Errorf("internal error: the rendered YAML does not parse: %s", msg)
 	}
 	if doc == nil {
 		return fmt.Errorf("internal error: the rendered document is empty")
 	}
-	got, ok1 := newConverter(false).untyped(resolve(doc.Content[0]), nil, 0)
-	exp, ok2 := newConverter(false).untyped(resolve(want), nil, 0)
+	got, ok1 := newConverter(false).untyped(yamldoc.Resolve(doc.Content[0]), nil, 0)
+	exp, ok2 := newConverter(false).untyped(yamldoc.Resolve(want), nil, 0)
 	if !ok1 || !ok2 || !reflect.DeepEqual(got, exp) {
 		return fmt.Errorf("internal error: the rendered YAML does not read back as written")
 	}
@@ -31,7 +33,7 @@ func verify(text string, want *yaml.Node) error {
 // editDocument returns the new text of a segment after merging obj into the document (or
 // List item), or after deleting it.
 func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, error) {
-	doc, _, msg, err := parseSegment(seg)
+	doc, _, msg, err := yamldoc.ParseSegment(seg)
 	if err != nil {
 		return "", fmt.Errorf("the document no longer parses (%s)", msg)
 	}
@@ -51,7 +53,7 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 	if err != nil {
 		return "", err
 	}
-	root := resolve(doc.Content[0])
+	root := yamldoc.Resolve(doc.Content[0])
 	if root.Kind != yaml.MappingNode {
 		return "", fmt.Errorf("the document is not a mapping")
 	}
@@ -59,7 +61,7 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 	if err != nil {
 		return "", err
 	}
-	e := newDocEditor(seg.text, doc)
+	e := newDocEditor(seg.Text, doc)
 	if del {
 		if construct != "" {
 			return "", anchoredError(construct)
@@ -91,7 +93,7 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 		}
 		e.merge(node, src, typ, tg, false)
 		if len(e.edits) == 0 && len(e.regions) == 0 && !e.whole {
-			return seg.text, nil // nothing differs: the text stays byte for byte, anchors too
+			return seg.Text, nil // nothing differs: the text stays byte for byte, anchors too
 		}
 		if construct != "" {
 			return "", anchoredError(construct)
@@ -154,7 +156,7 @@ func removeKey(m *yaml.Node, k string) {
 func (e *docEditor) renderWhole(seg segment, doc *yaml.Node) string {
 	var b strings.Builder
 	first := 1
-	if seg.sep && len(e.lines) > 0 {
+	if seg.Sep && len(e.lines) > 0 {
 		l := strings.TrimPrefix(e.lineText(1), "\ufeff")
 		if rest := strings.TrimSpace(l[3:]); rest == "" || strings.HasPrefix(rest, "#") {
 			b.WriteString(l + "\n")

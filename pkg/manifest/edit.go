@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // The editor merges a rendered object into the node tree of a document and, alongside,
@@ -51,7 +53,7 @@ type docEditor struct {
 }
 
 func newDocEditor(text string, doc *yaml.Node) *docEditor {
-	e := &docEditor{text: text, lines: splitLines(text), offs: lineOffsets(text), pos: map[*yaml.Node]nodePos{}}
+	e := &docEditor{text: text, lines: yamldoc.SplitLines(text), offs: yamldoc.LineOffsets(text), pos: map[*yaml.Node]nodePos{}}
 	st, _ := detectStyle(doc.Content[0])
 	st.crlf = strings.Contains(text, "\r\n")
 	e.st = st
@@ -127,7 +129,7 @@ func (e *docEditor) scanEnd(first, col0 int, v *yaml.Node, compactSeq bool) int 
 	end := first
 	for j := first + 1; j <= len(e.lines); j++ {
 		l := e.lineText(j)
-		if isSeparator(l) || strings.HasPrefix(l, "...") {
+		if yamldoc.IsSeparator(l) || strings.HasPrefix(l, "...") {
 			break
 		}
 		t := strings.TrimLeft(l, " ")

@@ -6,6 +6,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // explicitValue is a field the document sets to a value its Go type cannot show: an
@@ -69,14 +71,14 @@ func (c *converter) noteEmpty(vn *yaml.Node, fv reflect.Value, p *field.Path) {
 	case reflect.Struct:
 		// A zero struct is left out too; only {} itself is recorded here (its fields, when
 		// written, are recorded on their own).
-		if n := resolve(vn); n != nil && n.Kind == yaml.MappingNode && len(n.Content) == 0 && fv.IsZero() {
+		if n := yamldoc.Resolve(vn); n != nil && n.Kind == yaml.MappingNode && len(n.Content) == 0 && fv.IsZero() {
 			val = emptyObject
 		}
 	}
 	if val == nil {
 		return
 	}
-	if n := resolve(vn); n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null") {
+	if n := yamldoc.Resolve(vn); n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null") {
 		return // null is absent for the server too
 	}
 	c.explicit = append(c.explicit, explicitValue{path: p, val: val})
@@ -158,7 +160,7 @@ func explicitAt(rv reflect.Value, s *jsonSchema, steps []string) (*jsonSchema, [
 				return nil, nil, false
 			}
 			s = s.Properties[st]
-			at = append(at, vstep{kind: stepChild, name: st})
+			at = append(at, vstep{kind: yamldoc.StepChild, name: st})
 		case reflect.Map:
 			if rv.Type().Key().Kind() != reflect.String {
 				return nil, nil, false
@@ -174,7 +176,7 @@ func explicitAt(rv reflect.Value, s *jsonSchema, steps []string) (*jsonSchema, [
 			} else {
 				s = nil
 			}
-			at = append(at, vstep{kind: stepKey, name: st})
+			at = append(at, vstep{kind: yamldoc.StepKey, name: st})
 		case reflect.Slice:
 			i, err := strconv.Atoi(st)
 			if err != nil || i < 0 || i >= rv.Len() {
@@ -182,7 +184,7 @@ func explicitAt(rv reflect.Value, s *jsonSchema, steps []string) (*jsonSchema, [
 			}
 			rv = rv.Index(i)
 			s = s.Items
-			at = append(at, vstep{kind: stepIndex, index: i})
+			at = append(at, vstep{kind: yamldoc.StepIndex, index: i})
 		default:
 			return nil, nil, false
 		}

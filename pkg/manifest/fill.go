@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // fill decodes a node straight into the typed value dst (settable), checking it as convert
@@ -31,7 +33,7 @@ func (c *converter) fillAs(n *yaml.Node, dst reflect.Value, fp *fillPlan, p *fie
 	if !c.tick(n, p, depth) {
 		return false
 	}
-	n = resolve(n)
+	n = yamldoc.Resolve(n)
 	if n == nil || n.Kind == yaml.AliasNode {
 		c.broken = true
 		c.fail(p, 0, "unresolvable alias")
@@ -173,7 +175,7 @@ func (c *converter) fillStruct(n *yaml.Node, dst reflect.Value, p *field.Path, d
 	quoted := info.quoted
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
-		kp, prev := c.down(pathStep{kind: stepChild, name: k}, p, kn.Line)
+		kp, prev := c.down(yamldoc.PathStep{Kind: yamldoc.StepChild, Name: k}, p, kn.Line)
 		defer c.leave(prev)
 		f, known := info.byName[k]
 		if !known {
@@ -184,7 +186,7 @@ func (c *converter) fillStruct(n *yaml.Node, dst reflect.Value, p *field.Path, d
 		}
 		fv := settableField(dst, f.index)
 		if quoted[k] {
-			if s := resolve(vn); s != nil && s.Kind == yaml.ScalarNode && s.ShortTag() == "!!str" {
+			if s := yamldoc.Resolve(vn); s != nil && s.Kind == yaml.ScalarNode && s.ShortTag() == "!!str" {
 				if i, err := strconv.ParseInt(strings.TrimSpace(s.Value), 10, 32); err == nil {
 					if fv.Kind() == reflect.Pointer {
 						fv.Set(reflect.New(fv.Type().Elem()))
@@ -245,11 +247,11 @@ func (c *converter) fillMap(n *yaml.Node, dst reflect.Value, p *field.Path, dept
 	efp := fillPlanOf(t.Elem())
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
-		kp, prev := c.down(pathStep{kind: stepKey, name: k}, p, kn.Line)
+		kp, prev := c.down(yamldoc.PathStep{Kind: yamldoc.StepKey, Name: k}, p, kn.Line)
 		defer c.leave(prev)
 		e := reflect.New(t.Elem()).Elem()
 		if c.fillAs(vn, e, efp, kp, depth+1) {
-			m.SetMapIndex(reflect.ValueOf(c.intern.str(k)).Convert(t.Key()), e)
+			m.SetMapIndex(reflect.ValueOf(c.intern.Str(k)).Convert(t.Key()), e)
 		} else {
 			good = false
 		}
@@ -270,11 +272,11 @@ func (c *converter) fillStringMap(n *yaml.Node, dst reflect.Value, p *field.Path
 	}
 	good := true
 	c.eachPair(n, p, depth, func(k string, kn, vn *yaml.Node) {
-		kp, prev := c.down(pathStep{kind: stepKey, name: k}, p, kn.Line)
+		kp, prev := c.down(yamldoc.PathStep{Kind: yamldoc.StepKey, Name: k}, p, kn.Line)
 		defer c.leave(prev)
 		c.slot.SetString("")
 		if c.fillAs(vn, c.slot, stringPlan, kp, depth+1) {
-			m[c.intern.str(k)] = c.slot.String()
+			m[c.intern.Str(k)] = c.slot.String()
 		} else {
 			good = false
 		}
@@ -292,7 +294,7 @@ func (c *converter) fillSlice(n *yaml.Node, dst reflect.Value, p *field.Path, de
 	efp := fillPlanOf(dst.Type().Elem())
 	good := true
 	for i, item := range n.Content {
-		ip, prev := c.down(pathStep{kind: stepIndex, index: i}, p, item.Line)
+		ip, prev := c.down(yamldoc.PathStep{Kind: yamldoc.StepIndex, Index: i}, p, item.Line)
 		if !c.fillAs(item, s.Index(i), efp, ip, depth+1) {
 			good = false
 		}
@@ -309,7 +311,7 @@ func (c *converter) fillSlice(n *yaml.Node, dst reflect.Value, p *field.Path, de
 func (d *decoder) typedObject(o Object, n *yaml.Node, h header, ki *kindInfo, c *converter) (Object, []error) {
 	obj := ki.newTyped()
 	ok := c.fill(n, reflect.ValueOf(obj).Elem(), nil, 0)
-	c.lines.done()
+	c.lines.Done()
 	o.lines, o.NotJudged = c.lines, c.notJudged(o.Source.File)
 	if len(c.explicit) > 0 {
 		o.explicit = &explicitValues{vals: c.explicit}

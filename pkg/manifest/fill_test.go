@@ -14,6 +14,7 @@ import (
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // viaJSON is how a typed object was decoded before fill: convert's value, as JSON, through
@@ -100,15 +101,15 @@ func fillCorpus(t *testing.T) map[string]string {
 func TestFillAsJSON(t *testing.T) {
 	compared := 0
 	for name, data := range fillCorpus(t) {
-		for _, seg := range splitDocuments(data) {
-			if seg.doc < 0 {
+		for _, seg := range yamldoc.SplitDocuments(data) {
+			if seg.Doc < 0 {
 				continue
 			}
-			doc, _, _, err := parseSegment(seg)
+			doc, _, _, err := yamldoc.ParseSegment(seg)
 			if err != nil || doc == nil {
 				continue
 			}
-			n := resolve(doc.Content[0])
+			n := yamldoc.Resolve(doc.Content[0])
 			h := readHeader(n)
 			ki, _ := kindFor(h.apiVersion, h.kind)
 			if ki == nil || n.Kind != yaml.MappingNode {
@@ -117,13 +118,13 @@ func TestFillAsJSON(t *testing.T) {
 			want, okJSON := viaJSON(n, ki, h.apiVersion, h.kind)
 			got, okFill := viaFill(n, ki, h.apiVersion, h.kind)
 			if okJSON != okFill {
-				t.Errorf("%s (document %d): through JSON ok=%v, fill ok=%v", name, seg.doc+1, okJSON, okFill)
+				t.Errorf("%s (document %d): through JSON ok=%v, fill ok=%v", name, seg.Doc+1, okJSON, okFill)
 				continue
 			}
 			if okJSON && !reflect.DeepEqual(want, got) {
 				w, _ := json.Marshal(want)
 				g, _ := json.Marshal(got)
-				t.Errorf("%s (document %d): fill differs\nJSON: %s\nfill: %s", name, seg.doc+1, w, g)
+				t.Errorf("%s (document %d): fill differs\nJSON: %s\nfill: %s", name, seg.Doc+1, w, g)
 			}
 			compared++
 		}
@@ -143,11 +144,11 @@ func TestFillEdges(t *testing.T) {
 		teamHeader + "spec:\n  environments:\n    - name: dev\n      clusterDefaults: {workerCPU: \"2\"}\n",
 		"apiVersion: butler.butlerlabs.dev/v1alpha1\nkind: TenantCluster\nmetadata:\n  name: a\n  namespace: b\n  labels: {x: null, y: \"\"}\nspec:\n  addons:\n    cni: {version: \"1\", values: {a: 1.0, b: [1, 2.5, null], c: 1e300}}\n",
 	} {
-		doc, _, _, err := parseSegment(segment{text: in, line: 1})
+		doc, _, _, err := yamldoc.ParseSegment(segment{Text: in, Line: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := resolve(doc.Content[0])
+		n := yamldoc.Resolve(doc.Content[0])
 		h := readHeader(n)
 		ki, _ := kindFor(h.apiVersion, h.kind)
 		want, okJSON := viaJSON(n, ki, h.apiVersion, h.kind)

@@ -7,6 +7,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // FuzzEditRoundTrip checks the writer's promise on any input that decodes: writing an
@@ -23,18 +25,18 @@ func FuzzEditRoundTrip(f *testing.F) {
 		if err != nil {
 			return
 		}
-		segs := splitDocuments(string(data))
+		segs := yamldoc.SplitDocuments(string(data))
 		for _, o := range objs {
 			for _, s := range segs {
-				if s.doc != o.Source.Doc {
+				if s.Doc != o.Source.Doc {
 					continue
 				}
 				out, err := editDocument(s, o.Source.Item, o.Obj, false)
 				if err != nil {
-					t.Fatalf("rewriting %s unchanged: %v\n%q", o.Source, err, s.text)
+					t.Fatalf("rewriting %s unchanged: %v\n%q", o.Source, err, s.Text)
 				}
-				if out != s.text {
-					t.Fatalf("rewriting %s unchanged changed it:\n%q\n%q", o.Source, s.text, out)
+				if out != s.Text {
+					t.Fatalf("rewriting %s unchanged changed it:\n%q\n%q", o.Source, s.Text, out)
 				}
 				edited := o.Obj.DeepCopyObject()
 				m, err := meta.Accessor(edited)
@@ -52,7 +54,7 @@ func FuzzEditRoundTrip(f *testing.F) {
 					continue // refused by name: anchors are never flattened into copies
 				}
 				if err != nil {
-					t.Fatalf("editing %s: %v\n%q", o.Source, err, s.text)
+					t.Fatalf("editing %s: %v\n%q", o.Source, err, s.Text)
 				}
 				again, err := Decode("f.yaml", []byte(out))
 				if err != nil {
@@ -60,7 +62,7 @@ func FuzzEditRoundTrip(f *testing.F) {
 				}
 				for _, a := range again {
 					if a.Source.Item == o.Source.Item && !sameObject(a.Obj, edited) {
-						t.Fatalf("edited %s reads back as something else\n%q\n%q", o.Source, s.text, out)
+						t.Fatalf("edited %s reads back as something else\n%q\n%q", o.Source, s.Text, out)
 					}
 				}
 			}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 func fuzzSeeds(add func([]byte)) {
@@ -47,15 +49,15 @@ func FuzzDecode(f *testing.F) {
 		if err != nil || len(data) > 1<<14 {
 			return
 		}
-		segs := splitDocuments(string(data))
+		segs := yamldoc.SplitDocuments(string(data))
 		for _, o := range objs {
 			for _, s := range segs {
-				if s.doc != o.Source.Doc {
+				if s.Doc != o.Source.Doc {
 					continue
 				}
 				out, err := editDocument(s, o.Source.Item, o.Obj, false)
 				if err != nil {
-					t.Fatalf("rewriting %s unchanged: %v\n%q", o.Source, err, s.text)
+					t.Fatalf("rewriting %s unchanged: %v\n%q", o.Source, err, s.Text)
 				}
 				again, err := Decode("f.yaml", []byte(out))
 				if err != nil || len(again) == 0 {
@@ -82,7 +84,7 @@ func FuzzWrite(f *testing.F) {
 		if err != nil {
 			return
 		}
-		segs := splitDocuments(string(data))
+		segs := yamldoc.SplitDocuments(string(data))
 		for _, o := range objs {
 			u, ok := o.Obj.(*unstructured.Unstructured)
 			if !ok {
@@ -91,7 +93,7 @@ func FuzzWrite(f *testing.F) {
 			u = u.DeepCopy()
 			mutate(u.Object, op, 0)
 			for _, s := range segs {
-				if s.doc != o.Source.Doc {
+				if s.Doc != o.Source.Doc {
 					continue
 				}
 				out, err := editDocument(s, o.Source.Item, u, false)
@@ -99,11 +101,11 @@ func FuzzWrite(f *testing.F) {
 					continue // refused by name: anchors are never flattened into copies
 				}
 				if err != nil {
-					t.Fatalf("editing %s: %v\n%q", o.Source, err, s.text)
+					t.Fatalf("editing %s: %v\n%q", o.Source, err, s.Text)
 				}
 				again, err := Decode("f.yaml", []byte(out))
 				if err != nil {
-					t.Fatalf("edited %s does not decode: %v\n%q\n%q", o.Source, err, s.text, out)
+					t.Fatalf("edited %s does not decode: %v\n%q\n%q", o.Source, err, s.Text, out)
 				}
 				for _, a := range again {
 					if a.Source.Item == o.Source.Item {

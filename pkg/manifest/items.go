@@ -1,6 +1,10 @@
 package manifest
 
-import "go.yaml.in/yaml/v3"
+import (
+	"go.yaml.in/yaml/v3"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
+)
 
 // itemNames returns the name of every item when all are mappings with a unique string
 // name, so lists like environments and access.users match by name, not position.
@@ -8,14 +12,14 @@ func itemNames(n *yaml.Node) ([]string, bool) {
 	names := make([]string, 0, len(n.Content))
 	seen := map[string]bool{}
 	for _, it := range n.Content {
-		it = resolve(it)
+		it = yamldoc.Resolve(it)
 		if it == nil || it.Kind != yaml.MappingNode {
 			return nil, false
 		}
 		name := ""
 		for i := 0; i+1 < len(it.Content); i += 2 {
 			if it.Content[i].Value == "name" {
-				if v := resolve(it.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
+				if v := yamldoc.Resolve(it.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
 					name = v.Value
 				}
 			}

@@ -138,8 +138,8 @@ func leanSpan(opts Options, file string, seg segment) *docSpan {
 	if !opts.Lean || file == Stdin {
 		return nil
 	}
-	return &docSpan{off: int64(seg.off), n: uint32(len(seg.text)), line: int32(seg.line), doc: int32(seg.doc),
-		sum: digest(unsafe.Slice(unsafe.StringData(seg.text), len(seg.text)))}
+	return &docSpan{off: int64(seg.Off), n: uint32(len(seg.Text)), line: int32(seg.Line), doc: int32(seg.Doc),
+		sum: digest(unsafe.Slice(unsafe.StringData(seg.Text), len(seg.Text)))}
 }
 
 // thin makes the TenantClusters of a lean Load's file records, once validated: the
@@ -183,7 +183,7 @@ func (o *Object) Full() (Object, error) {
 	if err != nil {
 		return Object{}, fmt.Errorf("%s: reading %s %q again: %w", name, o.Kind, qualified(o.Namespace, o.Name), err)
 	}
-	seg := segment{text: string(data), line: int(r.span.line), doc: int(r.span.doc)}
+	seg := segment{Text: string(data), Line: int(r.span.line), Doc: int(r.span.doc)}
 	objs, _, err := decodeSegments(o.Source.File, []segment{seg}, r.from.opts, newBudget(), r.from.tab)
 	if err != nil || len(objs) != 1 || objs[0].Obj == nil {
 		return Object{}, fmt.Errorf("internal error: %s: %s %q does not decode again as it did (%v)", name, o.Kind, qualified(o.Namespace, o.Name), err)

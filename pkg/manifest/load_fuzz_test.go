@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // FuzzLoad feeds one input to Load three ways (a file in a directory reached through a
@@ -45,7 +47,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("directory read %d objects, file %d", len(viaDir.Objects), len(viaFile.Objects))
 		}
 		// Stdin refuses empty input on top: otherwise it must agree too.
-		if hasContent(string(data)) && (errStdin == nil) != (errFile == nil) {
+		if yamldoc.HasContent(string(data)) && (errStdin == nil) != (errFile == nil) {
 			t.Fatalf("stdin and file disagree: %v / %v", errStdin, errFile)
 		}
 		if errStdin == nil && errFile == nil && len(viaStdin.Objects) != len(viaFile.Objects) {

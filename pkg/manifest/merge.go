@@ -7,6 +7,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // The merge: the rendered object's tree folded into the document's, each change turned
@@ -123,7 +125,7 @@ func keepUnsourced(t reflect.Type, k string, v *yaml.Node) bool {
 	if !known {
 		return true
 	}
-	v = resolve(v)
+	v = yamldoc.Resolve(v)
 	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
 		return true
 	}
@@ -147,7 +149,7 @@ func keepUnsourced(t reflect.Type, k string, v *yaml.Node) bool {
 // untypedInside reports whether mapping v holds a key that the struct type t does not
 // know, itself or in a field of a (non-pointer) struct type, at any depth.
 func untypedInside(t reflect.Type, v *yaml.Node) bool {
-	v = resolve(v)
+	v = yamldoc.Resolve(v)
 	if t == nil || t.Kind() != reflect.Struct || t == quantityType || t == timeType ||
 		reflect.PointerTo(t).Implements(unmarshalerType) || v == nil || v.Kind != yaml.MappingNode {
 		return false

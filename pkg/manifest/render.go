@@ -14,6 +14,8 @@ import (
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 var marshalerType = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
@@ -560,7 +562,7 @@ func jsonScalar(n *yaml.Node) string {
 }
 
 func (e *emitter) jsonValue(n *yaml.Node, col int) {
-	n = resolve(n)
+	n = yamldoc.Resolve(n)
 	ind := e.st.indent
 	switch n.Kind {
 	case yaml.MappingNode:

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // The schema walk reads a typed object where it is, instead of the JSON value tree
@@ -143,7 +145,7 @@ func (v *validator) objectV(s *jsonSchema, x jv) {
 	droppedPresent := 0
 	for _, r := range s.Required {
 		val, present := v.w.member(x, r)
-		v.down(vstep{kind: stepChild, name: r})
+		v.down(vstep{kind: yamldoc.StepChild, name: r})
 		if slices.Contains(dropped, r) {
 			present = false
 		}
@@ -174,9 +176,9 @@ func (v *validator) objectV(s *jsonSchema, x jv) {
 			if !ok {
 				continue
 			}
-			step := vstep{kind: stepChild, name: bf.f.name}
+			step := vstep{kind: yamldoc.StepChild, name: bf.f.name}
 			if bf.key {
-				step.kind = stepKey
+				step.kind = yamldoc.StepKey
 			}
 			v.down(step)
 			v.validateV(bf.s, val)
@@ -191,11 +193,11 @@ func (v *validator) objectV(s *jsonSchema, x jv) {
 			return
 		}
 		if ps, ok := s.Properties[k]; ok {
-			v.down(vstep{kind: stepChild, name: k})
+			v.down(vstep{kind: yamldoc.StepChild, name: k})
 			v.validateV(ps, val)
 			v.up()
 		} else if addl {
-			v.down(vstep{kind: stepKey, name: k})
+			v.down(vstep{kind: yamldoc.StepKey, name: k})
 			v.validateV(s.AdditionalProperties.Schema, val)
 			v.up()
 		}
@@ -220,7 +222,7 @@ func (v *validator) arrayV(s *jsonSchema, x jv) {
 	if s.Items != nil {
 		for i := 0; i < n; i++ {
 			if item, ok := v.w.jvOf(x.rv.Index(i), x.p.elem); ok {
-				v.down(vstep{kind: stepIndex, index: i})
+				v.down(vstep{kind: yamldoc.StepIndex, index: i})
 				v.validateV(s.Items, item)
 				v.up()
 			}

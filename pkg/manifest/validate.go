@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/butlerdotdev/butler-toolkit/config/crd"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // jsonSchema is the part of an OpenAPI v3 (structural) schema that CRDs use.
@@ -221,7 +222,7 @@ func validateObjectBy(obj Object, typed bool) []*DecodeError {
 		}
 	}
 	v.errs = append(v.errs, semantic(obj.Obj, func(p *field.Path) bool {
-		_, ok := obj.lines.get(p.String())
+		_, ok := obj.lines.Get(p.String())
 		return ok
 	})...)
 	// After the walks and the sizes: a field they report on is not reported again.
@@ -324,9 +325,9 @@ func (v *validator) path() *field.Path {
 	var p *field.Path
 	for _, s := range v.at {
 		switch s.kind {
-		case stepChild:
+		case yamldoc.StepChild:
 			p = child(p, s.name)
-		case stepKey:
+		case yamldoc.StepKey:
 			p = key(p, s.name)
 		default:
 			p = p.Index(s.index)
@@ -362,7 +363,7 @@ func (v *validator) inFile(p *field.Path) bool {
 	if v.lines == nil {
 		return true
 	}
-	_, ok := v.lines.get(p.String())
+	_, ok := v.lines.Get(p.String())
 	return ok
 }
 
@@ -539,7 +540,7 @@ func (v *validator) number(s *jsonSchema, f float64, x jv) {
 func (v *validator) object(s *jsonSchema, m map[string]any) {
 	for _, r := range s.Required {
 		val, present := m[r]
-		v.down(vstep{kind: stepChild, name: r})
+		v.down(vstep{kind: yamldoc.StepChild, name: r})
 		if !present || val == nil || (isZero(val) && !v.inFile(v.path())) || val == "" {
 			v.errs = append(v.errs, field.Required(v.path(), ""))
 			delete(m, r) // reported once, not again by its own schema
@@ -553,11 +554,11 @@ func (v *validator) object(s *jsonSchema, m map[string]any) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if ps, ok := s.Properties[k]; ok {
-			v.down(vstep{kind: stepChild, name: k})
+			v.down(vstep{kind: yamldoc.StepChild, name: k})
 			v.validate(ps, m[k])
 			v.up()
 		} else if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-			v.down(vstep{kind: stepKey, name: k})
+			v.down(vstep{kind: yamldoc.StepKey, name: k})
 			v.validate(s.AdditionalProperties.Schema, m[k])
 			v.up()
 		}
@@ -603,7 +604,7 @@ func (v *validator) array(s *jsonSchema, a []any) {
 		v.errs = append(v.errs, field.TooMany(v.path(), len(a), int(*s.MaxItems)))
 	}
 	for i, item := range a {
-		v.down(vstep{kind: stepIndex, index: i})
+		v.down(vstep{kind: yamldoc.StepIndex, index: i})
 		v.validate(s.Items, item)
 		v.up()
 	}

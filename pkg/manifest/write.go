@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // Change is one edit of a manifest file.
@@ -159,11 +160,11 @@ func identity(o runtime.Object) (schema.GroupVersionKind, string) {
 
 func (p *filePlan) render() ([]byte, error) {
 	text := string(p.orig)
-	segs := splitDocuments(text)
+	segs := yamldoc.SplitDocuments(text)
 	byDoc := map[int]int{}
 	for i, s := range segs {
-		if s.doc >= 0 {
-			byDoc[s.doc] = i
+		if s.Doc >= 0 {
+			byDoc[s.Doc] = i
 		}
 	}
 	type docChanges struct {
@@ -213,7 +214,7 @@ func (p *filePlan) render() ([]byte, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", c.Source, err)
 			}
-			segs[si].text = out
+			segs[si].Text = out
 			continue
 		}
 		// Edits of List items: replacements first, then deletions from the last item, so
@@ -231,14 +232,14 @@ func (p *filePlan) render() ([]byte, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", c.Source, err)
 			}
-			seg.text = out
+			seg.Text = out
 		}
-		segs[si].text = seg.text
+		segs[si].Text = seg.Text
 	}
 	var b strings.Builder
 	for i, s := range segs {
-		b.WriteString(s.text)
-		if i+1 < len(segs) && s.text != "" && !strings.HasSuffix(s.text, "\n") {
+		b.WriteString(s.Text)
+		if i+1 < len(segs) && s.Text != "" && !strings.HasSuffix(s.Text, "\n") {
 			b.WriteString("\n")
 		}
 	}
@@ -254,10 +255,10 @@ func (p *filePlan) render() ([]byte, error) {
 
 func (p *filePlan) appendDocs(text string, appends []fileChange) (string, error) {
 	isJSON := strings.EqualFold(filepath.Ext(p.path), ".json")
-	segs := splitDocuments(text)
+	segs := yamldoc.SplitDocuments(text)
 	hasDocs := false
 	for _, s := range segs {
-		if s.doc >= 0 && hasContent(s.text) {
+		if s.Doc >= 0 && yamldoc.HasContent(s.Text) {
 			hasDocs = true
 		}
 	}
@@ -266,7 +267,7 @@ func (p *filePlan) appendDocs(text string, appends []fileChange) (string, error)
 	}
 	st := defaultStyle
 	for _, s := range segs {
-		if doc, _, _, err := parseSegment(s); err == nil && doc != nil {
+		if doc, _, _, err := yamldoc.ParseSegment(s); err == nil && doc != nil {
 			if found, ok := detectStyle(doc.Content[0]); ok && !found.json {
 				st = found
 				break
@@ -291,7 +292,7 @@ func (p *filePlan) appendDocs(text string, appends []fileChange) (string, error)
 			text += nl
 		}
 		last := ""
-		if ls := splitLines(text); len(ls) > 0 {
+		if ls := yamldoc.SplitLines(text); len(ls) > 0 {
 			last = strings.TrimSpace(ls[len(ls)-1])
 		}
 		if hasDocs && last != "---" {

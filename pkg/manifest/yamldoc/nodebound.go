@@ -1,4 +1,4 @@
-package manifest
+package yamldoc
 
 import (
 	"fmt"
@@ -8,24 +8,28 @@ import (
 
 // A document's memory is bounded by its nodes, never by the collector's timing: three
 // bytes of YAML ("- \n") make a node of about 200 bytes in a parser's tree. The fast
-// parser counts the nodes it makes and stops past maxNodes; yaml.v3 builds a whole tree
+// parser counts the nodes it makes and stops past MaxNodes; yaml.v3 builds a whole tree
 // before anything can count it, so a document it would parse is first bounded by
-// nodeBound, read off the text, and refused unparsed above maxParseNodes.
+// NodeBound, read off the text, and refused unparsed above MaxParseNodes.
 
-// maxParseNodes bounds the nodes yaml.v3 may build for one document: four times the nodes
+// MaxNodes bounds the nodes of one document, aliases expanded, so that alias bombs fail
+// instead of exploding.
+const MaxNodes = 1 << 17
+
+// MaxParseNodes bounds the nodes yaml.v3 may build for one document: four times the nodes
 // a document may hold, so that only text denser than manifests are written in (under
 // about four bytes a word) is refused unparsed, and a refused document still costs at
 // most a tree of this size.
-const maxParseNodes = 4 * maxNodes
+const MaxParseNodes = 4 * MaxNodes
 
-// nodeBound is an upper bound on the nodes of yaml.v3's tree of text, document node
+// NodeBound is an upper bound on the nodes of yaml.v3's tree of text, document node
 // included. Every node starts at a token (a run of characters between whitespace, line
 // breaks and flow indicators) or, when empty, right after one: a token stands for the
 // scalar, alias or empty node it starts or precedes, and for one collection that starts
 // with it; a token holding ':' also for the empty value after a key, and '?' for an empty
 // key and its empty value. Closing indicators and commas start nothing. Text inside
 // quotes, comments and block scalars is counted as tokens too: more, never fewer.
-func nodeBound(text string) int {
+func NodeBound(text string) int {
 	n := 2 // the document node, and a root that no token starts
 	inToken, colon, question := false, false, false
 	end := func() {
@@ -64,14 +68,14 @@ func nodeBound(text string) int {
 	return n
 }
 
-// tooManyNodes is the error of a document with more than maxNodes nodes under its
+// tooManyNodes is the error of a document with more than MaxNodes nodes under its
 // document node, at the line of the first node past them in document order: the fast
 // parser's error, found in a tree yaml.v3 built, so that both paths say the same.
 func tooManyNodes(root *yaml.Node) (line int, tooMany bool) {
 	count := 0
 	var walk func(n *yaml.Node) bool
 	walk = func(n *yaml.Node) bool {
-		if count++; count > maxNodes {
+		if count++; count > MaxNodes {
 			line = n.Line
 			return false
 		}
@@ -85,6 +89,6 @@ func tooManyNodes(root *yaml.Node) (line int, tooMany bool) {
 	return line, !walk(root)
 }
 
-func tooManyNodesMsg() string {
-	return fmt.Sprintf("document too large (more than %d nodes)", maxNodes)
+func TooManyNodesMsg() string {
+	return fmt.Sprintf("document too large (more than %d nodes)", MaxNodes)
 }

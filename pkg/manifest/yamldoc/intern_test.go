@@ -1,4 +1,4 @@
-package manifest
+package yamldoc
 
 import (
 	"strconv"
@@ -7,14 +7,14 @@ import (
 	"unsafe"
 )
 
-// The interner shares repeated strings, also after its table filled up and started again.
+// The Interner shares repeated strings, also after its table filled up and started again.
 func TestInterner(t *testing.T) {
-	in := newInterner()
+	in := NewInterner()
 	for i := range 3 * internMaxEntries {
-		in.str("once-" + strconv.Itoa(i))
+		in.Str("once-" + strconv.Itoa(i))
 	}
-	a := in.str(string([]byte("team-15")))
-	b := in.str(string([]byte("team-15")))
+	a := in.Str(string([]byte("team-15")))
+	b := in.Str(string([]byte("team-15")))
 	if unsafe.StringData(a) != unsafe.StringData(b) {
 		t.Error("a repeated string is not shared after the table filled up")
 	}
@@ -22,11 +22,11 @@ func TestInterner(t *testing.T) {
 		t.Errorf("table holds %d strings, bound %d", len(in.m), internMaxEntries)
 	}
 	long := strings.Repeat("x", internMaxLen+1)
-	if got := in.str(long); unsafe.StringData(got) != unsafe.StringData(long) || len(in.m) > internMaxEntries {
+	if got := in.Str(long); unsafe.StringData(got) != unsafe.StringData(long) || len(in.m) > internMaxEntries {
 		t.Error("a long string was interned")
 	}
-	var none *interner
-	if none.str("x") != "x" {
-		t.Error("a nil interner changed a string")
+	var none *Interner
+	if none.Str("x") != "x" {
+		t.Error("a nil Interner changed a string")
 	}
 }

@@ -1,4 +1,4 @@
-package manifest
+package yamldoc
 
 import (
 	"fmt"
@@ -143,7 +143,7 @@ func genBlock(r *rand.Rand, b *strings.Builder, ind, depth int) {
 	}
 }
 
-// TestNodeBoundHolds: nodeBound is never below the nodes yaml.v3 builds, on thousands of
+// TestNodeBoundHolds: NodeBound is never below the nodes yaml.v3 builds, on thousands of
 // generated documents that yaml.v3 accepts (block and flow nodes nested in each other,
 // empty keys, values and entries, anchors, aliases, tags; and random runs of every piece
 // of YAML's syntax) and on every manifest of the repository.
@@ -172,8 +172,8 @@ func TestNodeBoundHolds(t *testing.T) {
 			continue
 		}
 		accepted++
-		if bound := nodeBound(text); bound < nodes {
-			t.Errorf("nodeBound(%q) = %d, yaml.v3 builds %d nodes", text, bound, nodes)
+		if bound := NodeBound(text); bound < nodes {
+			t.Errorf("NodeBound(%q) = %d, yaml.v3 builds %d nodes", text, bound, nodes)
 		}
 	}
 	if accepted < 8000 {
@@ -185,23 +185,23 @@ func TestNodeBoundHolds(t *testing.T) {
 		nodes, ok := treeNodes(text)
 		if !ok {
 			t.Errorf("yaml.v3 refuses %q", text)
-		} else if bound := nodeBound(text); bound < nodes {
-			t.Errorf("nodeBound(%q) = %d, yaml.v3 builds %d nodes", text, bound, nodes)
+		} else if bound := NodeBound(text); bound < nodes {
+			t.Errorf("NodeBound(%q) = %d, yaml.v3 builds %d nodes", text, bound, nodes)
 		}
 	}
 	files := 0
-	for _, dir := range []string{"../../examples", "../../testdata", "../../config", "../../deploy"} {
+	for _, dir := range []string{"../../../examples", "../../../testdata", "../../../config", "../../../deploy"} {
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !manifestFile(d.Name()) {
+			if err != nil || d.IsDir() || !isManifest(d.Name()) {
 				return err
 			}
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
-			for _, seg := range splitDocuments(string(data)) {
-				if nodes, ok := treeNodes(seg.text); ok && nodeBound(seg.text) < nodes {
-					t.Errorf("%s, document %d: nodeBound %d, yaml.v3 builds %d nodes", p, seg.doc, nodeBound(seg.text), nodes)
+			for _, seg := range SplitDocuments(string(data)) {
+				if nodes, ok := treeNodes(seg.Text); ok && NodeBound(seg.Text) < nodes {
+					t.Errorf("%s, document %d: NodeBound %d, yaml.v3 builds %d nodes", p, seg.Doc, NodeBound(seg.Text), nodes)
 				}
 			}
 			files++
@@ -228,8 +228,8 @@ func FuzzNodeBound(f *testing.F) {
 		if len(text) > 4096 {
 			return
 		}
-		if nodes, ok := treeNodes(text); ok && nodeBound(text) < nodes {
-			t.Errorf("nodeBound(%q) = %d, yaml.v3 builds %d nodes", text, nodeBound(text), nodes)
+		if nodes, ok := treeNodes(text); ok && NodeBound(text) < nodes {
+			t.Errorf("NodeBound(%q) = %d, yaml.v3 builds %d nodes", text, NodeBound(text), nodes)
 		}
 	})
 }
@@ -244,7 +244,16 @@ func TestNodeBoundMargin(t *testing.T) {
 	if !ok {
 		t.Fatal("yaml.v3 refuses the Team")
 	}
-	if bound := nodeBound(text); bound > 3*nodes {
+	if bound := NodeBound(text); bound > 3*nodes {
 		t.Errorf("a Team of 20,000 users in flow style: bound %d for %d nodes, over three times", bound, nodes)
 	}
+}
+
+// isManifest is what a Load reads of a directory, by name.
+func isManifest(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
 }

@@ -1,9 +1,9 @@
-package manifest
+package yamldoc
 
 // What a Load keeps of a tree is mostly its text: the keys of labels and annotations, and
 // values that every object of a team or of the tree repeats (apiVersion, kind, namespaces,
 // environments, versions, provider names). The parser gives each occurrence a string of its
-// own; an interner makes the objects share one. Each worker of a Load has its own (no lock
+// own; an Interner makes the objects share one. Each worker of a Load has its own (no lock
 // on the hot path): at most one copy of a string per worker is kept.
 
 const (
@@ -16,15 +16,16 @@ const (
 	internMaxEntries = 1 << 14
 )
 
-// interner maps a string to its shared copy; nil interns nothing.
-type interner struct {
+// Interner maps a string to its shared copy; nil interns nothing.
+type Interner struct {
 	m map[string]string
 }
 
-func newInterner() *interner { return &interner{m: make(map[string]string, 1024)} }
+// NewInterner returns an empty Interner.
+func NewInterner() *Interner { return &Interner{m: make(map[string]string, 1024)} }
 
-// str returns the shared copy of s.
-func (in *interner) str(s string) string {
+// Str returns the shared copy of s.
+func (in *Interner) Str(s string) string {
 	if in == nil || len(s) > internMaxLen || s == "" {
 		return s
 	}
