@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/schema"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
@@ -28,15 +29,15 @@ func hasAliases(n *yaml.Node) bool {
 // fields the loader does not look into (the kinds it keeps loosely), so the expansion
 // stops at maxNodes, as reading does.
 func expand(n *yaml.Node) (*yaml.Node, error) {
-	budget := maxNodes
+	budget := yamldoc.MaxNodes
 	return expandNode(n, 0, &budget)
 }
 
 func expandNode(n *yaml.Node, depth int, budget *int) (*yaml.Node, error) {
 	if *budget--; *budget < 0 {
-		return nil, fmt.Errorf("document too large (aliases expand to more than %d nodes)", maxNodes)
+		return nil, fmt.Errorf("document too large (aliases expand to more than %d nodes)", yamldoc.MaxNodes)
 	}
-	if depth > maxDepth {
+	if depth > yamldoc.MaxDepth {
 		return nil, fmt.Errorf("nested too deeply")
 	}
 	n = yamldoc.Resolve(n)
@@ -47,9 +48,8 @@ func expandNode(n *yaml.Node, depth int, budget *int) (*yaml.Node, error) {
 	c.Anchor = ""
 	c.Content = nil
 	if n.Kind == yaml.MappingNode {
-		conv := newConverter(false)
 		var err error
-		conv.eachPair(n, nil, depth, func(_ string, kn, vn *yaml.Node) {
+		perr := schema.EachPair(n, depth, func(_ string, kn, vn *yaml.Node) {
 			if err != nil {
 				return
 			}
@@ -62,8 +62,8 @@ func expandNode(n *yaml.Node, depth int, budget *int) (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(conv.errs) > 0 {
-			return nil, fmt.Errorf("%s", conv.errs[0].msg)
+		if perr != nil {
+			return nil, perr
 		}
 		return &c, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/schema"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
@@ -99,14 +100,14 @@ func decodeSegment(file string, seg segment, opts Options, b *budget, tab *pathT
 	return o, e, nil
 }
 
-// converter returns the converter of an object of kind ki (nil: a kind kept loosely).
-func (d *decoder) converter(ki *kindInfo) *converter {
-	c := newConverter(ki != nil && ki.strict)
-	c.budget, c.lines, c.intern = d.budget, yamldoc.NewLineIndex(d.tab), d.opts.intern
+// converter returns the converter of an object of kind ki (nil: a kind kept loosely),
+// recording the lines of its fields in lines.
+func (d *decoder) converter(ki *schema.Kind, lines *lineIndex, tolerate func(path string) bool) *schema.Converter {
+	w := looseWeight
 	if ki != nil {
-		c.weight = typedWeight
+		w = typedWeight
 	}
-	return c
+	return schema.NewConverter(ki, schema.Options{Budget: d.budget, Weight: w, Lines: lines, Intern: d.opts.intern, Tolerate: tolerate})
 }
 
 // headerLines are the lines of an object's apiVersion and kind, for an object of a kind
@@ -191,7 +192,7 @@ func (h *header) intern(in *interner) {
 	h.apiVersion, h.kind, h.namespace = in.Str(h.apiVersion), in.Str(h.kind), in.Str(h.namespace)
 }
 
-func isList(apiVersion, kind string) (elem *kindInfo, ok bool) {
+func isList(apiVersion, kind string) (elem *schema.Kind, ok bool) {
 	if kind == "List" {
 		return nil, true
 	}
@@ -199,7 +200,7 @@ func isList(apiVersion, kind string) (elem *kindInfo, ok bool) {
 	if !found {
 		return nil, false
 	}
-	ki, _ := kindFor(apiVersion, base)
+	ki, _ := schema.KindFor(apiVersion, base)
 	if ki == nil && looseKind(apiVersion, base) {
 		return nil, true // items carry their own apiVersion and kind
 	}
@@ -212,7 +213,7 @@ func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
 	h.intern(d.opts.intern)
 	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind, Name: h.name, Namespace: h.namespace}
 	if n.Kind != yaml.MappingNode {
-		return nil, []error{base.errorAt("", n.Line, "a manifest document must be a mapping, got %s", describe(n))}
+		return nil, []error{base.errorAt("", n.Line, "a manifest document must be a mapping, got %s", schema.Describe(n))}
 	}
 	if notObject(n) {
 		e := base.errorAt("", n.Line, "not a Kubernetes object: it has no apiVersion, kind or metadata")
@@ -234,7 +235,7 @@ func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
 	return []Object{o}, nil
 }
 
-func (d *decoder) list(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Object, []error) {
+func (d *decoder) list(src Source, n *yaml.Node, h header, elem *schema.Kind) ([]Object, []error) {
 	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind}
 	var items *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -246,7 +247,7 @@ func (d *decoder) list(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Ob
 		return nil, nil
 	}
 	if items.Kind != yaml.SequenceNode {
-		return nil, []error{base.errorAt("items", items.Line, "expected a list, got %s", describe(items))}
+		return nil, []error{base.errorAt("items", items.Line, "expected a list, got %s", schema.Describe(items))}
 	}
 	var objs []Object
 	var errs []error
@@ -258,7 +259,7 @@ func (d *decoder) list(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Ob
 		ih.intern(d.opts.intern)
 		if it.Kind != yaml.MappingNode {
 			b := Object{Source: s}
-			errs = append(errs, b.errorAt("", it.Line, "a list item must be a mapping, got %s", describe(it)))
+			errs = append(errs, b.errorAt("", it.Line, "a list item must be a mapping, got %s", schema.Describe(it)))
 			continue
 		}
 		if _, nested := isList(ih.apiVersion, ih.kind); nested && ih.apiVersion != "" {
@@ -278,13 +279,13 @@ func (d *decoder) list(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Ob
 
 // decodeObject decodes one object; def supplies apiVersion and kind for items of typed
 // lists, which may leave them out.
-func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Object, []error) {
+func (d *decoder) object(src Source, n *yaml.Node, h header, def *schema.Kind) (Object, []error) {
 	if def != nil {
 		if h.apiVersion == "" {
-			h.apiVersion = def.gvk.GroupVersion().String()
+			h.apiVersion = def.GVK().GroupVersion().String()
 		}
 		if h.kind == "" {
-			h.kind = def.gvk.Kind
+			h.kind = def.GVK().Kind
 		}
 	}
 	o := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind, Name: h.name, Namespace: h.namespace}
@@ -298,7 +299,7 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 	if errs != nil {
 		return o, errs
 	}
-	ki, err := kindFor(h.apiVersion, h.kind)
+	ki, err := schema.KindFor(h.apiVersion, h.kind)
 	if err != nil {
 		return o, []error{o.errorAt("apiVersion", 0, "%v", err)}
 	}
@@ -308,18 +309,20 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 			return o, []error{e}
 		}
 	}
-	c := d.converter(ki)
+	var tolerate func(path string) bool
 	if d.opts.Tolerate != nil && ki != nil {
-		c.tolerate = func(path string) bool { return d.opts.Tolerate(h.apiVersion, h.kind, path) }
+		tolerate = func(path string) bool { return d.opts.Tolerate(h.apiVersion, h.kind, path) }
 	}
+	lines := yamldoc.NewLineIndex(d.tab)
+	c := d.converter(ki, lines, tolerate)
 	if ki != nil {
-		return d.typedObject(o, n, h, ki, c)
+		return d.typedObject(o, n, h, ki, c, lines)
 	}
-	v, ok := c.untyped(n, nil, 0)
-	c.lines.Done()
-	o.lines = c.lines
-	for _, e := range c.errs {
-		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
+	v, ok := c.Untyped(n)
+	lines.Done()
+	o.lines = lines
+	for _, e := range c.Problems() {
+		errs = append(errs, o.errorAt(e.Field, e.Line, "%s", e.Msg))
 	}
 	if !ok || errs != nil {
 		if errs == nil {

@@ -8,8 +8,9 @@ import (
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/schema"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
@@ -22,8 +23,8 @@ func verify(text string, want *yaml.Node) error {
 	if doc == nil {
 		return fmt.Errorf("internal error: the rendered document is empty")
 	}
-	got, ok1 := newConverter(false).untyped(yamldoc.Resolve(doc.Content[0]), nil, 0)
-	exp, ok2 := newConverter(false).untyped(yamldoc.Resolve(want), nil, 0)
+	got, ok1 := schema.Untyped(yamldoc.Resolve(doc.Content[0]))
+	exp, ok2 := schema.Untyped(yamldoc.Resolve(want))
 	if !ok1 || !ok2 || !reflect.DeepEqual(got, exp) {
 		return fmt.Errorf("internal error: the rendered YAML does not read back as written")
 	}
@@ -76,7 +77,7 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 			e.escalate(e.entryTarget(root, itemsKey)) // "items:" alone would read as null
 		}
 	} else {
-		src, typ, err := objectNode(obj)
+		src, typ, err := schema.ObjectNode(obj)
 		if err != nil {
 			return "", err
 		}
@@ -176,7 +177,7 @@ func checkIdentity(h header, obj runtime.Object) error {
 		return nil
 	}
 	gvk, name := identity(obj)
-	hgv, _ := schema.ParseGroupVersion(h.apiVersion)
+	hgv, _ := k8sschema.ParseGroupVersion(h.apiVersion)
 	hname := qualified(h.namespace, h.name)
 	m, err := meta.Accessor(obj)
 	sameName := err == nil && h.name == m.GetName() &&

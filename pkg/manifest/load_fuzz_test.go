@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/schema"
+
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
@@ -66,7 +68,7 @@ func FuzzLoad(f *testing.F) {
 			if exact && o.Obj == nil {
 				t.Fatalf("accepted %s %s without decoding it", o.APIVersion, o.Kind)
 			}
-			if exact && !looseKind(o.APIVersion, o.Kind) && kindOfObject(o.Obj) == nil {
+			if exact && !looseKind(o.APIVersion, o.Kind) && schema.KindOf(o.Obj) == nil {
 				t.Fatalf("accepted unknown kind %s in %s", o.Kind, group)
 			}
 			if strict && !exact {

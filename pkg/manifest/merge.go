@@ -1,18 +1,29 @@
 package manifest
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/schema"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // The merge: the rendered object's tree folded into the document's, each change turned
 // into a text edit of the docEditor.
+
+// The types whose values are written as a scalar of their own (resource.Quantity,
+// metav1.Time, a json.Unmarshaler) rather than as their Go fields.
+var (
+	quantityType    = reflect.TypeOf(resource.Quantity{})
+	timeType        = reflect.TypeOf(metav1.Time{})
+	unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
+)
 
 func derefType(t reflect.Type) reflect.Type {
 	for t != nil && t.Kind() == reflect.Pointer {
@@ -28,8 +39,8 @@ func childType(t reflect.Type, k string) reflect.Type {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		if f, ok := structFields(t).byName[k]; ok {
-			return f.typ
+		if ft, _, ok := schema.FieldOf(t, k); ok {
+			return ft
 		}
 	case reflect.Map:
 		return t.Elem()
@@ -82,10 +93,9 @@ func scalarEqual(d, s *yaml.Node, t reflect.Type) bool {
 			return false
 		}
 	}
-	c := newConverter(false)
-	a, ok1 := c.scalar(d, nil)
-	b, ok2 := c.scalar(s, nil)
-	return ok1 && ok2 && jsonEqual(a, b)
+	a, ok1 := schema.Scalar(d)
+	b, ok2 := schema.Scalar(s)
+	return ok1 && ok2 && schema.JSONEqual(a, b)
 }
 
 // localTag reports a tag of the file's own, not one of YAML's (!!str, !!int, ...).
@@ -121,7 +131,7 @@ func keepUnsourced(t reflect.Type, k string, v *yaml.Node) bool {
 	if t == nil || t.Kind() != reflect.Struct || t == quantityType || t == timeType {
 		return false
 	}
-	f, known := structFields(t).byName[k]
+	ft, omitEmpty, known := schema.FieldOf(t, k)
 	if !known {
 		return true
 	}
@@ -129,7 +139,6 @@ func keepUnsourced(t reflect.Type, k string, v *yaml.Node) bool {
 	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
 		return true
 	}
-	ft := f.typ
 	if ft.Kind() == reflect.Pointer {
 		return false // a nil pointer is a deliberate "unset"
 	}
@@ -138,10 +147,9 @@ func keepUnsourced(t reflect.Type, k string, v *yaml.Node) bool {
 		return ft.Kind() == reflect.Struct || ft.Kind() == reflect.Map
 	case v.Kind == yaml.SequenceNode && len(v.Content) == 0:
 		return ft.Kind() == reflect.Slice
-	case v.Kind == yaml.ScalarNode && f.omitEmpty:
-		c := newConverter(false)
-		x, ok := c.scalar(v, nil)
-		return ok && isZero(x) && sameKind(x, ft)
+	case v.Kind == yaml.ScalarNode && omitEmpty:
+		x, ok := schema.Scalar(v)
+		return ok && schema.IsZero(x) && sameKind(x, ft)
 	}
 	return false
 }
@@ -154,10 +162,9 @@ func untypedInside(t reflect.Type, v *yaml.Node) bool {
 		reflect.PointerTo(t).Implements(unmarshalerType) || v == nil || v.Kind != yaml.MappingNode {
 		return false
 	}
-	fields := structFields(t).byName
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		f, known := fields[v.Content[i].Value]
-		if !known || untypedInside(f.typ, v.Content[i+1]) {
+		ft, _, known := schema.FieldOf(t, v.Content[i].Value)
+		if !known || untypedInside(ft, v.Content[i+1]) {
 			return true
 		}
 	}

@@ -9,9 +9,10 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/schema"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
@@ -146,10 +147,10 @@ func describeChange(c Change) string {
 }
 
 // identity is an object's kind and namespace/name.
-func identity(o runtime.Object) (schema.GroupVersionKind, string) {
+func identity(o runtime.Object) (k8sschema.GroupVersionKind, string) {
 	gvk := o.GetObjectKind().GroupVersionKind()
-	if ki := kindOfObject(o); ki != nil {
-		gvk = ki.gvk
+	if ki := schema.KindOf(o); ki != nil {
+		gvk = ki.GVK()
 	}
 	name := ""
 	if m, err := meta.Accessor(o); err == nil {
@@ -306,7 +307,7 @@ func (p *filePlan) appendDocs(text string, appends []fileChange) (string, error)
 
 // renderNew renders an object as a new document and checks that it reads back.
 func renderNew(obj runtime.Object, st style) (string, error) {
-	n, _, err := objectNode(obj)
+	n, _, err := schema.ObjectNode(obj)
 	if err != nil {
 		return "", err
 	}

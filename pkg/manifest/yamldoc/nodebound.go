@@ -16,6 +16,9 @@ import (
 // instead of exploding.
 const MaxNodes = 1 << 17
 
+// MaxDepth bounds nesting, so that hostile input cannot exhaust the stack.
+const MaxDepth = 256
+
 // MaxParseNodes bounds the nodes yaml.v3 may build for one document: four times the nodes
 // a document may hold, so that only text denser than manifests are written in (under
 // about four bytes a word) is refused unparsed, and a refused document still costs at

@@ -1,4 +1,4 @@
-package manifest
+package schema
 
 import (
 	"maps"
@@ -187,4 +187,59 @@ func qualifiedPart(s string) bool {
 		}
 	}
 	return true
+}
+
+// metadata applies the API server's ObjectMeta rules that matter in manifests.
+func (v *validator) metadata(md map[string]any, namespaced bool) {
+	name, _ := md["name"].(string)
+	gen, _ := md["generateName"].(string)
+	ns, _ := md["namespace"].(string)
+	v.metadataRules(name, gen, ns, stringMap(md["labels"]), stringMap(md["annotations"]), namespaced)
+}
+
+// metadataRules are metadata's rules over its fields; labels and annotations are nil
+// where metadata has none.
+func (v *validator) metadataRules(name, gen, ns string, labels, annotations map[string]string, namespaced bool) {
+	p := metadataPath
+	switch {
+	case name == "" && gen == "":
+		v.errs = append(v.errs, field.Required(p.Child("name"), "name or generateName is required"))
+	case name != "":
+		for _, msg := range validateName(name) {
+			v.errs = append(v.errs, field.Invalid(p.Child("name"), name, msg))
+		}
+	}
+	// The server clears the namespace of cluster-scoped objects, so it is only checked on
+	// namespaced ones.
+	if ns != "" && namespaced {
+		for _, msg := range validateNamespaceName(ns) {
+			v.errs = append(v.errs, field.Invalid(p.Child("namespace"), ns, msg))
+		}
+	}
+	if labels != nil {
+		v.errs = append(v.errs, validateLabels(labels, labelsPath)...)
+	}
+	if annotations != nil {
+		v.errs = append(v.errs, validateAnnotations(annotations, annotationsPath)...)
+	}
+}
+
+// Paths of metadata, shared: a field path is never changed, only extended.
+var (
+	metadataPath    = field.NewPath("metadata")
+	labelsPath      = metadataPath.Child("labels")
+	annotationsPath = metadataPath.Child("annotations")
+)
+
+func stringMap(v any) map[string]string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, e := range m {
+		s, _ := e.(string)
+		out[k] = s
+	}
+	return out
 }

@@ -1,10 +1,9 @@
-package manifest
+package schema
 
 import (
 	"encoding/json"
 	"math"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -214,7 +213,7 @@ func (c *converter) unknownField(k string, kn, vn *yaml.Node, kp *field.Path, in
 		c.tolerated = append(c.tolerated, convError{field: pathString(kp), line: kn.Line})
 		return c.count(vn, kp, depth+1)
 	case c.strict:
-		c.fail(kp, kn.Line, "unknown field%s", suggest(k, info.names))
+		c.fail(kp, kn.Line, "unknown field%s", Suggest(k, info.names))
 		return false
 	}
 	return c.count(vn, kp, depth+1) // kept loosely, but bounded all the same
@@ -302,62 +301,4 @@ func (c *converter) fillSlice(n *yaml.Node, dst reflect.Value, p *field.Path, de
 	}
 	dst.Set(s)
 	return good
-}
-
-// typedObject decodes an object of a known kind straight into its Go type (fill). When
-// only fields are wrong (a type, a name), the rest is still validated, so that one run
-// reports every problem of the object: those of the fields that decoded, and not again
-// those of the fields that did not.
-func (d *decoder) typedObject(o Object, n *yaml.Node, h header, ki *kindInfo, c *converter) (Object, []error) {
-	obj := ki.newTyped()
-	ok := c.fill(n, reflect.ValueOf(obj).Elem(), nil, 0)
-	c.lines.Done()
-	o.lines, o.NotJudged = c.lines, c.notJudged(o.Source.File)
-	if len(c.explicit) > 0 {
-		o.explicit = &explicitValues{vals: c.explicit}
-	}
-	ki.setType(obj, h.apiVersion, h.kind)
-	if ok && len(c.errs) == 0 {
-		o.Obj = obj
-		return o, nil
-	}
-	errs := make([]*DecodeError, 0, len(c.errs))
-	for _, e := range c.errs {
-		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
-	}
-	if len(errs) == 0 {
-		return o, []error{o.errorAt("", 0, "invalid document")}
-	}
-	if d.opts.validate && !c.broken {
-		partial := o
-		partial.Obj = obj
-		errs = append(errs, besides(validateObject(partial), errs)...)
-		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
-	}
-	out := make([]error, len(errs))
-	for i, e := range errs {
-		out[i] = e
-	}
-	return o, out
-}
-
-// besides drops the findings of fields that did not decode (or of what holds them, or
-// of what they hold): the field is not missing or wrong in the way validation would say.
-func besides(found, decodeErrs []*DecodeError) []*DecodeError {
-	var out []*DecodeError
-	for _, f := range found {
-		fs := fieldSteps(f.Field)
-		related := false
-		for _, d := range decodeErrs {
-			ds := fieldSteps(d.Field)
-			if len(fs) == 0 || len(ds) == 0 || prefixOf(ds, fs) || prefixOf(fs, ds) {
-				related = true
-				break
-			}
-		}
-		if !related {
-			out = append(out, f)
-		}
-	}
-	return out
 }

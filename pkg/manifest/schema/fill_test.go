@@ -1,4 +1,4 @@
-package manifest
+package schema
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ import (
 
 // viaJSON is how a typed object was decoded before fill: convert's value, as JSON, through
 // sigs.k8s.io/json's strict decoder.
-func viaJSON(n *yaml.Node, ki *kindInfo, apiVersion, kind string) (any, bool) {
+func viaJSON(n *yaml.Node, ki *Kind, apiVersion, kind string) (any, bool) {
 	c := newConverter(ki.strict)
 	v, ok := c.convert(n, ki.typ, nil, 0)
 	if !ok || len(c.errs) > 0 {
@@ -31,7 +31,7 @@ func viaJSON(n *yaml.Node, ki *kindInfo, apiVersion, kind string) (any, bool) {
 	if err != nil {
 		return nil, false
 	}
-	obj := ki.newTyped()
+	obj := ki.NewTyped()
 	opts := []sigsjson.StrictOption{sigsjson.DisallowDuplicateFields}
 	if ki.strict {
 		opts = append(opts, sigsjson.DisallowUnknownFields)
@@ -42,9 +42,9 @@ func viaJSON(n *yaml.Node, ki *kindInfo, apiVersion, kind string) (any, bool) {
 	return obj, true
 }
 
-func viaFill(n *yaml.Node, ki *kindInfo, apiVersion, kind string) (any, bool) {
+func viaFill(n *yaml.Node, ki *Kind, apiVersion, kind string) (any, bool) {
 	c := newConverter(ki.strict)
-	obj := ki.newTyped()
+	obj := ki.NewTyped()
 	if !c.fill(n, reflect.ValueOf(obj).Elem(), nil, 0) || len(c.errs) > 0 {
 		return nil, false
 	}
@@ -58,7 +58,7 @@ func viaFill(n *yaml.Node, ki *kindInfo, apiVersion, kind string) (any, bool) {
 // testscripts' files (hostile ones too) and a generated tree.
 func fillCorpus(t *testing.T) map[string]string {
 	docs := map[string]string{}
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	add := func(name string, data []byte) {
 		if !strings.Contains(string(data), "kind:") && !strings.Contains(string(data), `"kind"`) {
 			return
@@ -79,7 +79,7 @@ func fillCorpus(t *testing.T) map[string]string {
 				for _, f := range txtar.Parse(data).Files {
 					add(p+":"+f.Name, f.Data)
 				}
-			case manifestFile(p):
+			case isManifest(p):
 				add(p, data)
 			}
 			return nil
@@ -111,7 +111,7 @@ func TestFillAsJSON(t *testing.T) {
 			}
 			n := yamldoc.Resolve(doc.Content[0])
 			h := readHeader(n)
-			ki, _ := kindFor(h.apiVersion, h.kind)
+			ki, _ := KindFor(h.apiVersion, h.kind)
 			if ki == nil || n.Kind != yaml.MappingNode {
 				continue
 			}
@@ -144,13 +144,13 @@ func TestFillEdges(t *testing.T) {
 		teamHeader + "spec:\n  environments:\n    - name: dev\n      clusterDefaults: {workerCPU: \"2\"}\n",
 		"apiVersion: butler.butlerlabs.dev/v1alpha1\nkind: TenantCluster\nmetadata:\n  name: a\n  namespace: b\n  labels: {x: null, y: \"\"}\nspec:\n  addons:\n    cni: {version: \"1\", values: {a: 1.0, b: [1, 2.5, null], c: 1e300}}\n",
 	} {
-		doc, _, _, err := yamldoc.ParseSegment(segment{Text: in, Line: 1})
+		doc, _, _, err := yamldoc.ParseSegment(yamldoc.Segment{Text: in, Line: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		n := yamldoc.Resolve(doc.Content[0])
 		h := readHeader(n)
-		ki, _ := kindFor(h.apiVersion, h.kind)
+		ki, _ := KindFor(h.apiVersion, h.kind)
 		want, okJSON := viaJSON(n, ki, h.apiVersion, h.kind)
 		got, okFill := viaFill(n, ki, h.apiVersion, h.kind)
 		if okJSON != okFill || !reflect.DeepEqual(want, got) {
@@ -159,75 +159,4 @@ func TestFillEdges(t *testing.T) {
 			t.Errorf("%s:\nJSON (%v): %s\nfill (%v): %s", in, okJSON, w, okFill, g)
 		}
 	}
-}
-
-// An object with a field that does not decode is still validated, so that one Load reports
-// every problem of it; a document in doubt as a whole (an alias that does not resolve, a
-// bound crossed) is not, and Decode alone checks types only, as before.
-func TestLoadReportsEveryProblemOfAnObject(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	team := write("team.yaml", teamHeader+`spec:
-  displayName: 5
-  access:
-    users:
-      - role: admin
-  environments:
-    - description: no name
-`)
-	_, err := Load([]string{team}, nil)
-	got := fieldsOf(err)
-	want := []string{"spec.displayName", "spec.access.users[0].name", "spec.environments[0].name"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("Load reported %q, want %q (in file order)", got, want)
-	}
-	data, _ := os.ReadFile(team)
-	if _, err := Decode(team, data); !reflect.DeepEqual(fieldsOf(err), want[:1]) {
-		t.Errorf("Decode reported %q, want the type error only", fieldsOf(err))
-	}
-
-	// A wrong field below a required one: the field is there, so it is not "Required".
-	ref := write("ref.yaml", teamHeader+"spec:\n  providerConfigRef: {name: 5}\n")
-	_, err = Load([]string{ref}, nil)
-	if got := fieldsOf(err); !reflect.DeepEqual(got, []string{"spec.providerConfigRef.name"}) {
-		t.Errorf("reported %q, want the type error of spec.providerConfigRef.name alone", got)
-	}
-
-	doubt := write("doubt.yaml", teamHeader+"spec:\n  displayName: 5\n  access: {users: [{role: admin}], <<: 5}\n")
-	_, err = Load([]string{doubt}, nil)
-	for _, f := range fieldsOf(err) {
-		if strings.HasSuffix(f, ".name") {
-			t.Errorf("a document in doubt was validated: %v", err)
-		}
-	}
-}
-
-func fieldsOf(err error) []string {
-	var out []string
-	for _, e := range unjoin(err) {
-		if de, ok := e.(*DecodeError); ok {
-			out = append(out, de.Field)
-		}
-	}
-	return out
-}
-
-func unjoin(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, unjoin(e)...)
-		}
-		return out
-	}
-	if err == nil {
-		return nil
-	}
-	return []error{err}
 }

@@ -1,6 +1,7 @@
-package manifest
+package schema
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,14 +11,14 @@ import (
 )
 
 // renderedJSONValue is toJSONValue the long way: the node tree, read back.
-func renderedJSONValue(t *testing.T, o Object) any {
-	n, _, err := objectNode(o.Obj)
+func renderedJSONValue(t *testing.T, name string, o Object) any {
+	n, _, err := ObjectNode(o.Obj)
 	if err != nil {
 		t.Fatal(err)
 	}
 	v, ok := newConverter(false).untyped(n, nil, 0)
 	if !ok {
-		t.Fatalf("%s: does not convert", o.Source)
+		t.Fatalf("%s: does not convert", name)
 	}
 	return v
 }
@@ -30,34 +31,45 @@ func TestTypedJSONValueAsRendered(t *testing.T) {
 		t.Fatal(err)
 	}
 	var objs []Object
-	for _, dir := range []string{"../../examples/payments", tree.Dir} {
-		set, err := Load([]string{dir}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		objs = append(objs, set.Objects...)
-	}
-	files, _ := filepath.Glob("../../testdata/badinput/*.yaml")
-	for _, f := range files {
+	var names []string
+	add := func(f string) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, _ := Decode(f, data)
+		o, _ := decode(f, data)
 		objs = append(objs, o...)
+		for range o {
+			names = append(names, f)
+		}
+	}
+	for _, dir := range []string{"../../../examples/payments", tree.Dir} {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && isManifest(p) {
+				add(p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, _ := filepath.Glob("../../../testdata/badinput/*.yaml")
+	for _, f := range files {
+		add(f)
 	}
 	typed := 0
-	for _, o := range objs {
+	for i, o := range objs {
 		got, err := typedJSONValue(o.Obj)
 		if err == errNotTyped {
 			continue
 		}
 		if err != nil {
-			t.Fatalf("%s: %v", o.Source, err)
+			t.Fatalf("%s: %v", names[i], err)
 		}
 		typed++
-		if want := renderedJSONValue(t, o); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s:\n got %#v\nwant %#v", o.Source, got, want)
+		if want := renderedJSONValue(t, names[i], o); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %#v\nwant %#v", names[i], got, want)
 		}
 	}
 	t.Logf("%d typed objects compared", typed)

@@ -1,4 +1,4 @@
-package manifest
+package schema
 
 import (
 	"k8s.io/apimachinery/pkg/api/resource"

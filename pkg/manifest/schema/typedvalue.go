@@ -1,4 +1,4 @@
-package manifest
+package schema
 
 import (
 	"math"
@@ -184,7 +184,7 @@ func (w *walk) members(x jv, fn func(name string, v jv)) {
 	}
 }
 
-// isZero is isZero of the value.
+// IsZero is IsZero of the value.
 func (w *walk) isZero(x jv) bool {
 	switch x.k {
 	case jString:
@@ -204,12 +204,12 @@ func (w *walk) isZero(x jv) bool {
 		})
 		return zero
 	}
-	return isZero(x.a)
+	return IsZero(x.a)
 }
 
 // walk is the state of one object's typed schema walk.
 type walk struct {
-	ki     *kindInfo
+	ki     *Kind
 	obj    runtime.Object
 	failed bool
 	// rootDropped lists the top-level properties reported missing (required), which the
@@ -264,7 +264,7 @@ func (w *walk) renders(rv reflect.Value, p *tplan, c *converter, depth int, keep
 
 // newWalk prepares the typed walk of obj, a typed object of kind ki; nil when some part
 // of it does not render, for which the JSON value's own error is the finding.
-func (v *validator) newWalk(ki *kindInfo, obj runtime.Object) (*walk, jv) {
+func (v *validator) newWalk(ki *Kind, obj runtime.Object) (*walk, jv) {
 	rv := reflect.ValueOf(obj)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
 		return nil, jv{}

@@ -1,4 +1,4 @@
-package manifest
+package schema
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 )
 
 // typedJSONValue is toJSONValue of a typed object without the node tree in between: the
-// value objectNode renders and the untyped converter reads back, built directly. The
+// value ObjectNode renders and the untyped converter reads back, built directly. The
 // schema walk reads typed objects where they are (typedwalk.go) and asks this only for
 // the values that render themselves, for findings, and for objects it does not read.
 // TestTypedJSONValueAsRendered holds the two ways equal.
@@ -36,7 +36,7 @@ func typedJSONValue(obj runtime.Object) (any, error) {
 	if m == nil {
 		m = map[string]any{}
 	}
-	if ki := kindOfObject(obj); ki != nil {
+	if ki := KindOf(obj); ki != nil {
 		for k, s := range map[string]string{"apiVersion": ki.gvk.GroupVersion().String(), "kind": ki.gvk.Kind} {
 			if cur, _ := m[k].(string); cur == "" {
 				m[k] = s

@@ -1,4 +1,4 @@
-package manifest
+package schema
 
 import (
 	"reflect"
@@ -27,8 +27,8 @@ var (
 	emptyObject = map[string]any{}
 )
 
-// explicitValues are the explicit values of one object (Object.explicit).
-type explicitValues struct{ vals []explicitValue }
+// Explicit are the explicit values of one object, for Validate.
+type Explicit struct{ vals []explicitValue }
 
 // noteEmpty records the field at p, of an omitempty struct field fv just filled from the
 // node vn (not null), when fv holds a value the typed object leaves out. Cheap for the
@@ -87,18 +87,18 @@ func (c *converter) noteEmpty(vn *yaml.Node, fv reflect.Value, p *field.Path) {
 // explicitFindings checks the recorded values of obj against the schema s of its kind, as
 // the walks would check them had the typed object kept them; found are the walks'
 // findings: a field (or what holds it) they already report on is not reported again.
-func explicitFindings(obj *Object, s *jsonSchema, found field.ErrorList) field.ErrorList {
-	if obj.explicit == nil {
+func explicitFindings(obj Object, s *jsonSchema, found field.ErrorList) field.ErrorList {
+	if obj.Explicit == nil {
 		return nil
 	}
 	rv := reflect.ValueOf(obj.Obj)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil
 	}
-	v := &validator{lines: obj.lines}
-	for _, e := range obj.explicit.vals {
+	v := &validator{lines: obj.Lines}
+	for _, e := range obj.Explicit.vals {
 		ps := e.path.String()
-		steps := fieldSteps(ps)
+		steps := yamldoc.FieldSteps(ps)
 		if len(steps) == 0 || steps[0] == "metadata" || steps[0] == "apiVersion" || steps[0] == "kind" {
 			continue // the metadata rules and the header have their own checks
 		}
@@ -108,7 +108,7 @@ func explicitFindings(obj *Object, s *jsonSchema, found field.ErrorList) field.E
 		}
 		reported := false
 		for _, f := range found {
-			if fsteps := fieldSteps(f.Field); len(fsteps) > 0 && (prefixOf(fsteps, steps) || f.Field == ps) {
+			if fsteps := yamldoc.FieldSteps(f.Field); len(fsteps) > 0 && (yamldoc.PrefixOf(fsteps, steps) || f.Field == ps) {
 				reported = true
 				break
 			}

@@ -1,4 +1,4 @@
-package manifest
+package schema
 
 // keySet holds the keys of a mapping met so far and their lines: in place while there
 // are few (most mappings of a manifest have a handful of keys), in a map past that.
