@@ -117,7 +117,7 @@ func (d *decoder) headerLines(h header) *lineIndex {
 	for _, f := range []struct {
 		name string
 		line int
-	}{{"apiVersion", h.apiVersionLine}, {"kind", h.kindLine}} {
+	}{{"apiVersion", h.APIVersionLine}, {"kind", h.KindLine}} {
 		if f.line > 0 {
 			l.Add(d.tab.ID(yamldoc.PathStep{Parent: yamldoc.NoPath, Kind: yamldoc.StepChild, Name: f.name}, field.NewPath(f.name)), f.line)
 		}
@@ -147,49 +147,9 @@ func shiftLines(n *yaml.Node, off int) {
 	}
 }
 
-// header is what a document says about itself, read leniently for error messages.
-type header struct {
-	apiVersion, kind, name, namespace string
-	apiVersionLine, kindLine          int // where they are, for errors (0: absent)
-}
-
-func readHeader(n *yaml.Node) header {
-	var h header
-	str := func(n *yaml.Node, k string) (string, *yaml.Node) {
-		n = yamldoc.Resolve(n)
-		if n == nil || n.Kind != yaml.MappingNode {
-			return "", nil
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if kn := yamldoc.Resolve(n.Content[i]); kn != nil && kn.Value == k {
-				v := yamldoc.Resolve(n.Content[i+1])
-				if v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
-					return v.Value, v
-				}
-				return "", v
-			}
-		}
-		return "", nil
-	}
-	var av, kn *yaml.Node
-	h.apiVersion, av = str(n, "apiVersion")
-	h.kind, kn = str(n, "kind")
-	if av != nil {
-		h.apiVersionLine = av.Line
-	}
-	if kn != nil {
-		h.kindLine = kn.Line
-	}
-	if _, md := str(n, "metadata"); md != nil {
-		h.name, _ = str(md, "name")
-		h.namespace, _ = str(md, "namespace")
-	}
-	return h
-}
-
-// intern makes the header's strings the Load's shared copies.
-func (h *header) intern(in *interner) {
-	h.apiVersion, h.kind, h.namespace = in.Str(h.apiVersion), in.Str(h.kind), in.Str(h.namespace)
+// internHeader makes the header's strings the Load's shared copies.
+func internHeader(h *header, in *interner) {
+	h.APIVersion, h.Kind, h.Namespace = in.Str(h.APIVersion), in.Str(h.Kind), in.Str(h.Namespace)
 }
 
 func isList(apiVersion, kind string) (elem *schema.Kind, ok bool) {
@@ -209,9 +169,9 @@ func isList(apiVersion, kind string) (elem *schema.Kind, ok bool) {
 
 func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
 	n = yamldoc.Resolve(n)
-	h := readHeader(n)
-	h.intern(d.opts.intern)
-	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind, Name: h.name, Namespace: h.namespace}
+	h := yamldoc.ReadHeader(n)
+	internHeader(&h, d.opts.intern)
+	base := Object{Source: src, APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: h.Namespace}
 	if n.Kind != yaml.MappingNode {
 		return nil, []error{base.errorAt("", n.Line, "a manifest document must be a mapping, got %s", schema.Describe(n))}
 	}
@@ -225,7 +185,7 @@ func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
 		}
 		return nil, []error{e}
 	}
-	if elem, ok := isList(h.apiVersion, h.kind); ok && h.apiVersion != "" {
+	if elem, ok := isList(h.APIVersion, h.Kind); ok && h.APIVersion != "" {
 		return d.list(src, n, h, elem)
 	}
 	o, err := d.object(src, n, h, nil)
@@ -236,7 +196,7 @@ func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
 }
 
 func (d *decoder) list(src Source, n *yaml.Node, h header, elem *schema.Kind) ([]Object, []error) {
-	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind}
+	base := Object{Source: src, APIVersion: h.APIVersion, Kind: h.Kind}
 	var items *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if yamldoc.Resolve(n.Content[i]).Value == "items" {
@@ -255,15 +215,15 @@ func (d *decoder) list(src Source, n *yaml.Node, h header, elem *schema.Kind) ([
 		it = yamldoc.Resolve(it)
 		s := src
 		s.Item, s.Line = i+1, it.Line
-		ih := readHeader(it)
-		ih.intern(d.opts.intern)
+		ih := yamldoc.ReadHeader(it)
+		internHeader(&ih, d.opts.intern)
 		if it.Kind != yaml.MappingNode {
 			b := Object{Source: s}
 			errs = append(errs, b.errorAt("", it.Line, "a list item must be a mapping, got %s", schema.Describe(it)))
 			continue
 		}
-		if _, nested := isList(ih.apiVersion, ih.kind); nested && ih.apiVersion != "" {
-			b := Object{Source: s, APIVersion: ih.apiVersion, Kind: ih.kind}
+		if _, nested := isList(ih.APIVersion, ih.Kind); nested && ih.APIVersion != "" {
+			b := Object{Source: s, APIVersion: ih.APIVersion, Kind: ih.Kind}
 			errs = append(errs, b.errorAt("", it.Line, "a List cannot hold another List"))
 			continue
 		}
@@ -281,25 +241,25 @@ func (d *decoder) list(src Source, n *yaml.Node, h header, elem *schema.Kind) ([
 // lists, which may leave them out.
 func (d *decoder) object(src Source, n *yaml.Node, h header, def *schema.Kind) (Object, []error) {
 	if def != nil {
-		if h.apiVersion == "" {
-			h.apiVersion = def.GVK().GroupVersion().String()
+		if h.APIVersion == "" {
+			h.APIVersion = def.GVK().GroupVersion().String()
 		}
-		if h.kind == "" {
-			h.kind = def.GVK().Kind
+		if h.Kind == "" {
+			h.Kind = def.GVK().Kind
 		}
 	}
-	o := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind, Name: h.name, Namespace: h.namespace}
+	o := Object{Source: src, APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: h.Namespace}
 	var errs []error
-	if h.apiVersion == "" {
+	if h.APIVersion == "" {
 		errs = append(errs, o.errorAt("apiVersion", 0, "missing or not a string (every object needs apiVersion and kind)"))
 	}
-	if h.kind == "" {
+	if h.Kind == "" {
 		errs = append(errs, o.errorAt("kind", 0, "missing or not a string (every object needs apiVersion and kind)"))
 	}
 	if errs != nil {
 		return o, errs
 	}
-	ki, err := schema.KindFor(h.apiVersion, h.kind)
+	ki, err := schema.KindFor(h.APIVersion, h.Kind)
 	if err != nil {
 		return o, []error{o.errorAt("apiVersion", 0, "%v", err)}
 	}
@@ -311,7 +271,7 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *schema.Kind) (
 	}
 	var tolerate func(path string) bool
 	if d.opts.Tolerate != nil && ki != nil {
-		tolerate = func(path string) bool { return d.opts.Tolerate(h.apiVersion, h.kind, path) }
+		tolerate = func(path string) bool { return d.opts.Tolerate(h.APIVersion, h.Kind, path) }
 	}
 	lines := yamldoc.NewLineIndex(d.tab)
 	c := d.converter(ki, lines, tolerate)
@@ -331,7 +291,7 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *schema.Kind) (
 		return o, errs
 	}
 	m := v.(map[string]any)
-	m["apiVersion"], m["kind"] = h.apiVersion, h.kind
+	m["apiVersion"], m["kind"] = h.APIVersion, h.Kind
 	o.Obj = &unstructured.Unstructured{Object: m}
 	return o, nil
 }

@@ -19,7 +19,7 @@ func (d *decoder) typedObject(o Object, n *yaml.Node, h header, ki *schema.Kind,
 	lines.Done()
 	o.lines, o.NotJudged = lines, notJudged(c.Tolerated(), o.Source.File)
 	o.explicit = c.Explicit()
-	ki.SetType(obj, h.apiVersion, h.kind)
+	ki.SetType(obj, h.APIVersion, h.Kind)
 	problems := c.Problems()
 	if ok && len(problems) == 0 {
 		o.Obj = obj

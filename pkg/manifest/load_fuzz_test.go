@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/schema"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
@@ -98,3 +99,5 @@ func flatten(err error) []error {
 	}
 	return []error{err}
 }
+
+func fuzzSeeds(add func([]byte)) { manifesttest.FuzzSeeds(filepath.Join("..", ".."), add) }

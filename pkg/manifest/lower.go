@@ -13,6 +13,7 @@ type (
 	pathTable = yamldoc.PathTable
 	lineIndex = yamldoc.LineIndex
 	interner  = yamldoc.Interner
+	header    = yamldoc.Header
 
 	// explicitValues are the values an object's document set that the object cannot show.
 	explicitValues = schema.Explicit

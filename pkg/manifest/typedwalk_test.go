@@ -120,6 +120,9 @@ func TestTypedWalkAsJSON(t *testing.T) {
 	}
 }
 
+// quantityType is resource.Quantity's, which mutateTyped sets as a quantity.
+var quantityType = reflect.TypeOf(resource.Quantity{})
+
 var (
 	oddStrings    = []string{"", "-bad", "UPPER", "a@b", "dev", "v1.31.0", "x y", strings.Repeat("a", 300), "16Gi", "calico"}
 	oddInts       = []int64{-1, 0, 1, 3, 70000, 1 << 40}

@@ -30,9 +30,6 @@ var typeMetaType = reflect.TypeOf(metav1.TypeMeta{})
 // GVK is the kind's group, version and kind.
 func (ki *Kind) GVK() schema.GroupVersionKind { return ki.gvk }
 
-// Strict reports whether unknown fields of the kind are refused.
-func (ki *Kind) Strict() bool { return ki.strict }
-
 // Namespaced reports whether objects of the kind live in a namespace.
 func (ki *Kind) Namespaced() bool { return ki.namespaced }
 

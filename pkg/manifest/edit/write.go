@@ -1,4 +1,4 @@
-package manifest
+package edit
 
 import (
 	"fmt"
@@ -16,22 +16,10 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
-// Change is one edit of a manifest file.
-//
-//   - Source set, Delete false: the document (or List item) at Source becomes Obj. Obj is
-//     merged into the existing text: changed values are replaced where they stand, new
-//     keys go to the end of their mapping, keys Obj no longer has are removed, and lists
-//     of mappings with a name key are matched by name. Comments, key order, quoting and
-//     the other documents stay as they are.
-//   - Source set, Delete true: the document (or List item) is removed. Obj, if set, must
-//     still match what is there.
-//   - Source nil: Obj is appended to File as a new document (the file and its directory
-//     are created when missing).
-//
-// The document at Source must still hold an object of the same kind and name, so that
-// edits are never applied to a file that changed since it was read.
+// Change is one edit of a manifest file: manifest.Change, with the document it edits
+// (Source) as this package needs it.
 type Change struct {
-	Source *Source
+	Source *Source // nil: Obj is a new document of File
 	File   string
 	Obj    runtime.Object
 	Delete bool
@@ -40,6 +28,23 @@ type Change struct {
 	// under a wider mode.
 	Mode fs.FileMode
 }
+
+// Source is the document (or List item) a change edits: where manifest.Source says it
+// was read from.
+type Source struct {
+	File string
+	Doc  int // 0-based, counting empty documents
+	Item int // 1-based position in the items of a List, 0 for the document itself
+	// Name is how messages name the document: manifest.Source.String(), "file:line
+	// (document n)".
+	Name string
+}
+
+// String names the document as messages do.
+func (s Source) String() string { return s.Name }
+
+// stdin is manifest.Stdin, the name standard input is read under: nothing is written to it.
+const stdin = "-"
 
 // Write applies changes. Every file is rendered in memory first and any error leaves all
 // files untouched; then each changed file is replaced atomically (a temporary file in the
@@ -101,7 +106,7 @@ func plan(changes []Change) ([]*filePlan, error) {
 			path = c.Source.File
 		}
 		switch {
-		case path == Stdin:
+		case path == stdin:
 			return nil, fmt.Errorf("change %d: %s was read from standard input and cannot be written back", i+1, describeChange(c))
 		case path == "":
 			return nil, fmt.Errorf("change %d: no file to write %s to", i+1, describeChange(c))
@@ -159,53 +164,18 @@ func identity(o runtime.Object) (k8sschema.GroupVersionKind, string) {
 	return gvk, name
 }
 
+// docChanges are the changes of one document: the document whole, or items of its List.
+type docChanges struct {
+	whole *fileChange
+	items []fileChange
+}
+
 func (p *filePlan) render() ([]byte, error) {
 	text := string(p.orig)
 	segs := yamldoc.SplitDocuments(text)
-	byDoc := map[int]int{}
-	for i, s := range segs {
-		if s.Doc >= 0 {
-			byDoc[s.Doc] = i
-		}
-	}
-	type docChanges struct {
-		whole *fileChange
-		items []fileChange
-	}
-	perSeg := map[int]*docChanges{}
-	var appends []fileChange
-	for _, fc := range p.changes {
-		c := fc.change
-		if c.Source == nil {
-			appends = append(appends, fc)
-			continue
-		}
-		si, ok := byDoc[c.Source.Doc]
-		if !ok || !p.exists {
-			return nil, fmt.Errorf("%s: no such document (the file changed since it was read)", c.Source)
-		}
-		dc := perSeg[si]
-		if dc == nil {
-			dc = &docChanges{}
-			perSeg[si] = dc
-		}
-		if c.Source.Item == 0 {
-			if dc.whole != nil || len(dc.items) > 0 {
-				return nil, fmt.Errorf("%s: more than one change to the same document", c.Source)
-			}
-			f := fc
-			dc.whole = &f
-			continue
-		}
-		if dc.whole != nil {
-			return nil, fmt.Errorf("%s: more than one change to the same document", c.Source)
-		}
-		for _, o := range dc.items {
-			if o.change.Source.Item == c.Source.Item {
-				return nil, fmt.Errorf("%s: more than one change to the same item", c.Source)
-			}
-		}
-		dc.items = append(dc.items, fc)
+	perSeg, appends, err := p.byDocument(segs)
+	if err != nil {
+		return nil, err
 	}
 	for si, dc := range perSeg {
 		seg := segs[si]
@@ -252,6 +222,54 @@ func (p *filePlan) render() ([]byte, error) {
 		}
 	}
 	return []byte(out), nil
+}
+
+// byDocument sorts the changes of the file by the segment of the document they change (no
+// more than one change to a document, or to an item of a List), and lists those that
+// append a new document.
+func (p *filePlan) byDocument(segs []yamldoc.Segment) (map[int]*docChanges, []fileChange, error) {
+	byDoc := map[int]int{}
+	for i, s := range segs {
+		if s.Doc >= 0 {
+			byDoc[s.Doc] = i
+		}
+	}
+	perSeg := map[int]*docChanges{}
+	var appends []fileChange
+	for _, fc := range p.changes {
+		c := fc.change
+		if c.Source == nil {
+			appends = append(appends, fc)
+			continue
+		}
+		si, ok := byDoc[c.Source.Doc]
+		if !ok || !p.exists {
+			return nil, nil, fmt.Errorf("%s: no such document (the file changed since it was read)", c.Source)
+		}
+		dc := perSeg[si]
+		if dc == nil {
+			dc = &docChanges{}
+			perSeg[si] = dc
+		}
+		if c.Source.Item == 0 {
+			if dc.whole != nil || len(dc.items) > 0 {
+				return nil, nil, fmt.Errorf("%s: more than one change to the same document", c.Source)
+			}
+			f := fc
+			dc.whole = &f
+			continue
+		}
+		if dc.whole != nil {
+			return nil, nil, fmt.Errorf("%s: more than one change to the same document", c.Source)
+		}
+		for _, o := range dc.items {
+			if o.change.Source.Item == c.Source.Item {
+				return nil, nil, fmt.Errorf("%s: more than one change to the same item", c.Source)
+			}
+		}
+		dc.items = append(dc.items, fc)
+	}
+	return perSeg, appends, nil
 }
 
 func (p *filePlan) appendDocs(text string, appends []fileChange) (string, error) {
@@ -317,4 +335,11 @@ func renderNew(obj runtime.Object, st style) (string, error) {
 		return "", err
 	}
 	return text, nil
+}
+
+func qualified(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return namespace + "/" + name
 }

@@ -1,50 +1,26 @@
-package manifest
+package edit_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/edit"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
-
-func fuzzSeeds(add func([]byte)) {
-	for _, s := range []string{
-		commentedFile,
-		teamHeader + "spec:\n  clusterDefaults: {workerCPU: \"4\"}\n  environments: [{name: dev}]\n",
-		clusterHeader + "spec:\n  kubernetesVersion: v1.31.0\n  workers: {replicas: 1, machineTemplate: {memory: 16Gi}}\n  addons: {cni: {version: \"1\", values: {a: [1, 2]}}}\n",
-		"apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n",
-		"a: &a {b: 1}\nc: *a\nd:\n  <<: *a\napiVersion: v1\nkind: X\n",
-		`{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}`,
-		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m\ndata:\n  s: |\n    line\n     indented\n  q: 'it''s'\n  d: \"tab\\there\"\n",
-		"--- |\n  text\n",
-		"apiVersion: v1\nkind: [\n",
-		"\ufeffapiVersion: v1\r\nkind: ConfigMap\r\nmetadata: {name: c}\r\n",
-	} {
-		add([]byte(s))
-	}
-	files, _ := filepath.Glob("../../examples/*/*.yaml")
-	more, _ := filepath.Glob("../../examples/*/*/*.yaml")
-	for _, p := range append(files, more...) {
-		if b, err := os.ReadFile(p); err == nil {
-			add(b)
-		}
-	}
-}
 
 // FuzzDecode checks that no input makes Decode or Validate panic or hang, and that every
 // object that decodes can be written back into its document.
 func FuzzDecode(f *testing.F) {
 	fuzzSeeds(func(b []byte) { f.Add(b) })
 	f.Fuzz(func(t *testing.T, data []byte) {
-		objs, err := Decode("f.yaml", data)
+		objs, err := manifest.Decode("f.yaml", data)
 		for _, o := range objs {
-			_ = Validate(o)
+			_ = manifest.Validate(o)
 		}
 		if err != nil || len(data) > 1<<14 {
 			return
@@ -55,11 +31,11 @@ func FuzzDecode(f *testing.F) {
 				if s.Doc != o.Source.Doc {
 					continue
 				}
-				out, err := editDocument(s, o.Source.Item, o.Obj, false)
+				out, err := edit.EditDocument(s, o.Source.Item, o.Obj, false)
 				if err != nil {
 					t.Fatalf("rewriting %s unchanged: %v\n%q", o.Source, err, s.Text)
 				}
-				again, err := Decode("f.yaml", []byte(out))
+				again, err := manifest.Decode("f.yaml", []byte(out))
 				if err != nil || len(again) == 0 {
 					t.Fatalf("rewritten %s does not decode: %v\n%q", o.Source, err, out)
 				}
@@ -80,7 +56,7 @@ func FuzzWrite(f *testing.F) {
 		if len(data) > 1<<13 {
 			return
 		}
-		objs, err := Decode("f.yaml", data)
+		objs, err := manifest.Decode("f.yaml", data)
 		if err != nil {
 			return
 		}
@@ -96,14 +72,14 @@ func FuzzWrite(f *testing.F) {
 				if s.Doc != o.Source.Doc {
 					continue
 				}
-				out, err := editDocument(s, o.Source.Item, u, false)
-				if errors.Is(err, errAnchored) {
+				out, err := edit.EditDocument(s, o.Source.Item, u, false)
+				if errors.Is(err, edit.ErrAnchored) {
 					continue // refused by name: anchors are never flattened into copies
 				}
 				if err != nil {
 					t.Fatalf("editing %s: %v\n%q", o.Source, err, s.Text)
 				}
-				again, err := Decode("f.yaml", []byte(out))
+				again, err := manifest.Decode("f.yaml", []byte(out))
 				if err != nil {
 					t.Fatalf("edited %s does not decode: %v\n%q\n%q", o.Source, err, s.Text, out)
 				}

@@ -1,4 +1,4 @@
-package manifest
+package edit
 
 import (
 	"os"
@@ -87,5 +87,21 @@ func TestWriteModeAndRollback(t *testing.T) {
 	}
 	if l := leftovers(t, dir); len(l) > 0 {
 		t.Errorf("left behind: %v", l)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func checkFile(t *testing.T, path, want string) {
+	t.Helper()
+	if got := readFile(t, path); got != want {
+		t.Errorf("%s:\n--- got ---\n%s--- want ---\n%s", filepath.Base(path), got, want)
 	}
 }

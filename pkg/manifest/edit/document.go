@@ -1,4 +1,4 @@
-package manifest
+package edit
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 
 // verify parses text and checks that it holds the same data as the node tree.
 func verify(text string, want *yaml.Node) error {
-	doc, _, msg, err := yamldoc.ParseSegment(segment{Text: text, Line: 1})
+	doc, _, msg, err := yamldoc.ParseSegment(yamldoc.Segment{Text: text, Line: 1})
 	if err != nil {
 		return fmt.Errorf("internal error: the rendered YAML does not parse: %s", msg)
 	}
@@ -33,7 +33,7 @@ func verify(text string, want *yaml.Node) error {
 
 // editDocument returns the new text of a segment after merging obj into the document (or
 // List item), or after deleting it.
-func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, error) {
+func editDocument(seg yamldoc.Segment, item int, obj runtime.Object, del bool) (string, error) {
 	doc, _, msg, err := yamldoc.ParseSegment(seg)
 	if err != nil {
 		return "", fmt.Errorf("the document no longer parses (%s)", msg)
@@ -45,7 +45,7 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 		return "", fmt.Errorf("the document is empty (the file changed since it was read)")
 	}
 	if del && item == 0 {
-		if err := checkIdentity(readHeader(doc.Content[0]), obj); err != nil {
+		if err := checkIdentity(yamldoc.ReadHeader(doc.Content[0]), obj); err != nil {
 			return "", err
 		}
 		return "", nil
@@ -85,9 +85,9 @@ func editDocument(seg segment, item int, obj runtime.Object, del bool) (string, 
 		if item > 0 {
 			tg = e.itemTarget(items, node)
 			// Items of typed lists may leave apiVersion and kind to the list.
-			h := readHeader(node)
+			h := yamldoc.ReadHeader(node)
 			for _, k := range []string{"apiVersion", "kind"} {
-				if (k == "apiVersion" && h.apiVersion == "") || (k == "kind" && h.kind == "") {
+				if (k == "apiVersion" && h.APIVersion == "") || (k == "kind" && h.Kind == "") {
 					removeKey(src, k)
 				}
 			}
@@ -127,15 +127,15 @@ func locate(root *yaml.Node, item int, obj runtime.Object) (node, items, itemsKe
 		}
 		node = items.Content[item-1]
 	}
-	h := readHeader(node)
+	h := yamldoc.ReadHeader(node)
 	if item > 0 {
 		// Items of typed lists may leave apiVersion and kind to the list.
-		rh := readHeader(root)
-		if h.apiVersion == "" {
-			h.apiVersion = rh.apiVersion
+		rh := yamldoc.ReadHeader(root)
+		if h.APIVersion == "" {
+			h.APIVersion = rh.APIVersion
 		}
-		if h.kind == "" {
-			h.kind = strings.TrimSuffix(rh.kind, "List")
+		if h.Kind == "" {
+			h.Kind = strings.TrimSuffix(rh.Kind, "List")
 		}
 	}
 	if err := checkIdentity(h, obj); err != nil {
@@ -154,7 +154,7 @@ func removeKey(m *yaml.Node, k string) {
 }
 
 // renderWhole re-renders a document, keeping its "---" line.
-func (e *docEditor) renderWhole(seg segment, doc *yaml.Node) string {
+func (e *docEditor) renderWhole(seg yamldoc.Segment, doc *yaml.Node) string {
 	var b strings.Builder
 	first := 1
 	if seg.Sep && len(e.lines) > 0 {
@@ -172,18 +172,18 @@ func (e *docEditor) renderWhole(seg segment, doc *yaml.Node) string {
 }
 
 // checkIdentity makes sure the document still holds the object being written.
-func checkIdentity(h header, obj runtime.Object) error {
+func checkIdentity(h yamldoc.Header, obj runtime.Object) error {
 	if obj == nil {
 		return nil
 	}
 	gvk, name := identity(obj)
-	hgv, _ := k8sschema.ParseGroupVersion(h.apiVersion)
-	hname := qualified(h.namespace, h.name)
+	hgv, _ := k8sschema.ParseGroupVersion(h.APIVersion)
+	hname := qualified(h.Namespace, h.Name)
 	m, err := meta.Accessor(obj)
-	sameName := err == nil && h.name == m.GetName() &&
-		(h.namespace == "" || m.GetNamespace() == "" || h.namespace == m.GetNamespace())
-	if h.kind != gvk.Kind || (h.apiVersion != "" && hgv.Group != gvk.Group) || !sameName {
-		return fmt.Errorf("holds %s %q, not %s %q (the file changed since it was read)", h.kind, hname, gvk.Kind, name)
+	sameName := err == nil && h.Name == m.GetName() &&
+		(h.Namespace == "" || m.GetNamespace() == "" || h.Namespace == m.GetNamespace())
+	if h.Kind != gvk.Kind || (h.APIVersion != "" && hgv.Group != gvk.Group) || !sameName {
+		return fmt.Errorf("holds %s %q, not %s %q (the file changed since it was read)", h.Kind, hname, gvk.Kind, name)
 	}
 	return nil
 }

@@ -1,13 +1,17 @@
-package manifest
+package edit_test
 
 import (
 	"errors"
+	"path/filepath"
 	"reflect"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/edit"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
@@ -21,7 +25,7 @@ func FuzzEditRoundTrip(f *testing.F) {
 		if len(data) > 1<<13 {
 			return
 		}
-		objs, err := Decode("f.yaml", data)
+		objs, err := manifest.Decode("f.yaml", data)
 		if err != nil {
 			return
 		}
@@ -31,7 +35,7 @@ func FuzzEditRoundTrip(f *testing.F) {
 				if s.Doc != o.Source.Doc {
 					continue
 				}
-				out, err := editDocument(s, o.Source.Item, o.Obj, false)
+				out, err := edit.EditDocument(s, o.Source.Item, o.Obj, false)
 				if err != nil {
 					t.Fatalf("rewriting %s unchanged: %v\n%q", o.Source, err, s.Text)
 				}
@@ -49,14 +53,14 @@ func FuzzEditRoundTrip(f *testing.F) {
 				}
 				labels["fuzz.example.com/edited"] = "2"
 				m.SetLabels(labels)
-				out, err = editDocument(s, o.Source.Item, edited, false)
-				if errors.Is(err, errAnchored) {
+				out, err = edit.EditDocument(s, o.Source.Item, edited, false)
+				if errors.Is(err, edit.ErrAnchored) {
 					continue // refused by name: anchors are never flattened into copies
 				}
 				if err != nil {
 					t.Fatalf("editing %s: %v\n%q", o.Source, err, s.Text)
 				}
-				again, err := Decode("f.yaml", []byte(out))
+				again, err := manifest.Decode("f.yaml", []byte(out))
 				if err != nil {
 					t.Fatalf("edited %s does not decode: %v\n%q", o.Source, err, out)
 				}
@@ -75,3 +79,5 @@ func sameObject(a, b runtime.Object) bool {
 	ub, err2 := runtime.DefaultUnstructuredConverter.ToUnstructured(b)
 	return err1 == nil && err2 == nil && reflect.DeepEqual(ua, ub)
 }
+
+func fuzzSeeds(add func([]byte)) { manifesttest.FuzzSeeds(filepath.Join("..", "..", ".."), add) }
