@@ -1,12 +1,10 @@
 package manifest
 
 import (
+	"fmt"
 	"sync/atomic"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // The run's bounds on nodes, aliases expanded, so that many documents each under maxNodes
@@ -88,65 +86,24 @@ func (b *budget) take(w int) bool {
 
 func (b *budget) over() bool { return int64(b.units) > b.limit || b.loose > runUnits }
 
+// Take is take for a converter (schema.Budget): false past a bound, with the message of
+// the bound crossed the first time one is.
+func (b *budget) Take(w int) (bool, string) {
+	if b.take(w) {
+		return true, ""
+	}
+	if b.reported {
+		return false, ""
+	}
+	b.reported = true
+	if b.loose > runUnits {
+		return false, fmt.Sprintf("the manifests together are too large (more than %d nodes of kinds other than Butler's and Steward's, aliases expanded); nothing after this point was read", maxRunNodes)
+	}
+	return false, fmt.Sprintf("the manifests together are too large (more than %d nodes for %s read, aliases expanded); nothing after this point was read",
+		b.limit, fileio.Size((b.limit-int64(runUnits))*int64(bytesPerUnit)))
+}
+
 // spent reports a bound crossed; it stays crossed when later bytes raise the bound.
 func (b *budget) spent() bool {
 	return b != nil && (b.over() || b.dropped || b.reported)
-}
-
-// tick counts a node against the bounds of its document and of the run, and checks its
-// depth; false (with the error recorded once) past any of them.
-func (c *converter) tick(n *yaml.Node, p *field.Path, depth int) bool {
-	if !c.tickOK(n, p, depth) {
-		c.broken = true
-		return false
-	}
-	return true
-}
-
-func (c *converter) tickOK(n *yaml.Node, p *field.Path, depth int) bool {
-	c.nodes++
-	if c.nodes > maxNodes {
-		if c.nodes == maxNodes+1 {
-			c.fail(p, n.Line, "document too large (aliases expand to more than %d nodes)", maxNodes)
-		}
-		return false
-	}
-	if !c.budget.take(c.weight) {
-		if !c.budget.reported {
-			c.budget.reported = true
-			if c.budget.loose > runUnits {
-				c.fail(p, n.Line, "the manifests together are too large (more than %d nodes of kinds other than Butler's and Steward's, aliases expanded); nothing after this point was read", maxRunNodes)
-			} else {
-				c.fail(p, n.Line, "the manifests together are too large (more than %d nodes for %s read, aliases expanded); nothing after this point was read",
-					c.budget.limit, fileio.Size((c.budget.limit-int64(runUnits))*int64(bytesPerUnit)))
-			}
-		}
-		return false
-	}
-	if depth > maxDepth {
-		c.fail(p, n.Line, "nested more than %d levels deep", maxDepth)
-		return false
-	}
-	return true
-}
-
-// count walks a value the object keeps without converting it (an unknown field of a kind
-// that allows them) only to count it, so that aliases cannot hide work from the bounds:
-// the writer expands what the reader kept.
-func (c *converter) count(n *yaml.Node, p *field.Path, depth int) bool {
-	if !c.tick(n, p, depth) {
-		return false
-	}
-	n = resolve(n)
-	if n == nil || n.Kind == yaml.AliasNode {
-		c.broken = true
-		c.fail(p, 0, "unresolvable alias")
-		return false
-	}
-	for _, ch := range n.Content {
-		if !c.count(ch, p, depth+1) {
-			return false
-		}
-	}
-	return true
 }

@@ -262,7 +262,7 @@ func (e *clusterEntry) reread() (Object, error) {
 	if err != nil {
 		return Object{}, fmt.Errorf("%s: reading TenantCluster %q again: %w", name, qualified(e.Namespace, e.Name), err)
 	}
-	seg := segment{text: string(data), line: int(e.span.line), doc: int(e.span.doc)}
+	seg := segment{Text: string(data), Line: int(e.span.line), Doc: int(e.span.doc)}
 	objs, _, err := decodeSegments(e.Source.File, []segment{seg}, e.from.opts, newBudget(), e.from.tab)
 	if err != nil || len(objs) != 1 || !isCluster(&objs[0]) || objs[0].Name != e.Name {
 		return Object{}, fmt.Errorf("internal error: %s: TenantCluster %q does not decode again as it did (%v)", name, qualified(e.Namespace, e.Name), err)

@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/schema"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // Decode reads every object of a file: multi-document YAML or JSON. Empty documents are
@@ -33,7 +35,7 @@ func decode(file string, data []byte, opts Options, b *budget, tab *pathTable) (
 
 // decodeDocuments is decode once the file has passed checkJSON.
 func decodeDocuments(file string, text string, opts Options, b *budget, tab *pathTable) ([]Object, error) {
-	objs, _, err := decodeSegments(file, splitDocuments(text), opts, b, tab)
+	objs, _, err := decodeSegments(file, yamldoc.SplitDocuments(text), opts, b, tab)
 	return objs, err
 }
 
@@ -45,14 +47,14 @@ func decodeSegments(file string, segs []segment, opts Options, b *budget, tab *p
 	var errs []error
 	var spans map[int]*docSpan
 	for _, seg := range segs {
-		if seg.doc < 0 {
+		if seg.Doc < 0 {
 			continue
 		}
 		if b.spent() {
 			break // reported once, by the document that spent it
 		}
-		if len(seg.text) > MaxDocumentBytes {
-			errs = append(errs, &DecodeError{File: file, Doc: seg.doc, Line: seg.line,
+		if len(seg.Text) > MaxDocumentBytes {
+			errs = append(errs, &DecodeError{File: file, Doc: seg.Doc, Line: seg.Line,
 				Msg: fmt.Sprintf("document larger than %s (the limit per YAML document)", fileio.Size(MaxDocumentBytes))})
 			continue
 		}
@@ -66,7 +68,7 @@ func decodeSegments(file string, segs []segment, opts Options, b *budget, tab *p
 				if spans == nil {
 					spans = map[int]*docSpan{}
 				}
-				spans[seg.doc] = sp
+				spans[seg.Doc] = sp
 			}
 		}
 		objs = append(objs, o...)
@@ -76,52 +78,52 @@ func decodeSegments(file string, segs []segment, opts Options, b *budget, tab *p
 }
 
 // trees bounds the parse trees alive at once in the process, on any number of cores: a
-// document holds its nodeBound (at most maxParseNodes) from before it is parsed until it
+// document holds its yamldoc.NodeBound (at most yamldoc.MaxParseNodes) from before it is parsed until it
 // is converted, when its tree becomes garbage.
-var trees = semaphore.NewWeighted(maxParseNodes)
+var trees = semaphore.NewWeighted(yamldoc.MaxParseNodes)
 
 // decodeSegment parses and converts one document: its objects and their errors, or the
 // error that kept it from being read.
 func decodeSegment(file string, seg segment, opts Options, b *budget, tab *pathTable) ([]Object, []error, error) {
-	hold := int64(min(nodeBound(seg.text), maxParseNodes))
+	hold := int64(min(yamldoc.NodeBound(seg.Text), yamldoc.MaxParseNodes))
 	_ = trees.Acquire(context.Background(), hold) // never fails: no deadline, hold <= the size
 	defer trees.Release(hold)
 	doc, line, msg, err := loadSegment(seg)
 	if err != nil {
-		return nil, nil, &DecodeError{File: file, Doc: seg.doc, Line: line, Msg: msg}
+		return nil, nil, &DecodeError{File: file, Doc: seg.Doc, Line: line, Msg: msg}
 	}
 	if doc == nil {
 		return nil, nil, nil
 	}
-	shiftLines(doc, seg.line-1)
+	shiftLines(doc, seg.Line-1)
 	d := &decoder{opts: opts, budget: b, tab: tab}
-	o, e := d.document(Source{File: file, Doc: seg.doc, Line: doc.Content[0].Line}, doc.Content[0])
+	o, e := d.document(Source{File: file, Doc: seg.Doc, Line: doc.Content[0].Line}, doc.Content[0])
 	return o, e, nil
 }
 
-// converter returns the converter of an object of kind ki (nil: a kind kept loosely).
-func (d *decoder) converter(ki *kindInfo) *converter {
-	c := newConverter(ki != nil && ki.strict)
-	c.budget, c.lines, c.intern = d.budget, &lineIndex{tab: d.tab}, d.opts.intern
+// converter returns the converter of an object of kind ki (nil: a kind kept loosely),
+// recording the lines of its fields in lines.
+func (d *decoder) converter(ki *schema.Kind, lines *lineIndex, tolerate func(path string) bool) *schema.Converter {
+	w := looseWeight
 	if ki != nil {
-		c.weight = typedWeight
+		w = typedWeight
 	}
-	return c
+	return schema.NewConverter(ki, schema.Options{Budget: d.budget, Weight: w, Lines: lines, Intern: d.opts.intern, Tolerate: tolerate})
 }
 
 // headerLines are the lines of an object's apiVersion and kind, for an object of a kind
 // that is not converted.
 func (d *decoder) headerLines(h header) *lineIndex {
-	l := &lineIndex{tab: d.tab}
+	l := yamldoc.NewLineIndex(d.tab)
 	for _, f := range []struct {
 		name string
 		line int
-	}{{"apiVersion", h.apiVersionLine}, {"kind", h.kindLine}} {
+	}{{"apiVersion", h.APIVersionLine}, {"kind", h.KindLine}} {
 		if f.line > 0 {
-			l.add(d.tab.id(pathStep{parent: noPath, kind: stepChild, name: f.name}, field.NewPath(f.name)), f.line)
+			l.Add(d.tab.ID(yamldoc.PathStep{Parent: yamldoc.NoPath, Kind: yamldoc.StepChild, Name: f.name}, field.NewPath(f.name)), f.line)
 		}
 	}
-	l.done()
+	l.Done()
 	return l
 }
 
@@ -146,52 +148,12 @@ func shiftLines(n *yaml.Node, off int) {
 	}
 }
 
-// header is what a document says about itself, read leniently for error messages.
-type header struct {
-	apiVersion, kind, name, namespace string
-	apiVersionLine, kindLine          int // where they are, for errors (0: absent)
+// internHeader makes the header's strings the Load's shared copies.
+func internHeader(h *header, in *interner) {
+	h.APIVersion, h.Kind, h.Namespace = in.Str(h.APIVersion), in.Str(h.Kind), in.Str(h.Namespace)
 }
 
-func readHeader(n *yaml.Node) header {
-	var h header
-	str := func(n *yaml.Node, k string) (string, *yaml.Node) {
-		n = resolve(n)
-		if n == nil || n.Kind != yaml.MappingNode {
-			return "", nil
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if kn := resolve(n.Content[i]); kn != nil && kn.Value == k {
-				v := resolve(n.Content[i+1])
-				if v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
-					return v.Value, v
-				}
-				return "", v
-			}
-		}
-		return "", nil
-	}
-	var av, kn *yaml.Node
-	h.apiVersion, av = str(n, "apiVersion")
-	h.kind, kn = str(n, "kind")
-	if av != nil {
-		h.apiVersionLine = av.Line
-	}
-	if kn != nil {
-		h.kindLine = kn.Line
-	}
-	if _, md := str(n, "metadata"); md != nil {
-		h.name, _ = str(md, "name")
-		h.namespace, _ = str(md, "namespace")
-	}
-	return h
-}
-
-// intern makes the header's strings the Load's shared copies.
-func (h *header) intern(in *interner) {
-	h.apiVersion, h.kind, h.namespace = in.str(h.apiVersion), in.str(h.kind), in.str(h.namespace)
-}
-
-func isList(apiVersion, kind string) (elem *kindInfo, ok bool) {
+func isList(apiVersion, kind string) (elem *schema.Kind, ok bool) {
 	if kind == "List" {
 		return nil, true
 	}
@@ -199,7 +161,7 @@ func isList(apiVersion, kind string) (elem *kindInfo, ok bool) {
 	if !found {
 		return nil, false
 	}
-	ki, _ := kindFor(apiVersion, base)
+	ki, _ := schema.KindFor(apiVersion, base)
 	if ki == nil && looseKind(apiVersion, base) {
 		return nil, true // items carry their own apiVersion and kind
 	}
@@ -207,12 +169,12 @@ func isList(apiVersion, kind string) (elem *kindInfo, ok bool) {
 }
 
 func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
-	n = resolve(n)
-	h := readHeader(n)
-	h.intern(d.opts.intern)
-	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind, Name: h.name, Namespace: h.namespace}
+	n = yamldoc.Resolve(n)
+	h := yamldoc.ReadHeader(n)
+	internHeader(&h, d.opts.intern)
+	base := Object{Source: src, APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: h.Namespace}
 	if n.Kind != yaml.MappingNode {
-		return nil, []error{base.errorAt("", n.Line, "a manifest document must be a mapping, got %s", describe(n))}
+		return nil, []error{base.errorAt("", n.Line, "a manifest document must be a mapping, got %s", schema.Describe(n))}
 	}
 	if notObject(n) {
 		e := base.errorAt("", n.Line, "not a Kubernetes object: it has no apiVersion, kind or metadata")
@@ -224,7 +186,7 @@ func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
 		}
 		return nil, []error{e}
 	}
-	if elem, ok := isList(h.apiVersion, h.kind); ok && h.apiVersion != "" {
+	if elem, ok := isList(h.APIVersion, h.Kind); ok && h.APIVersion != "" {
 		return d.list(src, n, h, elem)
 	}
 	o, err := d.object(src, n, h, nil)
@@ -234,35 +196,35 @@ func (d *decoder) document(src Source, n *yaml.Node) ([]Object, []error) {
 	return []Object{o}, nil
 }
 
-func (d *decoder) list(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Object, []error) {
-	base := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind}
+func (d *decoder) list(src Source, n *yaml.Node, h header, elem *schema.Kind) ([]Object, []error) {
+	base := Object{Source: src, APIVersion: h.APIVersion, Kind: h.Kind}
 	var items *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if resolve(n.Content[i]).Value == "items" {
-			items = resolve(n.Content[i+1])
+		if yamldoc.Resolve(n.Content[i]).Value == "items" {
+			items = yamldoc.Resolve(n.Content[i+1])
 		}
 	}
 	if items == nil || (items.Kind == yaml.ScalarNode && items.ShortTag() == "!!null") {
 		return nil, nil
 	}
 	if items.Kind != yaml.SequenceNode {
-		return nil, []error{base.errorAt("items", items.Line, "expected a list, got %s", describe(items))}
+		return nil, []error{base.errorAt("items", items.Line, "expected a list, got %s", schema.Describe(items))}
 	}
 	var objs []Object
 	var errs []error
 	for i, it := range items.Content {
-		it = resolve(it)
+		it = yamldoc.Resolve(it)
 		s := src
 		s.Item, s.Line = i+1, it.Line
-		ih := readHeader(it)
-		ih.intern(d.opts.intern)
+		ih := yamldoc.ReadHeader(it)
+		internHeader(&ih, d.opts.intern)
 		if it.Kind != yaml.MappingNode {
 			b := Object{Source: s}
-			errs = append(errs, b.errorAt("", it.Line, "a list item must be a mapping, got %s", describe(it)))
+			errs = append(errs, b.errorAt("", it.Line, "a list item must be a mapping, got %s", schema.Describe(it)))
 			continue
 		}
-		if _, nested := isList(ih.apiVersion, ih.kind); nested && ih.apiVersion != "" {
-			b := Object{Source: s, APIVersion: ih.apiVersion, Kind: ih.kind}
+		if _, nested := isList(ih.APIVersion, ih.Kind); nested && ih.APIVersion != "" {
+			b := Object{Source: s, APIVersion: ih.APIVersion, Kind: ih.Kind}
 			errs = append(errs, b.errorAt("", it.Line, "a List cannot hold another List"))
 			continue
 		}
@@ -278,27 +240,27 @@ func (d *decoder) list(src Source, n *yaml.Node, h header, elem *kindInfo) ([]Ob
 
 // decodeObject decodes one object; def supplies apiVersion and kind for items of typed
 // lists, which may leave them out.
-func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Object, []error) {
+func (d *decoder) object(src Source, n *yaml.Node, h header, def *schema.Kind) (Object, []error) {
 	if def != nil {
-		if h.apiVersion == "" {
-			h.apiVersion = def.gvk.GroupVersion().String()
+		if h.APIVersion == "" {
+			h.APIVersion = def.GVK().GroupVersion().String()
 		}
-		if h.kind == "" {
-			h.kind = def.gvk.Kind
+		if h.Kind == "" {
+			h.Kind = def.GVK().Kind
 		}
 	}
-	o := Object{Source: src, APIVersion: h.apiVersion, Kind: h.kind, Name: h.name, Namespace: h.namespace}
+	o := Object{Source: src, APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: h.Namespace}
 	var errs []error
-	if h.apiVersion == "" {
+	if h.APIVersion == "" {
 		errs = append(errs, o.errorAt("apiVersion", 0, "missing or not a string (every object needs apiVersion and kind)"))
 	}
-	if h.kind == "" {
+	if h.Kind == "" {
 		errs = append(errs, o.errorAt("kind", 0, "missing or not a string (every object needs apiVersion and kind)"))
 	}
 	if errs != nil {
 		return o, errs
 	}
-	ki, err := kindFor(h.apiVersion, h.kind)
+	ki, err := schema.KindFor(h.APIVersion, h.Kind)
 	if err != nil {
 		return o, []error{o.errorAt("apiVersion", 0, "%v", err)}
 	}
@@ -308,18 +270,20 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 			return o, []error{e}
 		}
 	}
-	c := d.converter(ki)
+	var tolerate func(path string) bool
 	if d.opts.Tolerate != nil && ki != nil {
-		c.tolerate = func(path string) bool { return d.opts.Tolerate(h.apiVersion, h.kind, path) }
+		tolerate = func(path string) bool { return d.opts.Tolerate(h.APIVersion, h.Kind, path) }
 	}
+	lines := yamldoc.NewLineIndex(d.tab)
+	c := d.converter(ki, lines, tolerate)
 	if ki != nil {
-		return d.typedObject(o, n, h, ki, c)
+		return d.typedObject(o, n, h, ki, c, lines)
 	}
-	v, ok := c.untyped(n, nil, 0)
-	c.lines.done()
-	o.lines = c.lines
-	for _, e := range c.errs {
-		errs = append(errs, o.errorAt(e.field, e.line, "%s", e.msg))
+	v, ok := c.Untyped(n)
+	lines.Done()
+	o.lines = lines
+	for _, e := range c.Problems() {
+		errs = append(errs, o.errorAt(e.Field, e.Line, "%s", e.Msg))
 	}
 	if !ok || errs != nil {
 		if errs == nil {
@@ -328,7 +292,7 @@ func (d *decoder) object(src Source, n *yaml.Node, h header, def *kindInfo) (Obj
 		return o, errs
 	}
 	m := v.(map[string]any)
-	m["apiVersion"], m["kind"] = h.apiVersion, h.kind
+	m["apiVersion"], m["kind"] = h.APIVersion, h.Kind
 	o.Obj = &unstructured.Unstructured{Object: m}
 	return o, nil
 }

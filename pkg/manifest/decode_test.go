@@ -10,6 +10,7 @@ import (
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 )
 
 func TestSourceString(t *testing.T) {
@@ -48,7 +49,7 @@ func TestDecodeErrorString(t *testing.T) {
 	}
 }
 
-const teamHeader = "apiVersion: butler.butlerlabs.dev/v1alpha1\nkind: Team\nmetadata:\n  name: payments\n"
+const teamHeader = manifesttest.TeamHeader
 
 func TestDecodeValid(t *testing.T) {
 	in := `# leading comment, not a document

@@ -20,4 +20,8 @@
 // local change (flow style, anchors, reordered lists), the affected block, or in the last
 // resort the document, is re-rendered; every result is parsed back and checked before
 // anything is written.
+//
+// The work is done below this package, which keeps the API: pkg/manifest/edit writes,
+// pkg/manifest/schema converts and validates the known kinds, pkg/manifest/yamldoc splits
+// and parses a file's documents for both.
 package manifest

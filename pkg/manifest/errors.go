@@ -80,7 +80,7 @@ type Object struct {
 // ancestor that was in the file, or the object's own line.
 func (o Object) Line(path string) int {
 	for p := path; p != ""; p = parentPath(p) {
-		if l, ok := o.lines.get(p); ok {
+		if l, ok := o.lines.Get(p); ok {
 			return l
 		}
 	}

@@ -75,8 +75,8 @@ func leanSpan(opts Options, file string, seg segment) *docSpan {
 	if opts.from == nil || file == Stdin {
 		return nil
 	}
-	return &docSpan{off: int64(seg.off), n: uint32(len(seg.text)), line: int32(seg.line), doc: int32(seg.doc),
-		sum: digest(unsafe.Slice(unsafe.StringData(seg.text), len(seg.text)))}
+	return &docSpan{off: int64(seg.Off), n: uint32(len(seg.Text)), line: int32(seg.Line), doc: int32(seg.Doc),
+		sum: digest(unsafe.Slice(unsafe.StringData(seg.Text), len(seg.Text)))}
 }
 
 // recordable reports whether a Load can keep o as a record (o's span, the document's, is

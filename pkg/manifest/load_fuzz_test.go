@@ -7,6 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/schema"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // FuzzLoad feeds one input to Load three ways (a file in a directory reached through a
@@ -45,7 +50,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("directory read %d objects, file %d", len(viaDir.Objects), len(viaFile.Objects))
 		}
 		// Stdin refuses empty input on top: otherwise it must agree too.
-		if hasContent(string(data)) && (errStdin == nil) != (errFile == nil) {
+		if yamldoc.HasContent(string(data)) && (errStdin == nil) != (errFile == nil) {
 			t.Fatalf("stdin and file disagree: %v / %v", errStdin, errFile)
 		}
 		if errStdin == nil && errFile == nil && len(viaStdin.Objects) != len(viaFile.Objects) {
@@ -64,7 +69,7 @@ func FuzzLoad(f *testing.F) {
 			if exact && o.Obj == nil {
 				t.Fatalf("accepted %s %s without decoding it", o.APIVersion, o.Kind)
 			}
-			if exact && !looseKind(o.APIVersion, o.Kind) && kindOfObject(o.Obj) == nil {
+			if exact && !looseKind(o.APIVersion, o.Kind) && schema.KindOf(o.Obj) == nil {
 				t.Fatalf("accepted unknown kind %s in %s", o.Kind, group)
 			}
 			if strict && !exact {
@@ -94,3 +99,5 @@ func flatten(err error) []error {
 	}
 	return []error{err}
 }
+
+func fuzzSeeds(add func([]byte)) { manifesttest.FuzzSeeds(filepath.Join("..", ".."), add) }

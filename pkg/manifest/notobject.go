@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // A repository holds YAML that is not Kubernetes (.pre-commit-config.yaml,
@@ -22,7 +24,7 @@ var objectKeys = map[string]bool{"apiversion": true, "kind": true, "metadata": t
 // notObject reports whether a mapping document holds none of objectKeys.
 func notObject(n *yaml.Node) bool {
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := resolve(n.Content[i])
+		k := yamldoc.Resolve(n.Content[i])
 		if k == nil || k.Kind != yaml.ScalarNode {
 			return false // a key of another shape: the converter words its error
 		}

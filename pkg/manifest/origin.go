@@ -2,7 +2,8 @@ package manifest
 
 import (
 	"errors"
-	"strings"
+
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // Walk lists the files LoadWith would read from paths with opts (directories walked,
@@ -89,18 +90,18 @@ func (o *Object) origin(field string) (FieldOrigin, bool) {
 	if field == "" {
 		return FieldOrigin{}, false
 	}
-	want := fieldSteps(field)
+	want := yamldoc.FieldSteps(field)
 	best, below := -1, -1
 	for i, fo := range o.origins {
-		got := fieldSteps(fo.Field)
+		got := yamldoc.FieldSteps(fo.Field)
 		switch {
-		case prefixOf(got, want):
+		case yamldoc.PrefixOf(got, want):
 			// The most specific wins; of equal ones the last, as patches apply in order.
-			if best < 0 || len(got) >= len(fieldSteps(o.origins[best].Field)) {
+			if best < 0 || len(got) >= len(yamldoc.FieldSteps(o.origins[best].Field)) {
 				best = i
 			}
-		case prefixOf(want, got):
-			if below < 0 || len(got) >= len(fieldSteps(o.origins[below].Field)) {
+		case yamldoc.PrefixOf(want, got):
+			if below < 0 || len(got) >= len(yamldoc.FieldSteps(o.origins[below].Field)) {
 				below = i
 			}
 		}
@@ -114,44 +115,6 @@ func (o *Object) origin(field string) (FieldOrigin, bool) {
 	return FieldOrigin{}, false
 }
 
-// fieldSteps splits a field path into its steps: "a.b[c.d][0]" gives a, b, c.d, 0, as
-// "a.b.c.d" would not; a key in brackets is one step.
-func fieldSteps(p string) []string {
-	var out []string
-	for p != "" {
-		switch {
-		case p[0] == '.':
-			p = p[1:]
-		case p[0] == '[':
-			end := strings.IndexByte(p, ']')
-			if end < 0 {
-				return append(out, p[1:])
-			}
-			out = append(out, p[1:end])
-			p = p[end+1:]
-		default:
-			end := strings.IndexAny(p, ".[")
-			if end < 0 {
-				return append(out, p)
-			}
-			out = append(out, p[:end])
-			p = p[end:]
-		}
-	}
-	return out
-}
-
-// FieldSteps is fieldSteps for renderers that index their patches' fields.
-func FieldSteps(p string) []string { return fieldSteps(p) }
-
-func prefixOf(a, b []string) bool {
-	if len(a) > len(b) || len(a) == 0 {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+// FieldSteps splits a field path into its steps (yamldoc.FieldSteps), for renderers that
+// index their patches' fields.
+func FieldSteps(p string) []string { return yamldoc.FieldSteps(p) }

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // A Load reads files in order on its own goroutine (the walk, the limits and the file
@@ -167,7 +168,7 @@ func decodeAndValidate(name string, data []byte, opts Options, b *budget, tab *p
 	// keeps a piece of the text (the parser copies what it keeps), so the text is the bytes,
 	// not a copy of every file.
 	text := unsafe.String(unsafe.SliceData(data), len(data))
-	objs, spans, err := decodeSegments(name, splitDocuments(text), opts, b, tab)
+	objs, spans, err := decodeSegments(name, yamldoc.SplitDocuments(text), opts, b, tab)
 	if err != nil {
 		errs = append(errs, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/yamldoc"
 )
 
 // Limits on what Load reads (docs/ci-on-manifests.md). A Kubernetes object is at most
@@ -204,7 +205,7 @@ func (r *reader) stdin(stdin io.Reader) {
 		r.fail("read stdin: %v", err)
 		return
 	}
-	if !hasContent(string(data)) {
+	if !yamldoc.HasContent(string(data)) {
 		// A pipeline whose producer failed sends nothing: a gate must not pass on that.
 		r.fail("<stdin>: no manifests: standard input was empty")
 		return

@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/schema"
+
 	"github.com/rogpeppe/go-internal/txtar"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 )
@@ -55,7 +57,7 @@ func walkCorpus(t *testing.T) []Object {
 	}
 	var typed []Object
 	for _, o := range objs {
-		if o.Obj != nil && kindOfObject(o.Obj) != nil {
+		if o.Obj != nil && schema.KindOf(o.Obj) != nil {
 			typed = append(typed, o)
 		}
 	}
@@ -78,13 +80,13 @@ func TestTypedWalkAsJSON(t *testing.T) {
 	if len(objs) < 200 {
 		t.Fatalf("only %d typed objects", len(objs))
 	}
-	kinds := map[*kindInfo]bool{}
+	kinds := map[*schema.Kind]bool{}
 	for _, o := range objs {
-		kinds[kindOfObject(o.Obj)] = true
+		kinds[schema.KindOf(o.Obj)] = true
 	}
-	for _, ki := range knownKinds {
+	for _, ki := range schema.Kinds() {
 		if !kinds[ki] {
-			t.Errorf("no %s in the corpus", ki.gvk.Kind)
+			t.Errorf("no %s in the corpus", ki.GVK().Kind)
 		}
 	}
 	rng := rand.New(rand.NewSource(1))
@@ -109,7 +111,7 @@ func TestTypedWalkAsJSON(t *testing.T) {
 		m := o // built in memory: no lines, no apiVersion and kind
 		m.lines, m.APIVersion, m.Kind = nil, "", ""
 		m.Obj = o.Obj.DeepCopyObject()
-		m.Obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+		m.Obj.GetObjectKind().SetGroupVersionKind(k8sschema.GroupVersionKind{})
 		compare(m)
 	}
 	t.Logf("%d objects compared, %d findings", compared, found)
@@ -117,6 +119,9 @@ func TestTypedWalkAsJSON(t *testing.T) {
 		t.Fatalf("only %d findings: the mutations do not reach the rules", found)
 	}
 }
+
+// quantityType is resource.Quantity's, which mutateTyped sets as a quantity.
+var quantityType = reflect.TypeOf(resource.Quantity{})
 
 var (
 	oddStrings    = []string{"", "-bad", "UPPER", "a@b", "dev", "v1.31.0", "x y", strings.Repeat("a", 300), "16Gi", "calico"}

@@ -8,9 +8,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 )
 
-const clusterHeader = "apiVersion: butler.butlerlabs.dev/v1alpha1\nkind: TenantCluster\nmetadata:\n  name: c\n  namespace: payments\n"
+const clusterHeader = manifesttest.ClusterHeader
 
 func TestValidate(t *testing.T) {
 	for _, tc := range []struct {

@@ -12,11 +12,11 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	stewardv1alpha1 "github.com/butlerdotdev/butler-toolkit/pkg/apis/steward/v1alpha1"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -47,51 +47,7 @@ func checkFile(t *testing.T, path, want string) {
 	}
 }
 
-const commentedFile = `# Payments team, managed by the platform team.
-# Do not edit by hand outside of a pull request.
-
----
-# The team itself.
-kind: Team   # kind before apiVersion on purpose
-apiVersion: butler.butlerlabs.dev/v1alpha1
-metadata:
-  name: payments
-  labels: {tier: gold}
-spec:
-  # people
-  access:
-    users:
-    - name: alice@example.com   # lead
-      role: admin
-
-    # bob helps out
-    - name: bob@example.com
-      role: 'operator'
-  resourceLimits:
-    maxMemory: 16384Mi  # 16 GiB, written in Mi on purpose
-    maxClusters: 20     # twenty
-  clusterDefaults:
-    workerCPU: "4"
-    kubernetesVersion: "v1.31.0"
-  environments:
-    - name: dev
-      limits:
-        maxClustersPerMember: 2
-      # prod is strict
-    - name: prod
-      limits:
-        maxClusters: 6
-  displayName: Payments
-  # end of spec
-# end of team
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: untouched    # stays as it is
-data:
-  weird:    "spacing"   # kept
-`
+const commentedFile = manifesttest.CommentedFile
 
 func TestWriteInPlaceKeepsTheRest(t *testing.T) {
 	dir := t.TempDir()
@@ -307,51 +263,6 @@ spec:
 	checkFile(t, existing, orig+"\n---\napiVersion: butler.butlerlabs.dev/v1alpha1\nkind: User\nmetadata:\n    name: b\nspec:\n    email: b@example.com\n    sshKeys:\n    - name: k\n      publicKey: ssh-ed25519 BBBB\n")
 	if st, _ := os.Stat(existing); st.Mode().Perm() != 0o600 {
 		t.Errorf("mode changed to %v", st.Mode().Perm())
-	}
-}
-
-func TestWriteRendersWithoutNoise(t *testing.T) {
-	team := &v1alpha1.Team{ObjectMeta: metav1.ObjectMeta{Name: "t"}}
-	team.Spec.ClusterDefaults = &v1alpha1.ClusterDefaults{WorkerCPU: ptr(int32(4)), DefaultAddons: []string{"on", "8080", "yes"}}
-	team.Spec.ResourceLimits = &v1alpha1.TeamResourceLimits{MaxCPUCores: ptr(resource.MustParse("64")), MaxClusters: ptr(int32(0))}
-	text, err := renderNew(team, defaultStyle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `apiVersion: butler.butlerlabs.dev/v1alpha1
-kind: Team
-metadata:
-  name: t
-spec:
-  resourceLimits:
-    maxClusters: 0
-    maxCPUCores: "64"
-  clusterDefaults:
-    workerCPU: 4
-    defaultAddons:
-      - "on"
-      - "8080"
-      - "yes"
-`
-	if text != want {
-		t.Errorf("got:\n%s\nwant:\n%s", text, want)
-	}
-	for _, noise := range []string{"status", "creationTimestamp", "{}", "null"} {
-		if strings.Contains(text, noise) {
-			t.Errorf("rendered YAML contains %q", noise)
-		}
-	}
-	u := &unstructured.Unstructured{Object: map[string]any{
-		"kind": "ConfigMap", "apiVersion": "v1", "metadata": map[string]any{"name": "c"},
-		"data": map[string]any{"multi": "line one\nline two\n", "empty": "", "n": "1.5"},
-	}}
-	text, err = renderNew(u, defaultStyle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  empty: \"\"\n  multi: |\n    line one\n    line two\n  \"n\": \"1.5\"\n"
-	if text != want {
-		t.Errorf("got:\n%s\nwant:\n%s", text, want)
 	}
 }
 
@@ -577,29 +488,6 @@ func TestWriteFailureWritesNothing(t *testing.T) {
 	err = Write([]Change{{Source: set.SourceOf(ub), Obj: ua}})
 	if err == nil || !strings.Contains(err.Error(), `holds User "b", not User "a" (the file changed since it was read)`) {
 		t.Errorf("identity check: %v", err)
-	}
-}
-
-func TestWriteExamplesUnchanged(t *testing.T) {
-	set, err := Load([]string{"../../examples/payments"}, nil) // examples/flux is a Flux tree: pkg/gitops reads it
-	if err != nil {
-		t.Skip("examples not readable:", err)
-	}
-	var changes []Change
-	before := map[string]string{}
-	for i := range set.Objects {
-		o := &set.Objects[i]
-		changes = append(changes, Change{Source: &o.Source, Obj: o.Obj})
-		before[o.Source.File] = readFile(t, o.Source.File)
-	}
-	plans, err := plan(changes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range plans {
-		if string(p.out) != before[p.path] {
-			t.Errorf("%s would change:\n%s", p.path, p.out)
-		}
 	}
 }
 
