@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -36,6 +37,24 @@ type fileResult struct {
 	units      int
 	loose      int
 	dropped    bool // not usable as it is (see decode): decode again in order
+	// asked are the unknown fields tolerated provisionally (Options.Settle), and data
+	// the file's bytes, kept when there are any: the file is decoded again, from them,
+	// if Settle does not tolerate one.
+	asked []question
+	data  []byte
+}
+
+// question is an unknown field Options.Tolerate is asked about.
+type question struct{ apiVersion, kind, field string }
+
+// settled reports whether tol tolerates every field the file was asked about.
+func (res *fileResult) settled(tol func(apiVersion, kind, field string) bool) bool {
+	for _, q := range res.asked {
+		if tol == nil || !tol(q.apiVersion, q.kind, q.field) {
+			return false
+		}
+	}
+	return true
 }
 
 // workerHook runs before a worker decodes a file; tests make it panic.
@@ -60,7 +79,7 @@ func newPipeline(opts Options, tab *pathTable) *pipeline {
 	n := runtime.GOMAXPROCS(0)
 	if opts.Lean {
 		ro := opts
-		ro.Lean, ro.Reuse, ro.Skip, ro.validate = false, nil, nil, true
+		ro.Lean, ro.Reuse, ro.Skip, ro.Settle, ro.validate = false, nil, nil, nil, true
 		opts.from = &rereader{opts: ro, tab: tab}
 	}
 	p := &pipeline{opts: opts, tab: tab, jobs: make(chan loadJob, 2*n)}
@@ -122,7 +141,16 @@ func (p *pipeline) decode(j loadJob, in *interner) {
 	b := &budget{shared: &p.total, read: &p.read, limit: runLimit(res.read)}
 	opts := p.opts
 	opts.intern = in
+	if opts.Settle != nil {
+		opts.Tolerate = func(apiVersion, kind, field string) bool {
+			res.asked = append(res.asked, question{apiVersion, kind, field})
+			return true
+		}
+	}
 	res.objs, res.errs = decodeAndValidate(res.name, j.data, opts, b, p.tab)
+	if len(res.asked) > 0 && res.stdin == nil {
+		res.data = j.data
+	}
 	res.units, res.loose = b.units, b.loose
 	if b.over() {
 		// Over the bound on its own: exact for the first file, whose budget starts at zero
@@ -172,6 +200,16 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 	if n > 0 {
 		set.Objects = make([]Object, 0, n) // a file decoded again below may add a few
 	}
+	again := p.opts // for a file decoded again, here
+	if p.opts.Settle != nil {
+		again.Tolerate, again.Settle = nil, nil
+		if slices.ContainsFunc(p.results, func(res *fileResult) bool { return len(res.asked) > 0 }) {
+			again.Tolerate = p.opts.Settle()
+		}
+		if again.from != nil {
+			again.from.opts.Tolerate = again.Tolerate
+		}
+	}
 	run := newBudget()
 	next, collected := 0, false
 	for i, res := range p.results {
@@ -187,6 +225,10 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 			continue
 		case run.spent():
 			continue // nothing after the crossing is read
+		case !res.settled(again.Tolerate):
+			// Settle refuses a field the file was decoded tolerating: decoded again with
+			// its answer, from the bytes read, as a Load with that Tolerate decodes it.
+			res.objs, res.errs = decodeAndValidate(res.name, res.keptData(), again, run, p.tab)
 		case !res.dropped && int64(run.units+res.units) <= run.limit && run.loose+res.loose <= runUnits:
 			run.units += res.units
 			run.loose += res.loose
@@ -198,7 +240,7 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 				runtime.GC() // what the workers dropped goes before the run decodes it again
 				collected = true
 			}
-			data := res.stdin
+			data := res.keptData()
 			if data == nil {
 				var err error
 				if data, err = fileio.ReadFile(res.name, p.opts.fileLimit()); err != nil {
@@ -206,10 +248,18 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 					continue
 				}
 			}
-			res.objs, res.errs = decodeAndValidate(res.name, data, p.opts, run, p.tab)
+			res.objs, res.errs = decodeAndValidate(res.name, data, again, run, p.tab)
 		}
 		set.Objects = append(set.Objects, res.objs...)
 		errs = append(errs, res.errs...)
 	}
 	return append(errs, readErrs[next:]...)
+}
+
+// keptData is the bytes of a file whose questions were kept (fileResult.asked).
+func (res *fileResult) keptData() []byte {
+	if res.stdin != nil {
+		return res.stdin
+	}
+	return res.data
 }
