@@ -234,35 +234,25 @@ func (l *loader) skipper(skip map[string]bool) func(p string, data []byte) bool 
 
 // loadTolerant is manifest.LoadWith. Fields the CRDs declare (the tree's own, or
 // opts.CRDs') are left unjudged, with a warning, rather than refused: the tools may be
-// older than the CRDs. mo then tolerates them for the loads that follow. The first pass
-// tolerates every field provisionally (onceReader): a second is needed only when one of
-// them is not declared after all, and its result is then an error.
+// older than the CRDs. The load tolerates every field provisionally while it reads the
+// files (the CRDs among them) and settles at its end (manifest.Options.Settle), decoding
+// again, from the bytes it read, only a file holding a field no CRD declares: its result
+// is then an error. mo then tolerates the declared fields for the loads that follow.
 func (l *loader) loadTolerant(paths []string, mo *manifest.Options) (*manifest.Set, error) {
-	prov := &provisional{}
 	first := *mo
-	first.Tolerate = prov.tolerate
-	raw, err := manifest.LoadWith(paths, l.once.stdinFor(), first)
-	if !prov.questions() {
-		prov.settle(nil)
-		return raw, err
+	first.Settle = func() func(apiVersion, kind, field string) bool {
+		var tol func(apiVersion, kind, field string) bool
+		if l.opts.CRDs != nil {
+			tol = crdTolerance(l.once.readCRDFiles(l.opts.CRDs(), l.opts.Manifest.MaxFileBytes))
+		} else {
+			tol = crdTolerance(l.once.crds)
+		}
+		if tol != nil {
+			mo.Tolerate, l.tolerate = tol, tol
+		}
+		return tol
 	}
-	var tol func(apiVersion, kind, field string) bool
-	if l.opts.CRDs != nil {
-		tol = crdTolerance(l.once.readCRDFiles(l.opts.CRDs(), l.opts.Manifest.MaxFileBytes))
-	} else {
-		tol = crdTolerance(l.once.crds)
-	}
-	if tol != nil {
-		mo.Tolerate = tol
-		l.tolerate = tol
-	}
-	if prov.settle(tol) {
-		mo.Tolerate = prov.tolerate // as tol, for the clusters the load kept as records, read again
-		return raw, err
-	}
-	// A field neither the tools nor the CRDs know: the pass that refuses it.
-	l.templates = map[string]manifest.File{}
-	return manifest.LoadWith(paths, l.once.stdinFor(), *mo)
+	return manifest.LoadWith(paths, l.once.stdinFor(), first)
 }
 
 // objectsOf is every object of a set in the order read, its clusters whole: the set's

@@ -12,10 +12,10 @@ import (
 // A Load reads each source once: standard input is kept as it is read and given again to
 // a later pass (a stream cannot be read twice), the files holding CustomResourceDefinitions
 // are kept as the first pass reads them, and fields the tools do not know are tolerated
-// provisionally in that pass, so that a tree whose CRDs declare them needs no second one.
-// A second pass over the files remains only where its result is an error (a field neither
-// the tools nor the CRDs know). The clusters a load keeps as records are read again
-// through the set's Clusters, a document at a time, by design.
+// provisionally in that pass and settled at its end (manifest.Options.Settle), so that
+// neither a tree whose CRDs declare them nor one refused for a field they do not declare
+// needs a second pass. The clusters a load keeps as records are read again through the
+// set's Clusters, a document at a time, by design.
 
 // onceReader is what a Load keeps of what it read.
 type onceReader struct {
@@ -58,47 +58,6 @@ func (o *onceReader) readFile(path string, limit int64) ([]byte, error) {
 		o.mu.Unlock()
 	}
 	return data, err
-}
-
-// provisional tolerates every unknown field during a first pass and records what it was
-// asked; once final is set, it answers as final does (nil: nothing is tolerated), for what
-// reads the records of a lean load again.
-type provisional struct {
-	mu    sync.Mutex
-	asked [][3]string
-	done  bool
-	final func(apiVersion, kind, field string) bool
-}
-
-func (p *provisional) tolerate(apiVersion, kind, field string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.done {
-		return p.final != nil && p.final(apiVersion, kind, field)
-	}
-	p.asked = append(p.asked, [3]string{apiVersion, kind, field})
-	return true
-}
-
-// questions reports whether the pass asked anything.
-func (p *provisional) questions() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.asked) > 0
-}
-
-// settle ends the first pass with the real tolerance tol. It reports whether tol answers
-// every question the pass asked with true: the pass then read as a pass with tol would.
-func (p *provisional) settle(tol func(apiVersion, kind, field string) bool) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done, p.final = true, tol
-	for _, q := range p.asked {
-		if tol == nil || !tol(q[0], q[1], q[2]) {
-			return false
-		}
-	}
-	return true
 }
 
 // readCRDFiles reads the files opts.CRDs names (another tree's: the base of a change),

@@ -172,3 +172,32 @@ spec:
 		t.Errorf("lean %v, whole %v", rendered[0], rendered[1])
 	}
 }
+
+// TestLoadRefusalReadsEachFileOnce: a tree refused for a field no CRD declares, beside a
+// file whose field its CRD declares, is refused naming that field, and each file is read
+// once (the refusal is worded from the bytes the load read, not a second pass).
+func TestLoadRefusalReadsEachFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "crds", "tenantcluster.yaml"), []byte(newFieldCRD))
+	writeFile(t, filepath.Join(dir, "clusters", "a.yaml"), []byte(clusterWithNewField))
+	typo := strings.NewReplacer("maintenanceWindow", "maintenanceWindw", "name: web", "name: api").Replace(clusterWithNewField)
+	writeFile(t, filepath.Join(dir, "clusters", "b.yaml"), []byte(typo))
+	reads := map[string]int{}
+	opts := Options{}
+	opts.Manifest.ReadFile = countReads(reads)
+	_, err := Load([]string{dir}, nil, opts)
+	if err == nil || !strings.Contains(err.Error(), `b.yaml:9: TenantCluster "payments/api" (document 1): spec.maintenanceWindw: unknown field`) {
+		t.Fatalf("Load: %v, want b.yaml's unknown field refused", err)
+	}
+	if strings.Contains(err.Error(), "a.yaml") {
+		t.Errorf("the declared field of a.yaml is refused too: %v", err)
+	}
+	if len(reads) != 3 {
+		t.Errorf("files read: %v, want the tree's 3", reads)
+	}
+	for p, n := range reads {
+		if n != 1 {
+			t.Errorf("%s read %d times, want once", p, n)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -38,6 +39,33 @@ type fileResult struct {
 	units      int
 	loose      int
 	dropped    bool // not usable as it is (see decode): decode again in order
+	// asked are the unknown fields tolerated provisionally (Options.Settle), and data
+	// the file's bytes, kept when there are any: the file is decoded again, from them,
+	// if Settle does not tolerate one.
+	asked []question
+	data  []byte
+}
+
+// question is an unknown field Options.Tolerate is asked about.
+type question struct{ apiVersion, kind, field string }
+
+// settled reports whether tol tolerates every field the file was asked about.
+func (res *fileResult) settled(tol func(apiVersion, kind, field string) bool) bool {
+	for _, q := range res.asked {
+		if tol == nil || !tol(q.apiVersion, q.kind, q.field) {
+			return false
+		}
+	}
+	return true
+}
+
+// keptData is the bytes of a file kept for decoding again (standard input, or a file
+// with fields tolerated provisionally), nil for any other.
+func (res *fileResult) keptData() []byte {
+	if res.stdin != nil {
+		return res.stdin
+	}
+	return res.data
 }
 
 // workerHook runs before a worker decodes a file; tests make it panic.
@@ -62,7 +90,7 @@ type pipeline struct {
 func newPipeline(opts Options, tab *pathTable) *pipeline {
 	n := runtime.GOMAXPROCS(0)
 	ro := opts
-	ro.Reuse, ro.Skip, ro.validate, ro.from = nil, nil, true, nil
+	ro.Reuse, ro.Skip, ro.Settle, ro.validate, ro.from = nil, nil, nil, true, nil
 	p := &pipeline{opts: opts, tab: tab, from: &rereader{opts: ro, tab: tab}, jobs: make(chan loadJob, 2*n)}
 	for range n {
 		p.wg.Add(1)
@@ -134,7 +162,16 @@ func (p *pipeline) decode(j loadJob, in *interner) {
 	b := &budget{shared: &p.total, read: &p.read, limit: runLimit(res.read)}
 	opts := p.fileOptions(res)
 	opts.intern = in
+	if opts.Settle != nil {
+		opts.Tolerate = func(apiVersion, kind, field string) bool {
+			res.asked = append(res.asked, question{apiVersion, kind, field})
+			return true
+		}
+	}
 	res.objs, res.clusters, res.errs = decodeAndValidate(res.name, j.data, opts, b, p.tab)
+	if len(res.asked) > 0 && res.stdin == nil {
+		res.data = j.data
+	}
 	res.units, res.loose = b.units, b.loose
 	if b.over() {
 		// Over the bound on its own: exact for the first file, whose budget starts at zero
@@ -223,6 +260,15 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 	if nc > 0 {
 		set.Clusters.list = make([]clusterEntry, 0, nc)
 	}
+	if p.opts.Settle != nil {
+		// The workers are done: what a file is decoded again with from here is settled.
+		settle := p.opts.Settle
+		p.opts.Tolerate, p.opts.Settle = nil, nil
+		if slices.ContainsFunc(p.results, func(res *fileResult) bool { return len(res.asked) > 0 }) {
+			p.opts.Tolerate = settle()
+		}
+		p.from.opts.Tolerate = p.opts.Tolerate
+	}
 	run := newBudget()
 	next, collected := 0, false
 	for i, res := range p.results {
@@ -238,6 +284,10 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 			continue
 		case run.spent():
 			continue // nothing after the crossing is read
+		case !res.settled(p.opts.Tolerate):
+			// Settle refuses a field the file was decoded tolerating: decoded again with
+			// its answer, from the bytes read, as a Load with that Tolerate decodes it.
+			res.objs, res.clusters, res.errs = decodeAndValidate(res.name, res.keptData(), p.fileOptions(res), run, p.tab)
 		case !res.dropped && int64(run.units+res.units) <= run.limit && run.loose+res.loose <= runUnits:
 			run.units += res.units
 			run.loose += res.loose
@@ -249,7 +299,7 @@ func (p *pipeline) finish(set *Set, readErrs []error) []error {
 				runtime.GC() // what the workers dropped goes before the run decodes it again
 				collected = true
 			}
-			data := res.stdin
+			data := res.keptData()
 			if data == nil {
 				var err error
 				if data, err = fileio.ReadFile(res.name, p.opts.fileLimit()); err != nil {

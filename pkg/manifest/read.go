@@ -50,6 +50,15 @@ type Options struct {
 	// apiVersion, kind and field path): true keeps the field out of the object, listed in
 	// Object.NotJudged, instead of refusing the document.
 	Tolerate func(apiVersion, kind, field string) bool
+	// Settle, when set, decides what to tolerate at the end of the Load, once every file
+	// is read (the caller learns it from them: a tree's CRDs). Meanwhile every unknown
+	// field of a typed object is tolerated provisionally; Settle's answer (nil: nothing)
+	// then stands for Tolerate, and each file holding a field it does not tolerate is
+	// decoded again from the bytes read, so that the Set and the errors are those of a Load
+	// with that Tolerate, and no file is read twice. Settle is called once, and only when a
+	// field was tolerated provisionally (else nothing is tolerated); Tolerate is not asked.
+	// LoadWith only.
+	Settle func() func(apiVersion, kind, field string) bool
 	// AllowDuplicates keeps two objects of one identity (a GitOps tree holds one per
 	// cluster it targets); the caller checks each target with Duplicates.
 	AllowDuplicates bool
