@@ -25,17 +25,9 @@ func (l *loader) renderRelease(inst *install) ([]manifest.Object, error) {
 	h := l.helmState()
 	who := fmt.Sprintf("%s %q", inst.entry.Kind, qualifiedName(inst.entry))
 	chartRel := filepath.ToSlash(l.rel(inst.dir))
-	files, ok := h.files[inst.dir]
-	if !ok {
-		c, err := loadChart(inst.dir, l.opts.Charts.withDefaults().MaxChartBytes)
-		if err != nil {
-			return nil, fmt.Errorf("%s: chart %s: %w", who, chartRel, err)
-		}
-		files = make([]*chartloader.BufferedFile, 0, len(c.Raw))
-		for _, f := range c.Raw {
-			files = append(files, &chartloader.BufferedFile{Name: f.Name, Data: f.Data})
-		}
-		h.files[inst.dir] = files
+	files, err := h.chartFiles(inst.dir, l.opts.Charts.withDefaults().MaxChartBytes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: chart %s: %w", who, chartRel, err)
 	}
 	c, err := chartloader.LoadFiles(files) // a render changes the chart (its dependencies, values)
 	if err != nil {
@@ -51,7 +43,7 @@ func (l *loader) renderRelease(inst *install) ([]manifest.Object, error) {
 		inst.vals.defaultLayers = l.chartValuesLayers(inst.dir, files)
 	}
 	inst.rel.vals = inst.vals.user
-	docs, err := renderChart(c, inst.rel, l.opts.Charts.withDefaults())
+	docs, err := renderChart(c, inst.rel, l.opts.Charts.withDefaults(), h.pool.guard)
 	if err != nil {
 		return nil, fmt.Errorf("%s: chart %s: %w", who, chartRel, err)
 	}
