@@ -250,7 +250,7 @@ func (l *loader) renderHelmRelease(e, as *manifest.Object, siblings []manifest.O
 	delete(l.helm.started, e)
 	var objs []manifest.Object
 	if s.job != nil {
-		objs, s.skip, s.err = s.job.wait()
+		objs, s.skip, s.err = l.helm.pool.wait(s.job)
 	}
 	switch {
 	case s.err != nil:
@@ -281,7 +281,7 @@ func (l *loader) releaseNotRendered(e *manifest.Object, skip notRendered, t *Tre
 // renderInstall renders an install into out, and what it renders that applies more
 // (Flux Kustomizations, HelmReleases, Argo CD Applications) in turn.
 func (l *loader) renderInstall(inst *install, out *output, t *Tree) {
-	objs, _, err := l.startRender(inst, nil).wait()
+	objs, _, err := l.renderPool().wait(l.startRender(inst, nil))
 	if err != nil {
 		out.errs = append(out.errs, err)
 		return

@@ -15,6 +15,8 @@ import (
 // Releases render on workers, one a core: a release's values read, its chart rendered
 // and its documents decoded off the loader's goroutine, which takes the results in the
 // releases' order, so objects and errors come out as one render after another gives them.
+// Jobs start in the order they were queued, and no more than a window of them is started
+// and not yet taken, so a load holds a few renders' results at a time, not all of them.
 
 // maxRenderWorkers caps the workers on a machine of many cores: each render may hold up to
 // its heap bound, and the renders in flight together up to that times the workers.
@@ -23,13 +25,18 @@ const maxRenderWorkers = 8
 // renderPool is a load's render workers, and the heap guard of the renders in Helm's
 // engine.
 type renderPool struct {
-	slots chan struct{}
-	guard *renderGuard
+	mu      sync.Mutex
+	queue   []*renderJob // not started, in order
+	running int          // on a worker
+	held    int          // started and not yet taken
+	workers int
+	window  int
+	guard   *renderGuard
 }
 
 func newRenderPool() *renderPool {
 	n := min(runtime.GOMAXPROCS(0), maxRenderWorkers)
-	return &renderPool{slots: make(chan struct{}, n), guard: newRenderGuard(n, readHeap)}
+	return &renderPool{workers: n, window: 2 * n, guard: newRenderGuard(n, readHeap)}
 }
 
 func (l *loader) renderPool() *renderPool {
@@ -42,29 +49,75 @@ func (l *loader) renderPool() *renderPool {
 
 // renderJob is one release's work on a worker.
 type renderJob struct {
-	done chan struct{}
-	objs []manifest.Object
-	skip notRendered
-	err  error
+	run     func()
+	started bool // under the pool's lock
+	done    chan struct{}
+	objs    []manifest.Object
+	skip    notRendered
+	err     error
 }
 
-// wait is the job's result, once it is done.
-func (j *renderJob) wait() ([]manifest.Object, notRendered, error) {
+// submit queues a job and starts what the workers and the window allow.
+func (p *renderPool) submit(j *renderJob) {
+	p.mu.Lock()
+	p.queue = append(p.queue, j)
+	p.mu.Unlock()
+	p.kick()
+}
+
+func (p *renderPool) kick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for p.running < p.workers && p.held < p.window && len(p.queue) > 0 {
+		j := p.queue[0]
+		p.queue = p.queue[1:]
+		j.started = true
+		p.running++
+		p.held++
+		go func() {
+			j.run()
+			p.mu.Lock()
+			p.running--
+			p.mu.Unlock()
+			p.kick()
+		}()
+	}
+}
+
+// wait is a job's result. A job not started yet (one queued behind jobs started ahead)
+// runs on the caller's goroutine: a load never waits for a job no worker may take.
+func (p *renderPool) wait(j *renderJob) ([]manifest.Object, notRendered, error) {
+	p.mu.Lock()
+	if !j.started {
+		for i, q := range p.queue {
+			if q == j {
+				p.queue = append(p.queue[:i:i], p.queue[i+1:]...)
+				break
+			}
+		}
+		j.started = true
+		p.held++
+		p.mu.Unlock()
+		j.run()
+	} else {
+		p.mu.Unlock()
+	}
 	<-j.done
+	p.mu.Lock()
+	p.held--
+	p.mu.Unlock()
+	p.kick()
 	return j.objs, j.skip, j.err
 }
 
-// startRender renders inst on a worker: first prepare, when not nil (the release's values:
+// startRender queues inst's render: first prepare, when not nil (the release's values:
 // it may say the release is not rendered), then the chart. Everything the job touches is
 // its own install or read-only state of the loader, but for the chart cache and the
 // values files read (helmState's lock).
 func (l *loader) startRender(inst *install, prepare func() (notRendered, error)) *renderJob {
 	j := &renderJob{done: make(chan struct{})}
-	pool := l.renderPool()
-	go func() {
+	j.run = func() {
 		defer close(j.done)
-		pool.slots <- struct{}{}
-		defer func() { <-pool.slots }()
 		defer func() {
 			if v := recover(); v != nil { // hostile input never crashes the tools
 				j.err = fmt.Errorf("%s %q: internal error while rendering its chart: %v", inst.entry.Kind, qualifiedName(inst.entry), v)
@@ -76,7 +129,8 @@ func (l *loader) startRender(inst *install, prepare func() (notRendered, error))
 			}
 		}
 		j.objs, j.err = l.renderRelease(inst)
-	}()
+	}
+	l.renderPool().submit(j)
 	return j
 }
 
@@ -121,8 +175,9 @@ func readHeap() uint64 {
 // now. When a render passes that and has not been alone since it was last measured from,
 // no new render starts (the guard drains) and it is measured again from there: the renders
 // beside it finish or pass their own bounds, and the one that still grows, alone, is the
-// one given up. Whatever happens, no render grows the heap past its bound times the
-// workers (the most that renders may hold together).
+// one given up. Whatever happens, no render grows the heap past its bound times twice the
+// workers: the renders in flight may hold their bound each, and once more while measured
+// again.
 type renderGuard struct {
 	workers int
 	heap    func() uint64
@@ -186,14 +241,15 @@ func (m *heapMeter) over(bound int64) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	h := g.heap()
-	if h > m.start && int64(h-m.start) > bound*int64(g.workers) {
-		return fmt.Errorf("%w: it held more than %s while others rendered beside it", errRenderBound, fileio.Size(bound*int64(g.workers)))
+	alone := m.alone && g.running == 1 && g.started == m.since
+	if h > m.base && int64(h-m.base) > bound*int64(g.running) && alone {
+		return fmt.Errorf("%w: it held more than %s", errRenderBound, fileio.Size(bound))
+	}
+	if most := bound * int64(2*g.workers); h > m.start && int64(h-m.start) > most {
+		return fmt.Errorf("%w: it held more than %s, with other renders beside it", errRenderBound, fileio.Size(most))
 	}
 	if h <= m.base || int64(h-m.base) <= bound*int64(g.running) {
 		return nil
-	}
-	if m.alone && g.running == 1 && g.started == m.since {
-		return fmt.Errorf("%w: it held more than %s", errRenderBound, fileio.Size(bound))
 	}
 	if !m.draining {
 		m.draining = true
