@@ -70,12 +70,14 @@ func (p *renderPool) kick() {
 	defer p.mu.Unlock()
 	for p.running < p.workers && p.held < p.window && len(p.queue) > 0 {
 		j := p.queue[0]
+		p.queue[0] = nil // what the job holds goes with it, not with the queue's array
 		p.queue = p.queue[1:]
 		j.started = true
 		p.running++
 		p.held++
 		go func() {
 			j.run()
+			j.run = nil
 			p.mu.Lock()
 			p.running--
 			p.mu.Unlock()
@@ -99,6 +101,7 @@ func (p *renderPool) wait(j *renderJob) ([]manifest.Object, notRendered, error) 
 		p.held++
 		p.mu.Unlock()
 		j.run()
+		j.run = nil
 	} else {
 		p.mu.Unlock()
 	}
@@ -129,6 +132,9 @@ func (l *loader) startRender(inst *install, prepare func() (notRendered, error))
 			}
 		}
 		j.objs, j.err = l.renderRelease(inst)
+		// The values are placed in the objects by now: a release's merged values can be
+		// larger than what it renders, and no later step reads them.
+		inst.vals, inst.rel.vals = nil, nil
 	}
 	l.renderPool().submit(j)
 	return j
