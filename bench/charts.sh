@@ -47,7 +47,7 @@ if [ -z "${BUTLERCTL:-}" ]; then
   make --no-print-directory build >/dev/null
   BUTLERCTL=bin/butlerctl
 fi
-go build -o "$tmp/bin/" ./bench/manifestgen
+go build -o "$tmp/bin/" ./bench/manifestgen ./bench/helmfloor
 export XDG_CONFIG_HOME="$tmp" HOME="$tmp" KUBECONFIG="$tmp/none" NO_COLOR=1
 
 plain="$tmp/plain"
@@ -111,8 +111,13 @@ for team in $(cd "$plain" && ls -d team-* 2>/dev/null); do
   done
 done
 
-names=("check, plain files" "check, Helm charts")
+names=("check, plain files" "check, Helm charts" "Helm's engine alone")
 cmds=("$BUTLERCTL check --manifests $plain" "$BUTLERCTL check --manifests $charts")
+if [ "$PER_RELEASE" != 1 ]; then # the floor: the same releases, Helm's library only
+  cmds+=("$tmp/bin/helmfloor $charts/charts/clusters $(find "$charts/values" -name '*.yaml' | sort | tr '\n' ' ')")
+else
+  names=("${names[@]:0:2}")
+fi
 echo "butlerctl: $BUTLERCTL ($("$BUTLERCTL" version | sed -n 1p))"
 echo "tree:      $CLUSTERS clusters in $TEAMS teams: $gen; $(find "$charts/releases" -name '*.yaml' | wc -l) HelmReleases"
 echo "machine:   $(nproc) CPUs, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg); $RUNS rounds after 1 warm-up"
@@ -129,4 +134,7 @@ done
 echo
 r=$(awk -v a="${wall[1]}" -v b="${wall[0]}" 'BEGIN {print (a <= 2 * b) ? "yes" : "no"}')
 echo "target: check of the Helm charts <= 2x the plain check: $r ($(ratio "${wall[1]}" "${wall[0]}"); CPU $(ratio "${cpu[1]}" "${cpu[0]}"))"
+if [ "${#cmds[@]}" = 3 ]; then
+  echo "floor:  Helm's engine alone, the same releases: $(ratio "${wall[2]}" "${wall[0]}") the plain check (CPU $(ratio "${cpu[2]}" "${cpu[0]}")); the check of the charts is $(ratio "${wall[1]}" "${wall[2]}") of it (CPU $(ratio "${cpu[1]}" "${cpu[2]}"))"
+fi
 [ "$r" = yes ]
