@@ -83,3 +83,53 @@ func TestRenderGuardBounds(t *testing.T) {
 	g.leave(a)
 	g.leave(b)
 }
+
+// Jobs start in the order queued, no more than the window ahead of what was taken; a job
+// waited for before any worker took it (one queued behind a full window) runs on the
+// waiter, so a load never waits on a job nobody may start.
+func TestRenderPoolWindow(t *testing.T) {
+	p := &renderPool{workers: 1, window: 2, guard: newRenderGuard(1, func() uint64 { return 0 })}
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var order []int
+	job := func(i int, block bool) *renderJob {
+		j := &renderJob{done: make(chan struct{})}
+		j.run = func() {
+			defer close(j.done)
+			if block {
+				<-release
+			}
+			mu.Lock()
+			order = append(order, i)
+			mu.Unlock()
+		}
+		p.submit(j)
+		return j
+	}
+	first := job(0, true) // holds the one worker
+	second := job(1, false)
+	third := job(2, false)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.wait(third) // queued behind the window: run here
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute): // a hang guard only
+		t.Fatal("waiting for a job no worker took never ended")
+	}
+	close(release)
+	p.wait(first)
+	p.wait(second)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(order) != 3 || order[0] != 2 {
+		t.Fatalf("ran in order %v, want the job waited for first, then the others", order)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held != 0 || len(p.queue) != 0 {
+		t.Fatalf("the pool holds %d and queues %d after every job was taken", p.held, len(p.queue))
+	}
+}
