@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"helm.sh/helm/v3/pkg/chart"
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -28,10 +29,12 @@ type helmState struct {
 	started  map[*manifest.Object]*startedRelease // HelmReleases started ahead, by where written
 }
 
-// chartRead is a chart's files, read once for every release that installs it.
+// chartRead is a chart's files and the chart Helm loads from them, read and loaded once
+// for every release that installs it (each render takes a clone: cloneChart).
 type chartRead struct {
 	once  sync.Once
 	files []*chartloader.BufferedFile
+	chart *chart.Chart
 	err   error
 }
 
@@ -49,8 +52,9 @@ func (h *helmState) readValuesFile(abs string) {
 	h.mu.Unlock()
 }
 
-// chartFiles reads a chart's files the first time a release asks for them.
-func (h *helmState) chartFiles(dir string, max int64) ([]*chartloader.BufferedFile, error) {
+// chartFiles reads and loads a chart the first time a release asks for it: its files,
+// and a clone of the chart to render.
+func (h *helmState) chartFiles(dir string, max int64) ([]*chartloader.BufferedFile, *chart.Chart, error) {
 	h.mu.Lock()
 	cf, ok := h.files[dir]
 	if !ok {
@@ -68,8 +72,12 @@ func (h *helmState) chartFiles(dir string, max int64) ([]*chartloader.BufferedFi
 		for _, f := range c.Raw {
 			cf.files = append(cf.files, &chartloader.BufferedFile{Name: f.Name, Data: f.Data})
 		}
+		cf.chart = c
 	})
-	return cf.files, cf.err
+	if cf.err != nil {
+		return nil, nil, cf.err
+	}
+	return cf.files, cloneChart(cf.chart), nil
 }
 
 // valuesLabel counts the values files a release read, outside its chart.

@@ -19,18 +19,14 @@ func fileExists(p string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// renderRelease renders one install: the chart loaded (its files read once per load),
+// renderRelease renders one install: the chart loaded (read and loaded once per load),
 // Flux's valuesFiles in place of its values, its dependencies vendored, and each rendered
 // document decoded as a manifest placed at its template.
 func (l *loader) renderRelease(inst *install) ([]manifest.Object, error) {
 	h := l.helmState()
 	who := fmt.Sprintf("%s %q", inst.entry.Kind, qualifiedName(inst.entry))
 	chartRel := filepath.ToSlash(l.rel(inst.dir))
-	files, err := h.chartFiles(inst.dir, l.opts.Charts.withDefaults().MaxChartBytes)
-	if err != nil {
-		return nil, fmt.Errorf("%s: chart %s: %w", who, chartRel, err)
-	}
-	c, err := chartloader.LoadFiles(files) // a render changes the chart (its dependencies, values)
+	files, c, err := h.chartFiles(inst.dir, l.opts.Charts.withDefaults().MaxChartBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: chart %s: %w", who, chartRel, err)
 	}

@@ -114,6 +114,37 @@ func loadChart(dir string, max int64) (*chart.Chart, error) {
 	return c, nil
 }
 
+// cloneChart is a chart a render may change as Helm's renders change one (which
+// subcharts are enabled, their aliases and import-values in Chart.yaml's dependencies,
+// the values imported into each chart), sharing with c only what no render writes: its
+// files, templates and schema. Loading once and cloning spares every release after the
+// first the parse of Chart.yaml and values.yaml, subcharts and archives included.
+func cloneChart(c *chart.Chart) *chart.Chart {
+	cp := *c
+	if c.Metadata != nil {
+		m := *c.Metadata
+		m.Dependencies = make([]*chart.Dependency, len(c.Metadata.Dependencies))
+		for i, d := range c.Metadata.Dependencies {
+			if d != nil {
+				dc := *d
+				dc.ImportValues = append([]interface{}(nil), d.ImportValues...)
+				d = &dc
+			}
+			m.Dependencies[i] = d
+		}
+		if c.Metadata.Dependencies == nil {
+			m.Dependencies = nil
+		}
+		cp.Metadata = &m
+	}
+	subs := make([]*chart.Chart, 0, len(c.Dependencies()))
+	for _, d := range c.Dependencies() {
+		subs = append(subs, cloneChart(d))
+	}
+	cp.SetDependencies(subs...)
+	return &cp
+}
+
 // missingDependencies names the dependencies of Chart.yaml not vendored in charts/, as
 // `helm template` refuses them, and those of its subcharts, with the chart that names each.
 func missingDependencies(c *chart.Chart) []string {
