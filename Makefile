@@ -145,7 +145,8 @@ FUZZ_TARGETS := \
 	./pkg/manifest:FuzzLoad \
 	./pkg/manifest:FuzzEditRoundTrip \
 	./pkg/manifest:FuzzWrite \
-	./pkg/manifest:FuzzNodeBound
+	./pkg/manifest:FuzzNodeBound \
+	./pkg/gitops:FuzzSplitManifestsAsHelm
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

@@ -63,8 +63,12 @@ func TestDestinationNamespace(t *testing.T) {
 	if len(tree.Targets) != 1 {
 		t.Fatalf("targets %v, want argocd:mgmt alone", tree.Targets)
 	}
+	rendered, err := tree.Targets[0].Set.All()
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := map[string]string{}
-	for _, o := range tree.Targets[0].Set.Objects {
+	for _, o := range rendered {
 		got[o.Kind+" "+o.Name] = o.Namespace
 		if tc, ok := o.Obj.(*v1alpha1.TenantCluster); ok && tc.Namespace != o.Namespace {
 			t.Errorf("%s: the object's namespace %q, its record's %q", o.Name, tc.Namespace, o.Namespace)
@@ -81,7 +85,7 @@ func TestDestinationNamespace(t *testing.T) {
 		}
 	}
 	var charts []string
-	for _, o := range tree.Targets[0].Set.Objects {
+	for _, o := range rendered {
 		if o.Name == "chart" {
 			charts = append(charts, o.Namespace)
 		}
@@ -89,7 +93,11 @@ func TestDestinationNamespace(t *testing.T) {
 	if strings.Join(charts, ",") != "team-x,team-y" && strings.Join(charts, ",") != "team-y,team-x" {
 		t.Errorf("the chart's cluster in namespaces %v, want team-x and team-y", charts)
 	}
-	for _, o := range tree.Raw.Objects {
+	raw, err := tree.Raw.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range raw {
 		if o.Kind == "TenantCluster" && o.Name == "web" {
 			if o.Namespace != "" || o.Obj.(*v1alpha1.TenantCluster).Namespace != "" {
 				t.Errorf("the tree's own web was changed: namespace %q", o.Namespace)

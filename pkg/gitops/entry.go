@@ -151,6 +151,7 @@ func (l *loader) renderEntry(e *manifest.Object, t *Tree) *output {
 		return out
 	}
 	out.files = files
+	l.startReleases(l.releasesOf(e, objs), objs)
 	for i := range objs {
 		o := &objs[i]
 		if isHelmRelease(o) {

@@ -8,7 +8,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
+	"helm.sh/helm/v3/pkg/chart"
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -16,18 +18,66 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
 )
 
-// helmState is what a load keeps of the charts it renders.
+// helmState is what a load keeps of the charts it renders. The render workers share the
+// chart cache and the values files read, under mu; the rest is the loader goroutine's.
 type helmState struct {
-	files    map[string][]*chartloader.BufferedFile // a chart's files, by absolute directory
-	rendered map[string]bool                        // charts some release installs
-	values   map[string]bool                        // values files a release read, absolute
+	mu       sync.Mutex
+	files    map[string]*chartRead // a chart's files, by absolute directory
+	values   map[string]bool       // values files a release read, absolute
+	rendered map[string]bool       // charts some release installs
+	pool     *renderPool
+	started  map[*manifest.Object]*startedRelease // HelmReleases started ahead, by where written
+}
+
+// chartRead is a chart's files and the chart Helm loads from them, read and loaded once
+// for every release that installs it (each render takes a clone: cloneChart).
+type chartRead struct {
+	once  sync.Once
+	files []*chartloader.BufferedFile
+	chart *chart.Chart
+	err   error
 }
 
 func (l *loader) helmState() *helmState {
 	if l.helm == nil {
-		l.helm = &helmState{files: map[string][]*chartloader.BufferedFile{}, rendered: map[string]bool{}, values: map[string]bool{}}
+		l.helm = &helmState{files: map[string]*chartRead{}, rendered: map[string]bool{}, values: map[string]bool{}}
 	}
 	return l.helm
+}
+
+// readValuesFile records a values file a release read (absolute).
+func (h *helmState) readValuesFile(abs string) {
+	h.mu.Lock()
+	h.values[abs] = true
+	h.mu.Unlock()
+}
+
+// chartFiles reads and loads a chart the first time a release asks for it: its files,
+// and a clone of the chart to render.
+func (h *helmState) chartFiles(dir string, max int64) ([]*chartloader.BufferedFile, *chart.Chart, error) {
+	h.mu.Lock()
+	cf, ok := h.files[dir]
+	if !ok {
+		cf = &chartRead{}
+		h.files[dir] = cf
+	}
+	h.mu.Unlock()
+	cf.once.Do(func() {
+		c, err := loadChart(dir, max)
+		if err != nil {
+			cf.err = err
+			return
+		}
+		cf.files = make([]*chartloader.BufferedFile, 0, len(c.Raw))
+		for _, f := range c.Raw {
+			cf.files = append(cf.files, &chartloader.BufferedFile{Name: f.Name, Data: f.Data})
+		}
+		cf.chart = c
+	})
+	if cf.err != nil {
+		return nil, nil, cf.err
+	}
+	return cf.files, cloneChart(cf.chart), nil
 }
 
 // valuesLabel counts the values files a release read, outside its chart.
@@ -71,13 +121,24 @@ func (l *loader) plainReleases(t *Tree) error {
 	if err != nil {
 		return err
 	}
-	var errs []error
+	var calls []releaseCall
 	for i := range l.raw.Objects {
 		if e := &l.raw.Objects[i]; isHelmRelease(e) {
-			out := l.renderHelmRelease(e, e, l.raw.Objects, t)
-			errs = append(errs, out.errs...)
-			objs = append(objs, l.walkRendered(out)...)
+			calls = append(calls, releaseCall{e, e})
 		}
+	}
+	var ahead []releaseCall
+	for _, c := range calls {
+		if _, done := l.rendered[c.e]; !done {
+			ahead = append(ahead, c)
+		}
+	}
+	l.startReleases(ahead, l.raw.Objects)
+	var errs []error
+	for _, c := range calls {
+		out := l.renderHelmRelease(c.e, c.as, l.raw.Objects, t)
+		errs = append(errs, out.errs...)
+		objs = append(objs, l.walkRendered(out)...)
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
@@ -132,40 +193,30 @@ type install struct {
 
 const helmReleaseLabel = "HelmRelease (helm.toolkit.fluxcd.io)"
 
-// renderHelmRelease renders a HelmRelease: e is where it is written, as is what its
-// parent applied (its namespace set), siblings the objects applied with it, where its
-// valuesFrom are found. A chart of another source is counted, not rendered.
-func (l *loader) renderHelmRelease(e, as *manifest.Object, siblings []manifest.Object, t *Tree) *output {
-	if out, ok := l.rendered[e]; ok {
-		return out
+// releaseNotRendered counts a HelmRelease that is not rendered, and says where.
+func (l *loader) releaseNotRendered(e *manifest.Object, skip notRendered, t *Tree) {
+	t.NotRendered[helmReleaseLabel+" "+skip.why]++
+	el := Elsewhere{Object: *e, Source: skip.source.String(), Kind: skip.source.kind, Field: skip.field}
+	if skip.source.kind == "" {
+		el.Why = "a HelmRelease " + skip.why
 	}
-	out := &output{files: map[string]bool{}}
-	l.rendered[e] = out
-	inst, skip, err := l.helmReleaseInstall(e, as, siblings)
-	switch {
-	case err != nil:
-		out.errs = append(out.errs, err)
-	case skip.why != "":
-		t.NotRendered[helmReleaseLabel+" "+skip.why]++
-		el := Elsewhere{Object: *e, Source: skip.source.String(), Kind: skip.source.kind, Field: skip.field}
-		if skip.source.kind == "" {
-			el.Why = "a HelmRelease " + skip.why
-		}
-		t.Elsewhere = append(t.Elsewhere, el)
-	default:
-		l.renderInstall(inst, out, t)
-	}
-	return out
+	t.Elsewhere = append(t.Elsewhere, el)
 }
 
 // renderInstall renders an install into out, and what it renders that applies more
 // (Flux Kustomizations, HelmReleases, Argo CD Applications) in turn.
 func (l *loader) renderInstall(inst *install, out *output, t *Tree) {
-	objs, err := l.renderRelease(inst)
+	objs, _, err := l.renderPool().wait(l.startRender(inst, nil))
 	if err != nil {
 		out.errs = append(out.errs, err)
 		return
 	}
+	l.installed(inst, objs, out, t)
+}
+
+// installed records what an install rendered into out, and renders what it renders that
+// applies more in turn.
+func (l *loader) installed(inst *install, objs []manifest.Object, out *output, t *Tree) {
 	l.helmState().rendered[inst.dir] = true
 	out.objects = append(out.objects, objs...)
 	l.nestRendered(objs, out, t)
@@ -194,9 +245,8 @@ func (l *loader) nestRendered(objs []manifest.Object, out *output, t *Tree) {
 
 // helmReleaseInstall reads a HelmRelease: its chart (spec.chart.spec from a GitRepository
 // that is this repository, or spec.chartRef), release name and namespace as
-// helm-controller computes them, and its values in helm-controller's order: the chart's
-// values (replaced by valuesFiles when given), spec.valuesFrom in order, spec.values.
-func (l *loader) helmReleaseInstall(e, as *manifest.Object, siblings []manifest.Object) (*install, notRendered, error) {
+// helm-controller computes them; its values are helmReleaseValues'.
+func (l *loader) helmReleaseInstall(e, as *manifest.Object) (*install, notRendered, error) {
 	u := content(as)
 	if ref, ok, _ := unstructured.NestedMap(u, "spec", "chartRef"); ok {
 		// OCIRepository, HelmChart, ExternalArtifact: an artifact, not this repository
@@ -247,15 +297,28 @@ func (l *loader) helmReleaseInstall(e, as *manifest.Object, siblings []manifest.
 	if inst.rel.namespace == "" {
 		inst.rel.namespace = as.Namespace
 	}
+	return inst, notRendered{}, nil
+}
+
+// helmReleaseValues composes a HelmRelease's values into inst, in helm-controller's order:
+// the chart's values (replaced by valuesFiles when given), spec.valuesFrom in order,
+// spec.values. It runs on a render worker: values files are most of a release's reading.
+func (l *loader) helmReleaseValues(inst *install, as *manifest.Object, siblings []manifest.Object) (notRendered, error) {
+	e, u := inst.entry, content(as)
+	fail := func(field, format string, args ...any) error {
+		return &manifest.DecodeError{File: e.Source.File, Line: e.Line(field), Kind: e.Kind, Namespace: e.Namespace,
+			Name: e.Name, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	spec, _, _ := unstructured.NestedMap(u, "spec", "chart", "spec")
 	files, _, _ := unstructured.NestedStringSlice(spec, "valuesFiles")
 	ignoreMissing, _, _ := unstructured.NestedBool(spec, "ignoreMissingValuesFiles")
 	if err := l.fluxValuesFiles(inst, files, ignoreMissing, fail); err != nil {
-		return nil, notRendered{}, err
+		return notRendered{}, err
 	}
 	if skip, err := l.valuesFrom(inst, as, u, siblings, fail); skip != "" || err != nil {
-		return nil, notRendered{why: skip, field: "spec.valuesFrom"}, err
+		return notRendered{why: skip, field: "spec.valuesFrom"}, err
 	}
-	return inst, notRendered{}, nil
+	return notRendered{}, nil
 }
 
 // notRendered says why a HelmRelease is not rendered: its chart's source, or why.
@@ -293,7 +356,7 @@ func (l *loader) fluxValuesFiles(inst *install, files []string, ignoreMissing bo
 		if err != nil {
 			return fail(field, "%v", err)
 		}
-		l.helmState().values[abs] = true
+		l.helmState().readValuesFile(abs)
 		v, err := readValues(data)
 		if err != nil {
 			return fail(field, "%s", errValues(l.rel(abs), err))

@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -104,4 +105,82 @@ func readFile(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// A chart loaded once renders for each release as if loaded for it alone: a release that
+// disables an aliased subchart, or imports its values, changes nothing the next release
+// of the same chart renders.
+func TestChartLoadedOnceRendersEachRelease(t *testing.T) {
+	dir := t.TempDir()
+	release := func(name, values string) string {
+		return `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: ` + name + `
+  namespace: apps
+spec:
+  chart:
+    spec:
+      chart: ./charts/app
+      sourceRef:
+        kind: GitRepository
+        name: flux-system
+        namespace: flux-system
+  values:
+` + values
+	}
+	writeTree(t, dir, map[string]string{
+		"charts/app/Chart.yaml": `apiVersion: v2
+name: app
+version: 0.1.0
+dependencies:
+  - name: db
+    alias: store
+    version: 0.1.0
+    condition: store.enabled
+    import-values:
+      - child: exported
+        parent: fromStore
+`,
+		"charts/app/values.yaml": "fromStore: {}\n",
+		"charts/app/templates/app.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-app
+data:
+  imported: {{ .Values.fromStore.size | default "none" | quote }}
+`,
+		"charts/app/charts/db/Chart.yaml":  "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+		"charts/app/charts/db/values.yaml": "enabled: true\nexported:\n  size: small\n",
+		"charts/app/charts/db/templates/db.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-store
+data:
+  size: {{ .Values.exported.size | quote }}
+`,
+		"a.yaml": release("a", "    store:\n      exported:\n        size: large\n"),
+		"b.yaml": release("b", "    store:\n      enabled: false\n"),
+		"c.yaml": release("c", "    other: 1\n"),
+	})
+	tree, err := Load([]string{dir}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range tree.Targets[0].Set.Objects {
+		if o.Kind == "ConfigMap" {
+			u := content(&o)
+			got[o.Name] = fmt.Sprint(u["data"])
+		}
+	}
+	want := map[string]string{
+		// Helm imports the subchart's own values, not the release's (as helm template)
+		"a-app": "map[imported:small]", "a-store": "map[size:large]",
+		"b-app": "map[imported:none]",
+		"c-app": "map[imported:small]", "c-store": "map[size:small]",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("rendered %v\nwant     %v", got, want)
+	}
 }

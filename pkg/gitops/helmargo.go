@@ -93,7 +93,7 @@ func (l *loader) argoValues(e *manifest.Object, inst *install, helm, src map[str
 				fail(f, "%v", err)
 				return "", false
 			}
-			l.helmState().values[p] = true
+			l.helmState().readValuesFile(p)
 			v, err := readValues(data)
 			if err != nil {
 				fail(f, "%s", errValues(l.rel(p), err))

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
@@ -18,26 +19,14 @@ func fileExists(p string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// renderRelease renders one install: the chart loaded (its files read once per load),
+// renderRelease renders one install: the chart loaded (read and loaded once per load),
 // Flux's valuesFiles in place of its values, its dependencies vendored, and each rendered
 // document decoded as a manifest placed at its template.
 func (l *loader) renderRelease(inst *install) ([]manifest.Object, error) {
 	h := l.helmState()
 	who := fmt.Sprintf("%s %q", inst.entry.Kind, qualifiedName(inst.entry))
 	chartRel := filepath.ToSlash(l.rel(inst.dir))
-	files, ok := h.files[inst.dir]
-	if !ok {
-		c, err := loadChart(inst.dir, l.opts.Charts.withDefaults().MaxChartBytes)
-		if err != nil {
-			return nil, fmt.Errorf("%s: chart %s: %w", who, chartRel, err)
-		}
-		files = make([]*chartloader.BufferedFile, 0, len(c.Raw))
-		for _, f := range c.Raw {
-			files = append(files, &chartloader.BufferedFile{Name: f.Name, Data: f.Data})
-		}
-		h.files[inst.dir] = files
-	}
-	c, err := chartloader.LoadFiles(files) // a render changes the chart (its dependencies, values)
+	files, c, err := h.chartFiles(inst.dir, l.opts.Charts.withDefaults().MaxChartBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: chart %s: %w", who, chartRel, err)
 	}
@@ -51,7 +40,7 @@ func (l *loader) renderRelease(inst *install) ([]manifest.Object, error) {
 		inst.vals.defaultLayers = l.chartValuesLayers(inst.dir, files)
 	}
 	inst.rel.vals = inst.vals.user
-	docs, err := renderChart(c, inst.rel, l.opts.Charts.withDefaults())
+	docs, err := renderChart(c, inst.rel, l.opts.Charts.withDefaults(), h.pool.guard)
 	if err != nil {
 		return nil, fmt.Errorf("%s: chart %s: %w", who, chartRel, err)
 	}
@@ -78,32 +67,66 @@ func (l *loader) decodeChartDocs(inst *install, docs []renderedDoc, files []*cha
 		templates[f.Name] = string(f.Data)
 	}
 	maps := map[string]*templateMap{}
-	var objs []manifest.Object
-	var errs []error
-	for _, d := range docs {
-		file := templateFile(inst.dir, d.template)
-		rel := l.rel(file)
-		tm, ok := maps[d.template]
-		if !ok {
+	rels := make([]string, len(docs))
+	for i, d := range docs {
+		rels[i] = l.rel(templateFile(inst.dir, d.template))
+		if _, ok := maps[d.template]; !ok {
 			_, name, _ := strings.Cut(d.template, "/")
-			tm = mapTemplate(templates[filepath.ToSlash(name)], countDocs(docs, d.template))
-			maps[d.template] = tm
+			maps[d.template] = mapTemplate(templates[filepath.ToSlash(name)], countDocs(docs, d.template))
 		}
-		set, err := manifest.LoadFiles([]manifest.File{{Name: rel, Data: []byte(d.text)}},
-			manifest.Options{AllowDuplicates: true, Tolerate: l.tolerate})
-		if err != nil {
-			errs = append(errs, renderedError(err, inst, d, tm))
-			continue
-		}
-		all, _ := set.All() // LoadFiles holds every object whole: nothing to read again
-		for _, o := range all {
-			objs = append(objs, tm.place(o, d.index, rel, inst.vals, valuesPrefix(d.template)))
+	}
+	byDoc, ok := decodeDocs(docs, l.tolerate)
+	var errs []error
+	for i, d := range docs {
+		if !ok { // some document does not decode: each one alone, to say which and where
+			set, err := manifest.LoadFiles([]manifest.File{{Name: rels[i], Data: []byte(d.text)}},
+				manifest.Options{AllowDuplicates: true, Tolerate: l.tolerate})
+			if err != nil {
+				errs = append(errs, renderedError(err, inst, d, maps[d.template]))
+				continue
+			}
+			all, _ := set.All() // LoadFiles holds every object whole: nothing to read again
+			byDoc = append(byDoc, all)
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	var objs []manifest.Object
+	for i, d := range docs {
+		for _, o := range byDoc[i] {
+			o.MapFiles(func(string) string { return rels[i] })
+			objs = append(objs, maps[d.template].place(o, d.index, rels[i], inst.vals, valuesPrefix(d.template)))
+		}
+	}
 	return objs, nil
+}
+
+// decodeDocs decodes a render's documents in one load (one table of field paths and one
+// node bound for the release, as a file of many documents has), each document a file of
+// its own named by its index; ok is false when any of them does not decode.
+func decodeDocs(docs []renderedDoc, tolerate func(apiVersion, kind, field string) bool) ([][]manifest.Object, bool) {
+	files := make([]manifest.File, len(docs))
+	for i, d := range docs {
+		files[i] = manifest.File{Name: strconv.Itoa(i), Data: []byte(d.text)}
+	}
+	set, err := manifest.LoadFiles(files, manifest.Options{AllowDuplicates: true, Tolerate: tolerate})
+	if err != nil {
+		return nil, false
+	}
+	all, err := set.All() // LoadFiles holds every object whole: nothing to read again
+	if err != nil {
+		return nil, false
+	}
+	byDoc := make([][]manifest.Object, len(docs))
+	for _, o := range all {
+		i, err := strconv.Atoi(o.Source.File)
+		if err != nil || i < 0 || i >= len(docs) {
+			return nil, false
+		}
+		byDoc[i] = append(byDoc[i], o)
+	}
+	return byDoc, true
 }
 
 // valuesPrefix is where a subchart's values sit in the release's: under its name, for

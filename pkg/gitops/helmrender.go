@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"log"
 	"os"
 	"path/filepath"
-	"runtime/metrics"
 	"sort"
 	"strings"
 	"time"
@@ -19,7 +16,6 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
 	"helm.sh/helm/v3/pkg/ignore"
-	"helm.sh/helm/v3/pkg/releaseutil"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 )
@@ -118,6 +114,37 @@ func loadChart(dir string, max int64) (*chart.Chart, error) {
 	return c, nil
 }
 
+// cloneChart is a chart a render may change as Helm's renders change one (which
+// subcharts are enabled, their aliases and import-values in Chart.yaml's dependencies,
+// the values imported into each chart), sharing with c only what no render writes: its
+// files, templates and schema. Loading once and cloning spares every release after the
+// first the parse of Chart.yaml and values.yaml, subcharts and archives included.
+func cloneChart(c *chart.Chart) *chart.Chart {
+	cp := *c
+	if c.Metadata != nil {
+		m := *c.Metadata
+		m.Dependencies = make([]*chart.Dependency, len(c.Metadata.Dependencies))
+		for i, d := range c.Metadata.Dependencies {
+			if d != nil {
+				dc := *d
+				dc.ImportValues = append([]interface{}(nil), d.ImportValues...)
+				d = &dc
+			}
+			m.Dependencies[i] = d
+		}
+		if c.Metadata.Dependencies == nil {
+			m.Dependencies = nil
+		}
+		cp.Metadata = &m
+	}
+	subs := make([]*chart.Chart, 0, len(c.Dependencies()))
+	for _, d := range c.Dependencies() {
+		subs = append(subs, cloneChart(d))
+	}
+	cp.SetDependencies(subs...)
+	return &cp
+}
+
 // missingDependencies names the dependencies of Chart.yaml not vendored in charts/, as
 // `helm template` refuses them, and those of its subcharts, with the chart that names each.
 func missingDependencies(c *chart.Chart) []string {
@@ -160,16 +187,14 @@ type release struct {
 // renderChart renders a chart as `helm template` does (client only: no lookup, no DNS,
 // the capabilities of chartCapabilities), CRDs of crds/ included (Flux installs them,
 // Argo CD passes --include-crds), NOTES.txt left out.
-func renderChart(c *chart.Chart, rel release, b ChartBounds) ([]renderedDoc, error) {
+func renderChart(c *chart.Chart, rel release, b ChartBounds, g *renderGuard) ([]renderedDoc, error) {
 	caps := chartCapabilities
 	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, caps.KubeVersion.String()) {
 		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c.Metadata.KubeVersion, caps.KubeVersion.String())
 	}
 	// Helm words what it makes of values it cannot coalesce (a table over a scalar) through
 	// the standard logger: kept off the tools' output, which says what they judge.
-	prev := log.Writer()
-	log.SetOutput(io.Discard)
-	defer log.SetOutput(prev)
+	defer silenceHelm()()
 	if err := chartutil.ProcessDependenciesWithMerge(c, rel.vals); err != nil {
 		return nil, err
 	}
@@ -178,7 +203,7 @@ func renderChart(c *chart.Chart, rel release, b ChartBounds) ([]renderedDoc, err
 	if err != nil {
 		return nil, err
 	}
-	files, err := renderBounded(c, top, b)
+	files, err := renderBounded(c, top, b, g)
 	if err != nil {
 		return nil, shortError(err)
 	}
@@ -201,16 +226,10 @@ func renderChart(c *chart.Chart, rel release, b ChartBounds) ([]renderedDoc, err
 
 // split is a template's output as Helm splits it into documents, empty ones left out.
 func split(name, text string) []renderedDoc {
-	m := releaseutil.SplitManifests(text)
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Sort(releaseutil.BySplitManifestsOrder(keys))
 	var out []renderedDoc
-	for i, k := range keys {
-		if strings.TrimSpace(m[k]) != "" {
-			out = append(out, renderedDoc{template: name, index: i, text: m[k]})
+	for i, d := range splitManifests(text) {
+		if strings.TrimSpace(d) != "" {
+			out = append(out, renderedDoc{template: name, index: i, text: d})
 		}
 	}
 	return out
@@ -230,25 +249,24 @@ func shortError(err error) error {
 // errRenderBound is a render given up at a bound.
 var errRenderBound = errors.New("render given up")
 
-// heapMetric is the heap's objects, live or not yet swept: what a render's output grows.
-const heapMetric = "/memory/classes/heap/objects:bytes"
-
 // renderBounded runs Helm's engine, giving up when it runs past the time bound or the
-// heap grows past the output bound while it runs (sampled every 10ms), and refusing
-// output past the bound.
-func renderBounded(c *chart.Chart, vals chartutil.Values, b ChartBounds) (map[string]string, error) {
+// heap grows past the output bound while it runs (sampled every 10ms, by the guard of the
+// renders running at once), and refusing output past the bound.
+func renderBounded(c *chart.Chart, vals chartutil.Values, b ChartBounds, g *renderGuard) (map[string]string, error) {
 	type result struct {
 		files map[string]string
 		err   error
 	}
 	done := make(chan result, 1)
+	meter := g.enter()
+	// A render given up leaves the guard at once: Helm's engine cannot be stopped, and
+	// what it holds after is the process's exit's to take back, as it was before renders
+	// ran at once.
+	defer g.leave(meter)
 	go func() {
 		files, err := engine.Engine{}.Render(c, vals) // no client: lookup returns nothing; DNS off
 		done <- result{files, err}
 	}()
-	sample := []metrics.Sample{{Name: heapMetric}}
-	heap := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	start := heap()
 	deadline := time.NewTimer(b.RenderTimeout)
 	defer deadline.Stop()
 	tick := time.NewTicker(10 * time.Millisecond)
@@ -270,8 +288,8 @@ func renderBounded(c *chart.Chart, vals chartutil.Values, b ChartBounds) (map[st
 		case <-deadline.C:
 			return nil, fmt.Errorf("%w: it ran past %s", errRenderBound, b.RenderTimeout)
 		case <-tick.C:
-			if h := heap(); h > start && int64(h-start) > 2*b.MaxRenderBytes {
-				return nil, fmt.Errorf("%w: it held more than %s", errRenderBound, fileio.Size(2*b.MaxRenderBytes))
+			if err := meter.over(2 * b.MaxRenderBytes); err != nil {
+				return nil, err
 			}
 		}
 	}
