@@ -40,9 +40,9 @@ demo: demo-bin
 # what vet compiled (the standard library, the k8s.io packages at the project's versions)
 # instead of compiling it again under another cache key. Then the parts, TEST_JOBS at a
 # time (make -j), so that one part's single-threaded stretches (links, tests waiting on
-# processes or the API server) leave no core idle: the control plane (testbin), lint, cross
-# and the tests that need no control plane start first; the race run and the scripts once
-# the control plane is built. A part's output is printed whole when it ends
+# processes or the API server) leave no core idle: the control plane (testbin) first, the
+# race run and the scripts as soon as it is built, lint, cross and the tests that need no
+# control plane beside them (test-parts says why in that order). A part's output is printed whole when it ends
 # (--output-sync), and make test fails if any part fails.
 # KUBEBUILDER_ASSETS is set, so under make test a missing control plane binary fails the
 # live tests instead of skipping them.
@@ -57,9 +57,13 @@ test:
 	@$(MAKE) --no-print-directory codegen-deps test-deps fmt-check vet
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-parts UNITVET=-vet=off
 
-# The parts, in the order make starts them: the control plane first, as the race run and
-# the scripts wait for it.
-test-parts: testbin lint cross goreleaser-config unit-plain unit-race unit-scripts
+# The parts, in the order make starts them, longest first: the control plane first, as the
+# race run and the scripts wait for it; then the race run, the longest part, and the
+# scripts, the longest chain of waits (live scripts take turns on the control plane). Make
+# starts the first part whose prerequisites are met, so on a cold run lint, cross and the
+# plain tests fill the second slot while the control plane builds; warm, the race run
+# starts at once instead of after them, and what is left at the end is short.
+test-parts: testbin unit-race unit-scripts lint cross goreleaser-config unit-plain
 
 # tmux, for TestScreens (internal/cli): the terminal screens at 80 and 160 columns are
 # checked against testdata/screens. Installed with apt-get when missing and running as root;
@@ -103,7 +107,9 @@ fmt-check:
 # races only where two goroutines share memory, so the packages whose tests can run
 # goroutines (hack/race-packages.txt; internal/structure's TestRacePackages keeps it exact
 # and says why each is there) run under it, and the others without it, at a fraction of
-# the compile, link and run time. The testscript goldens (SCRIPT_TESTS) run each command
+# the compile, link and run time. go test starts packages' tests in the order it is given
+# them, so the list is in measured order, longest first (TestRacePackages holds it to its
+# recorded seconds): the long ones start together and the end is short. The testscript goldens (SCRIPT_TESTS) run each command
 # as a process of its own and compare what it prints; under the race detector each of
 # those processes starts and runs several times slower, and no goroutine of the test
 # shares memory with them, so they run without it.
