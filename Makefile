@@ -40,10 +40,9 @@ demo: demo-bin
 # what vet compiled (the standard library, the k8s.io packages at the project's versions)
 # instead of compiling it again under another cache key. Then the parts, TEST_JOBS at a
 # time (make -j), so that one part's single-threaded stretches (links, tests waiting on
-# processes or the API server) leave no core idle: the control plane (testbin), lint, cross
-# and the tests that need no control plane start first; the race run and the scripts once
-# the control plane is built. A part's output is printed whole when it ends
-# (--output-sync), and make test fails if any part fails.
+# processes or the API server) leave no core idle, on two lines (test-parts): the control
+# plane and the race run; lint, the scripts, cross and the plain tests. A part's output is
+# printed whole when it ends (--output-sync), and make test fails if any part fails.
 # KUBEBUILDER_ASSETS is set, so under make test a missing control plane binary fails the
 # live tests instead of skipping them.
 TEST_JOBS ?= 2
@@ -55,11 +54,22 @@ test: export KUBEBUILDER_ASSETS := $(shell hack/testbin.sh --dir)
 test: export BUTLER_GORELEASER_CONFIGCHECK := $(shell hack/goreleaser.sh --configcheck --path)
 test:
 	@$(MAKE) --no-print-directory codegen-deps test-deps fmt-check vet
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-parts UNITVET=-vet=off
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-parts UNITVET=-vet=off TEST_PARTS=1
 
-# The parts, in the order make starts them: the control plane first, as the race run and
-# the scripts wait for it.
-test-parts: testbin lint cross goreleaser-config unit-plain unit-race unit-scripts
+# The parts run on two lines, one a job slot (TEST_JOBS=2), so that the longest part
+# starts first and what is left at the end is work both cores can share: the control plane
+# (testbin) and then the race run, the longest part, on one; lint, the scripts (the longest
+# chain of waits: live scripts take turns on the control plane), cross, goreleaser's
+# configuration check and the plain tests (many small packages, two at a time) on the
+# other. The second line's order holds only under make test (TEST_PARTS), so that `make
+# cross` alone builds nothing else. Make's own order among ready targets would start the
+# race run after lint, cross and the plain tests when the control plane is already built.
+test-parts: testbin unit-race lint unit-scripts cross goreleaser-config unit-plain
+ifdef TEST_PARTS
+unit-scripts: | lint
+cross: | unit-scripts
+goreleaser-config: | cross
+endif
 
 # tmux, for TestScreens (internal/cli): the terminal screens at 80 and 160 columns are
 # checked against testdata/screens. Installed with apt-get when missing and running as root;
@@ -103,7 +113,9 @@ fmt-check:
 # races only where two goroutines share memory, so the packages whose tests can run
 # goroutines (hack/race-packages.txt; internal/structure's TestRacePackages keeps it exact
 # and says why each is there) run under it, and the others without it, at a fraction of
-# the compile, link and run time. The testscript goldens (SCRIPT_TESTS) run each command
+# the compile, link and run time. go test starts packages' tests in the order it is given
+# them, so the list is in measured order, longest first (TestRacePackages holds it to its
+# recorded seconds): the long ones start together and the end is short. The testscript goldens (SCRIPT_TESTS) run each command
 # as a process of its own and compare what it prints; under the race detector each of
 # those processes starts and runs several times slower, and no goroutine of the test
 # shares memory with them, so they run without it.

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # bench/loop.sh: what `make test` costs, phase by phase, so that the price of every change
 # to the test loop is visible. Each phase is the Makefile's own target, timed whole (wall,
-# and CPU as user + system of the target and its children); the test phase also gives each
-# package's wall time and the slowest scripts, from go test's JSON events.
+# and CPU as user + system of the target and its children); the test phases also give each
+# package's test process, wall and CPU (bench/testcpu.sh, go test's -exec), the slowest
+# scripts (go test's JSON events), and hack/race-packages.txt in the order just measured
+# (longest first: the race run's order, which internal/structure holds it to).
 #
 #   bench/loop.sh          warm: the caches this machine has (Go's build and module
 #                          caches, the control plane and goreleaser builds)
@@ -78,9 +80,12 @@ phase control-plane make testbin
 phase goreleaser-config make goreleaser-config
 phase lint make lint
 phase cross make cross
-phase tests-plain make unit-plain UNITFLAGS=-json UNITVET=-vet=off
-phase tests-race make unit-race UNITFLAGS=-json UNITVET=-vet=off
-phase scripts make unit-scripts UNITFLAGS=-json UNITVET=-vet=off
+# Each test process's wall and CPU, by package directory (bench/testcpu.sh).
+export LOOP_TESTCPU="$tmp/testcpu"
+for part in tests-plain:unit-plain tests-race:unit-race scripts:unit-scripts; do
+  LOOP_TESTCPU="$tmp/${part%%:*}.cpu" phase "${part%%:*}" make "${part#*:}" \
+    UNITFLAGS="-json -exec $PWD/bench/testcpu.sh" UNITVET=-vet=off
+done
 cat "$tmp/tests-plain.log" "$tmp/tests-race.log" "$tmp/scripts.log" >"$tmp/tests.log"
 echo "# make test, $mode, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"
 echo
@@ -92,10 +97,29 @@ echo
 # The JSON events: a package's own pass/fail event carries its elapsed seconds; a script's,
 # its test's (TestScripts/NAME, TestLiveScripts/NAME).
 json="$tmp/tests.log"
-echo "| package | wall s |"
-echo "| --- | ---: |"
-grep '^{' "$json" | jq -r 'select(.Test == null and (.Action == "pass" or .Action == "fail")) | [.Package, .Elapsed] | @tsv' |
-  sort -t$'\t' -k2 -n -r | sed 's|github.com/butlerdotdev/butler-toolkit/||' | awk -F'\t' '$2 >= 2 {printf "| %s | %.0f |\n", $1, $2}'
+# A test process's line: its directory, wall, user and system seconds ("Command exited
+# with non-zero status" lines, which time adds for a failing test, are left out).
+root="$PWD/"
+cpu_rows() { # FILE RUN: "dir<TAB>wall<TAB>cpu<TAB>run", dir relative to the repository
+  awk -v root="$root" -v run="$2" '$1 != "Command" && NF == 4 {
+    dir = $1 "/"; if (index(dir, root) == 1) dir = substr(dir, length(root) + 1)
+    sub("/$", "", dir); if (dir == "") dir = "."
+    printf "%s\t%.0f\t%.0f\t%s\n", dir, $2, $3 + $4, run }' "$1"
+}
+{ cpu_rows "$tmp/tests-plain.cpu" plain; cpu_rows "$tmp/tests-race.cpu" race; cpu_rows "$tmp/scripts.cpu" scripts; } >"$tmp/cpu.tsv"
+echo "Test processes (2 s or more of wall or CPU): the package's test binary, its children included."
+echo
+echo "| package | run | wall s | CPU s |"
+echo "| --- | --- | ---: | ---: |"
+sort -t$'\t' -k2 -n -r "$tmp/cpu.tsv" | awk -F'\t' '$2 >= 2 || $3 >= 2 {printf "| %s | %s | %s | %s |\n", $1, $4, $2, $3}'
+awk -F'\t' '{w[$4] += $2; c[$4] += $3} END {for (r in w) printf "sum of the %s test processes: %d s wall, %d CPU-s\n", r, w[r], c[r]}' "$tmp/cpu.tsv" | sort
+echo
+echo "hack/race-packages.txt in the order measured (longest first), its lines as they would be:"
+echo
+echo '```'
+awk -F'\t' '$4 == "race" {printf "./%s\t# %d s\n", $1, $2}' "$tmp/cpu.tsv" | sort -t$'\t' -k2.3 -n -r -s |
+  awk -F'\t' '{printf "%-40s %s\n", $1, $2}'
+echo '```'
 echo
 echo "Slowest scripts:"
 echo

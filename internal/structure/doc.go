@@ -6,7 +6,7 @@
 // Complete; pkg/policy and pkg/manifest naming no flags; and no file citing a
 // specification that lives outside the repository (the rules are in docs/rules.md); and
 // hack/race-packages.txt naming exactly the packages whose tests can run goroutines, the
-// ones make test runs under the race detector.
+// ones make test runs under the race detector, longest first as last measured.
 // Today's exceptions are listed, each with its reason, in allowlist_test.go and
 // commands_test.go.
 package structure

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,11 +66,12 @@ func startsGoroutine(f goFile) string {
 
 // racePackages returns the packages of the module (their directories) whose tests can run
 // two goroutines over the same memory, the only place the race detector finds anything,
-// each with the reason: the package's code or its tests start a goroutine, or they import a
-// package of the module whose own code starts one (a direct import: the goroutines of the
-// package's callees are its callees' tests' to race-test; a callee that calls back on its
-// goroutine is imported directly by the code it calls back). Packages without tests and the
-// tools modules under hack/ are left out.
+// each with the reason: the package's code or its tests start a goroutine, or they call
+// code of a package of the module that starts one (a direct import, and code it reaches
+// in that package: racecalls_test.go; the goroutines of the package's callees are its
+// callees' tests' to race-test; a callee that calls back on its goroutine is imported
+// directly by the code it calls back). Packages without tests and the tools modules under
+// hack/ are left out.
 func racePackages(t *testing.T, root string, files []goFile) map[string]string {
 	t.Helper()
 	nested := nestedModules(t, root)
@@ -80,21 +82,16 @@ func racePackages(t *testing.T, root string, files []goFile) map[string]string {
 			byDir[dir] = append(byDir[dir], f)
 		}
 	}
-	starts := map[string]string{} // directory -> where its non-test code starts a goroutine
+	graphs := map[string]*declGraph{} // directory -> what its non-test code starts, and where
 	for dir, fs := range byDir {
-		for _, f := range fs {
-			if w := startsGoroutine(f); w != "" && !f.test {
-				starts[dir] = w
-				break
-			}
-		}
+		graphs[dir] = buildDeclGraph(fs)
 	}
 	out := map[string]string{}
 	for dir, fs := range byDir {
 		if !hasTests(fs) {
 			continue
 		}
-		if why := packageRace(dir, fs, starts); why != "" {
+		if why := packageRace(dir, fs, graphs); why != "" {
 			out[dir] = why
 		}
 	}
@@ -111,19 +108,29 @@ func hasTests(fs []goFile) bool {
 }
 
 // packageRace says why a package's tests need the race detector, or "".
-func packageRace(dir string, fs []goFile, starts map[string]string) string {
+func packageRace(dir string, fs []goFile, graphs map[string]*declGraph) string {
 	for _, f := range fs {
 		if w := startsGoroutine(f); w != "" {
 			return w
 		}
 	}
+	deps := map[string]bool{}
 	for _, f := range fs {
 		for _, im := range f.ast.Imports {
 			p, _ := strconv.Unquote(im.Path.Value)
-			dep, ok := strings.CutPrefix(p, module+"/")
-			if ok && dep != dir && starts[dep] != "" {
-				return fmt.Sprintf("%s imports %s (%s)", f.rel, dep, starts[dep])
+			if dep, ok := strings.CutPrefix(p, module+"/"); ok && dep != dir && graphs[dep] != nil {
+				deps[dep] = true
 			}
+		}
+	}
+	sorted := make([]string, 0, len(deps))
+	for dep := range deps {
+		sorted = append(sorted, dep)
+	}
+	sort.Strings(sorted)
+	for _, dep := range sorted {
+		if w := importerReaches(fs, module+"/"+dep, graphs[dep]); w != "" {
+			return w
 		}
 	}
 	return ""
@@ -147,31 +154,107 @@ func nestedModules(t *testing.T, root string) func(dir string) bool {
 	return nested
 }
 
-// readRaceList reads the list: one directory a line ("./pkg/manifest"), "#" to the end of a
-// line a comment.
-func readRaceList(t *testing.T, root string) map[string]bool {
-	t.Helper()
-	b, err := fileio.ReadFile(filepath.Join(root, raceList), 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]bool{}
-	for i, line := range strings.Split(string(b), "\n") {
-		line, _, _ = strings.Cut(line, "#")
+// raceEntry is a line of the list: a package, and the seconds its tests took in the race
+// run when last measured (bench/loop.sh), or -1 when the line records none.
+type raceEntry struct {
+	line int
+	dir  string
+	secs int
+}
+
+// raceSeconds is how a line records its seconds: "./pkg/gitops # 95 s".
+var raceSeconds = regexp.MustCompile(`^\s*(\d+) s\b`)
+
+// parseRaceList reads the list: one directory a line ("./pkg/manifest"), "#" to the end of
+// a line a comment, which may start with the package's seconds. It returns the entries in
+// their order and what is wrong with them.
+func parseRaceList(text string) ([]raceEntry, []string) {
+	var out []raceEntry
+	var problems []string
+	seen := map[string]bool{}
+	for i, line := range strings.Split(text, "\n") {
+		line, comment, _ := strings.Cut(line, "#")
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
 		dir, ok := strings.CutPrefix(line, "./")
 		if !ok || dir == "" {
-			t.Fatalf("%s:%d: %q: want a package directory as ./dir", raceList, i+1, line)
+			problems = append(problems, fmt.Sprintf("%s:%d: %q: want a package directory as ./dir", raceList, i+1, line))
+			continue
 		}
-		if out[dir] {
-			t.Errorf("%s:%d: %s listed twice", raceList, i+1, line)
+		if seen[dir] {
+			problems = append(problems, fmt.Sprintf("%s:%d: %s listed twice", raceList, i+1, line))
 		}
-		out[dir] = true
+		seen[dir] = true
+		e := raceEntry{line: i + 1, dir: dir, secs: -1}
+		if m := raceSeconds.FindStringSubmatch(comment); m != nil {
+			e.secs, _ = strconv.Atoi(m[1])
+		}
+		out = append(out, e)
+	}
+	return out, append(problems, raceOrderProblems(out)...)
+}
+
+// raceOrderProblems holds the list in the order the race run needs. go test starts the
+// packages' tests in the order it is given them, two at a time (-p, one a core), so a long
+// package started last runs alone at the end while the other core waits: the longest go
+// first. The lines that record their seconds come first, longest first; lines that record
+// none (a package new to the list, not measured yet) after them.
+func raceOrderProblems(entries []raceEntry) []string {
+	var problems []string
+	for i := 1; i < len(entries); i++ {
+		prev, e := entries[i-1], entries[i]
+		switch {
+		case e.secs >= 0 && prev.secs < 0:
+			problems = append(problems, fmt.Sprintf("%s:%d: ./%s records %d s after ./%s, which records none: "+
+				"measured packages come first, longest first", raceList, e.line, e.dir, e.secs, prev.dir))
+		case e.secs > prev.secs && prev.secs >= 0:
+			problems = append(problems, fmt.Sprintf("%s:%d: ./%s (%d s) after ./%s (%d s): longest first "+
+				"(bench/loop.sh prints the list in measured order)", raceList, e.line, e.dir, e.secs, prev.dir, prev.secs))
+		}
+	}
+	return problems
+}
+
+// readRaceList reads the list's packages, failing t on a malformed or misordered list.
+func readRaceList(t *testing.T, root string) map[string]bool {
+	t.Helper()
+	b, err := fileio.ReadFile(filepath.Join(root, raceList), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, problems := parseRaceList(string(b))
+	for _, p := range problems {
+		t.Error(p)
+	}
+	out := map[string]bool{}
+	for _, e := range entries {
+		out[e.dir] = true
 	}
 	return out
+}
+
+// TestRaceListOrder shows the order check at work on lists made for it.
+func TestRaceListOrder(t *testing.T) {
+	for _, c := range []struct {
+		list string
+		want string // in the one problem found, or "" for none
+	}{
+		{"./a # 90 s\n./b # 12 s: why\n./c # 12 s\n./d\n./e # no figure\n", ""},
+		{"./a # 12 s\n./b # 90 s\n", "./b (90 s) after ./a (12 s): longest first"},
+		{"./a # 12 s\n./new\n./b # 3 s\n", "./b records 3 s after ./new, which records none"},
+		{"./a # 5 s\n./a # 3 s\n", "./a listed twice"},
+		{"pkg/a\n", `"pkg/a": want a package directory as ./dir`},
+	} {
+		_, problems := parseRaceList(c.list)
+		switch {
+		case c.want == "" && len(problems) > 0:
+			t.Errorf("%q: %v, want no problem", c.list, problems)
+		case c.want != "" && (len(problems) != 1 || !strings.Contains(problems[0], c.want)):
+			t.Errorf("%q: %v, want one problem with %q", c.list, problems, c.want)
+		}
+	}
 }
 
 // TestRacePackages keeps the race detector where it can find races: the list `make unit`
@@ -203,16 +286,31 @@ func TestRacePackages(t *testing.T) {
 
 // TestRacePackagesFound runs the rule on a small repository made for it, so that a rule
 // that stopped finding a kind of goroutine (and moved its package out of the race run)
-// fails here.
+// fails here; and one that found goroutines in code a package never reaches (and kept it
+// in the race run for nothing) too.
 func TestRacePackagesFound(t *testing.T) {
 	root := t.TempDir()
+	imp := func(pkg string) string { return "import \"" + module + "/pkg/" + pkg + "\"\n\n" }
 	writeTree(t, root, map[string]string{
-		"go.mod":               "module " + module + "\n",
-		"pkg/spawn/s.go":       "package spawn\n\nfunc Run(f func()) { go f() }\n",
+		"go.mod": "module " + module + "\n",
+		"pkg/spawn/s.go": "package spawn\n\nconst Name = \"spawn\"\n\nfunc Run(f func()) { start(f) }\n\n" +
+			"func start(f func()) { go f() }\n\ntype W struct{}\n\nfunc (*W) Begin() { go func() {}() }\n\n" +
+			"func (*W) Quiet() {}\n\ntype Q struct{}\n\nfunc (Q) Calm() {}\n\nfunc NewW() any { return &W{} }\n\n" +
+			"func NewQ() Q { return Q{} }\n",
 		"pkg/spawn/s_test.go":  "package spawn\n",
-		"pkg/caller/c.go":      "package caller\n\nimport _ \"" + module + "/pkg/spawn\"\n",
+		"pkg/caller/c.go":      "package caller\n\n" + imp("spawn") + "func Do() { spawn.Run(nil) }\n",
 		"pkg/caller/c_test.go": "package caller\n",
-		"pkg/far/f.go":         "package far\n\nimport _ \"" + module + "/pkg/caller\"\n",
+		"pkg/calm/c.go":        "package calm\n\n" + imp("spawn") + "var _ = spawn.Name\n\nvar _ = spawn.NewQ().Calm\n",
+		"pkg/calm/c_test.go":   "package calm\n",
+		"pkg/method/m.go":      "package method\n",
+		"pkg/method/m_test.go": "package method\n\n" + imp("spawn") + "func f(w *spawn.W) { w.Begin() }\n",
+		"pkg/made/m.go":        "package made\n\n" + imp("spawn") + "var _ = spawn.NewW\n",
+		"pkg/made/m_test.go":   "package made\n",
+		"pkg/boot/b.go":        "package boot\n\nfunc init() { go func() {}() }\n",
+		"pkg/boot/b_test.go":   "package boot\n",
+		"pkg/booted/b.go":      "package booted\n\nimport _ \"" + module + "/pkg/boot\"\n",
+		"pkg/booted/b_test.go": "package booted\n",
+		"pkg/far/f.go":         "package far\n\n" + imp("caller") + "func F() { caller.Do() }\n",
 		"pkg/far/f_test.go":    "package far\n",
 		"pkg/par/p_test.go":    "package par\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) { t.Parallel() }\n",
 		"pkg/srv/s_test.go":    "package srv\n\nimport _ \"net/http/httptest\"\n",
@@ -226,6 +324,8 @@ func TestRacePackagesFound(t *testing.T) {
 		"hack/tool/t_test.go":  "package tool\n\nfunc f() { go f() }\n",
 	})
 	got := racePackages(t, root, goFiles(t, root))
-	assertKeys(t, "racePackages", got,
-		"pkg/spawn", "pkg/caller", "pkg/par", "pkg/srv", "pkg/live", "pkg/timer")
+	// calm refers to spawn's constant and to a method of a type without goroutines; far
+	// calls caller, which starts none itself (spawn's are caller's to race-test).
+	assertKeys(t, "racePackages", got, "pkg/spawn", "pkg/caller", "pkg/method", "pkg/made",
+		"pkg/boot", "pkg/booted", "pkg/par", "pkg/srv", "pkg/live", "pkg/timer")
 }
