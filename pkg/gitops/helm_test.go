@@ -44,6 +44,14 @@ func TestChartBounds(t *testing.T) {
 			ChartBounds{RenderTimeout: 20 * time.Millisecond}, "render given up: it ran past 20ms"},
 		{"output", `{{ range until 2000 }}xxxxxxxxxx{{ end }}`,
 			ChartBounds{MaxRenderBytes: 1 << 10}, "render given up: it wrote 20000 bytes, past the bound of 1 KiB"},
+		// The same output from a render long enough for the heap guard to sample it (a
+		// million turns, each making a list): what it writes is refused, not the heap it
+		// works in (the bound on output is not the heap's; it was, and this failed under
+		// load, when the plain case above ran past one sample).
+		{"output-slow", `{{ range until 1000 }}{{ range until 1000 }}{{ end }}{{ end }}{{ range until 2000 }}xxxxxxxxxx{{ end }}`,
+			ChartBounds{MaxRenderBytes: 1 << 10}, "render given up: it wrote 20000 bytes, past the bound of 1 KiB"},
+		{"heap", `{{ range until 1000 }}{{ range until 1000 }}{{ end }}{{ end }}`,
+			ChartBounds{MaxRenderHeap: 1 << 10}, "render given up: it held more than 1 KiB"},
 		{"chart", `{{/* ` + strings.Repeat("x", 4<<10) + ` */}}`,
 			ChartBounds{MaxChartBytes: 1 << 10}, "the chart's files are past 1 KiB (the bound of one chart)"},
 	} {

@@ -30,15 +30,20 @@ const (
 	maxChartFileBytes = 8 << 20
 	// DefaultRenderTimeout bounds one render: a chart of this world renders in milliseconds.
 	DefaultRenderTimeout = 30 * time.Second
-	// DefaultMaxRenderBytes bounds what one render writes, and (as growth of the heap while
-	// it runs, sampled) what it holds.
+	// DefaultMaxRenderBytes bounds what one render writes.
 	DefaultMaxRenderBytes = 64 << 20
+	// DefaultMaxRenderHeap bounds what one render holds: the growth of the heap while it
+	// runs, sampled.
+	DefaultMaxRenderHeap = 2 * DefaultMaxRenderBytes
 )
 
 // ChartBounds are the bounds of charts' reads and renders; zero fields take the defaults.
+// Each bound is its own: a small bound on what a render writes must not make the heap's,
+// which any render's working memory crosses, small too.
 type ChartBounds struct {
 	MaxChartBytes  int64
 	MaxRenderBytes int64
+	MaxRenderHeap  int64
 	RenderTimeout  time.Duration
 }
 
@@ -48,6 +53,9 @@ func (b ChartBounds) withDefaults() ChartBounds {
 	}
 	if b.MaxRenderBytes <= 0 {
 		b.MaxRenderBytes = DefaultMaxRenderBytes
+	}
+	if b.MaxRenderHeap <= 0 {
+		b.MaxRenderHeap = DefaultMaxRenderHeap
 	}
 	if b.RenderTimeout <= 0 {
 		b.RenderTimeout = DefaultRenderTimeout
@@ -250,8 +258,8 @@ func shortError(err error) error {
 var errRenderBound = errors.New("render given up")
 
 // renderBounded runs Helm's engine, giving up when it runs past the time bound or the
-// heap grows past the output bound while it runs (sampled every 10ms, by the guard of the
-// renders running at once), and refusing output past the bound.
+// heap grows past MaxRenderHeap while it runs (sampled every 10ms, by the guard of the
+// renders running at once), and refusing output past MaxRenderBytes.
 func renderBounded(c *chart.Chart, vals chartutil.Values, b ChartBounds, g *renderGuard) (map[string]string, error) {
 	type result struct {
 		files map[string]string
@@ -288,7 +296,7 @@ func renderBounded(c *chart.Chart, vals chartutil.Values, b ChartBounds, g *rend
 		case <-deadline.C:
 			return nil, fmt.Errorf("%w: it ran past %s", errRenderBound, b.RenderTimeout)
 		case <-tick.C:
-			if err := meter.over(2 * b.MaxRenderBytes); err != nil {
+			if err := meter.over(b.MaxRenderHeap); err != nil {
 				return nil, err
 			}
 		}
