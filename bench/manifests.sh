@@ -98,7 +98,16 @@
 # 92; check 2.76 -> 2.77, 93 -> 94 (within this machine's noise: 3 A/B pairs of the two
 # lists gave 2.66 -> 2.62 and 2.96 -> 3.10); the change check 2.29 -> 3.13, 208 -> 107;
 # the git change check 2.52 -> 3.64, 211 -> 108: a change now reads its head's clusters
-# again when it judges them, as the state check does, for half the memory.
+# again when it judges them, as the state check does, for half the memory. So a change
+# check now says so (manifest.Options.ReadsEveryCluster: it reads every cluster whole
+# anyway) and its head is held whole, decoded once. Quiet machine (load 1 to 5), 3 rounds,
+# median wall s / CPU-s / max RSS MiB, main (935bc08, two runs) -> this: change check
+# 1.19-1.26 / 1.98-1.99 / 174 -> 1.18 / 2.01 / 181; git change check 1.41-1.42 /
+# 2.43-2.47 / 178-180 -> 1.43 / 2.47 / 190; check 1.48-1.58 / 2.42-2.68 / 73 -> 1.53 /
+# 2.48 / 75; cluster list -A 1.47-1.60 / 2.51-2.66 / 74 -> 1.70 / 2.64 / 74; create
+# preflight 0.75-0.79 / 1.33-1.36 / 71 -> 0.80 / 1.33 / 73; team list 1.28-1.29 /
+# 2.32-2.33 / 69 -> 1.50-1.54 / 2.48-2.59 / 70-71 (the one slower: its 20 lists, one a
+# team, each read its clusters again).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -141,6 +141,9 @@ func leftOutNote(dirs []string, names func(string) string) string {
 func (g *run) headOptions(ctx context.Context) (gitops.Options, *digests) {
 	opts := gitops.Options{Root: g.repoRoot(ctx), Sources: g.Sources, Remotes: g.remotes}
 	opts.Manifest.Exclude, opts.Manifest.IgnoreFile = g.Exclude, g.headIgnore(ctx)
+	// A change compares head's clusters with the base's and replays every one of them
+	// whole: held whole, each is decoded once.
+	opts.Manifest.ReadsEveryCluster = g.change()
 	var sums *digests
 	if len(g.Base.Paths) > 0 && !g.noReuse {
 		sums = newDigests() // the base's files are compared with head's by these
@@ -310,4 +313,9 @@ func (p *pendingRepo) discard() {
 	if p.repo != nil {
 		p.repo.close()
 	}
+}
+
+// change reports whether the run is a change check (a base is given).
+func (g *run) change() bool {
+	return len(g.Base.Paths) > 0 || g.Base.Revision != ""
 }

@@ -15,13 +15,20 @@ import (
 // costs a few hundred bytes a cluster instead of several KiB, and a small tree is never
 // read twice. Standard input, a List's items and a cluster with fields left unjudged are
 // always held whole (reading one again would read what cannot be, or decode the whole
-// List). Tests set it (0: every cluster it can a record; math.MaxInt64: none) to hold
+// List), and so is every cluster of a Load whose caller reads each whole anyway
+// (Options.ReadsEveryCluster: a change check, which would otherwise decode each twice).
+// Tests set it (0: every cluster it can a record; math.MaxInt64: none) to hold
 // both ways to the same results; nothing else changes it.
 var WholeBytes int64 = 256 << 10
 
 // keepsRecords reports whether a Load keeps the clusters of a file as records: its
-// position in what the Load read (read, its own bytes included) is past WholeBytes.
-func keepsRecords(name string, read int64) bool {
+// position in what the Load read (read, its own bytes included) is past WholeBytes, and
+// the caller does not read every cluster whole anyway (Options.ReadsEveryCluster; a test
+// that sets WholeBytes to 0 has records all the same, to hold both ways to one result).
+func keepsRecords(name string, read int64, readsEvery bool) bool {
+	if readsEvery && WholeBytes != 0 {
+		return false
+	}
 	return name != Stdin && read > WholeBytes
 }
 

@@ -283,3 +283,44 @@ func packedLines(l *lineIndex) string {
 	v := reflect.ValueOf(l).Elem()
 	return fmt.Sprintf("%x@%d", v.FieldByName("packed").Bytes(), v.FieldByName("base").Int())
 }
+
+// TestReadsEveryClusterHoldsWhole: a Load whose caller reads every cluster whole holds
+// them all, past WholeBytes too (each would otherwise be decoded twice); without it the
+// clusters past WholeBytes are records. The set says the same either way.
+func TestReadsEveryClusterHoldsWhole(t *testing.T) {
+	dir, _ := leanTree(t)
+	old := WholeBytes
+	t.Cleanup(func() { WholeBytes = old })
+	WholeBytes = 1 // the first file's clusters whole, every other's a record
+	held := func(opts Options) (int, *Set) {
+		set, err := LoadWith([]string{dir}, nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for i := range set.Clusters.Len() {
+			if set.Clusters.Held(i) {
+				n++
+			}
+		}
+		return n, set
+	}
+	all, every := held(Options{ReadsEveryCluster: true})
+	some, records := held(Options{})
+	if all != every.Clusters.Len() {
+		t.Errorf("ReadsEveryCluster: %d of %d clusters held whole, want all", all, every.Clusters.Len())
+	}
+	if some >= records.Clusters.Len() {
+		t.Errorf("without it: %d of %d clusters held whole, want records past WholeBytes", some, records.Clusters.Len())
+	}
+	a, _ := every.All()
+	b, err := records.All()
+	if err != nil || len(a) != len(b) {
+		t.Fatalf("All: %d and %d objects (%v)", len(a), len(b), err)
+	}
+	for i := range a {
+		if a[i].Source != b[i].Source || !reflect.DeepEqual(a[i].Obj, b[i].Obj) {
+			t.Errorf("object %d: %s and %s differ", i, a[i].Source, b[i].Source)
+		}
+	}
+}

@@ -59,8 +59,8 @@ func BenchmarkLoadTree(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(set.Objects) != t.Files {
-			b.Fatalf("%d objects, want %d", len(set.Objects), t.Files)
+		if n := len(set.Objects) + set.Clusters.Len(); n != t.Files {
+			b.Fatalf("%d objects and clusters, want %d", n, t.Files)
 		}
 	}
 }

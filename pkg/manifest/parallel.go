@@ -189,7 +189,7 @@ func (p *pipeline) decode(j loadJob, in *interner) {
 // as records (keepsRecords).
 func (p *pipeline) fileOptions(res *fileResult) Options {
 	opts := p.opts
-	if keepsRecords(res.name, res.read) {
+	if keepsRecords(res.name, res.read, p.opts.ReadsEveryCluster) {
 		opts.from = p.from
 	}
 	return opts

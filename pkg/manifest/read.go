@@ -62,6 +62,11 @@ type Options struct {
 	// AllowDuplicates keeps two objects of one identity (a GitOps tree holds one per
 	// cluster it targets); the caller checks each target with Duplicates.
 	AllowDuplicates bool
+	// ReadsEveryCluster says the caller reads every cluster whole (a change check compares
+	// and judges each): the Load then holds them all whole, whatever the tree's size, rather
+	// than keep records it would decode each of again (WholeBytes). It changes what the
+	// Load holds, never what its Set says.
+	ReadsEveryCluster bool
 	// Scratch are directories the caller makes while the walk runs (a base tree extracted
 	// for a change check), which may be below the paths read: the walk never enters them.
 	// They are the caller's, not the tree's, so they are not listed in Set.LeftOut.
