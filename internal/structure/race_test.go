@@ -32,10 +32,10 @@ var goroutineImports = map[string]bool{
 }
 
 // goroutineCalls are selectors that run a function on another goroutine: t.Parallel runs
-// tests side by side, AfterFunc runs its function on a goroutine of its own, and an HTTP
-// server serves each request on one.
+// tests side by side, AfterFunc and sync.WaitGroup's Go run their function on a goroutine
+// of their own, and an HTTP server serves each request on one.
 var goroutineCalls = map[string]bool{
-	"Parallel": true, "AfterFunc": true,
+	"Parallel": true, "AfterFunc": true, "Go": true,
 	"Serve": true, "ServeTLS": true, "ListenAndServe": true, "ListenAndServeTLS": true,
 }
 

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
@@ -177,9 +178,9 @@ func (c *Clusters) Each(fn func(i int, o Object) error) error {
 	})
 }
 
-// aheadWindow bounds how many clusters EachOf reads ahead of its caller: each is a whole
-// object held until the caller has it.
-const aheadWindow = 64
+// aheadBatch is how many clusters EachOf reads at once; it reads at most two batches ahead
+// of its caller, each cluster a whole object held until the caller has it.
+const aheadBatch = 64
 
 type readResult struct {
 	o   Object
@@ -189,7 +190,7 @@ type readResult struct {
 // EachOf calls fn with the clusters of order (indexes), whole, in that order, with the
 // error of one that could not be read again (fn decides whether to go on: an error it
 // returns stops EachOf, which returns it). Clusters read again are read on every core, a
-// bounded window ahead of fn, so that fn waits for none of them.
+// batch ahead of fn, so that fn seldom waits for one.
 func (c *Clusters) EachOf(order []int, fn func(i int, o Object, err error) error) error {
 	records := 0
 	for _, i := range order {
@@ -206,50 +207,61 @@ func (c *Clusters) EachOf(order []int, fn func(i int, o Object, err error) error
 		}
 		return nil
 	}
-	ring := make([]chan readResult, aheadWindow)
-	for k := range ring {
-		ring[k] = make(chan readResult, 1)
-	}
-	slots := make(chan struct{}, aheadWindow) // one per cluster in flight, given back when fn has it
-	jobs, done := make(chan int), make(chan struct{})
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range jobs {
-				o, err := c.Get(order[k])
-				ring[k%aheadWindow] <- readResult{o, err} // free: at most aheadWindow in flight
-			}
-		}()
-	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer close(jobs)
-		for k := range order {
-			select {
-			case slots <- struct{}{}:
-			case <-done:
-				return
-			}
-			select {
-			case jobs <- k:
-			case <-done:
-				return
-			}
+	// Batches, not a cluster at a time: handing each cluster between goroutines kept a
+	// core idle a third of the time (the caller, woken behind a busy reader, waited for it
+	// to block); a batch is one hand-over, and the next is read while fn has this one.
+	var stop atomic.Bool
+	next := c.readBatch(order, &stop)
+	defer func() { stop.Store(true); next.wait() }()
+	for len(order) > 0 {
+		cur, n := next, min(aheadBatch, len(order))
+		cur.wait()
+		if len(order) > n {
+			next = c.readBatch(order[n:], &stop)
+		} else {
+			next = batch{}
 		}
-	}()
-	defer wg.Wait()
-	defer close(done)
-	for k, i := range order {
-		r := <-ring[k%aheadWindow]
-		<-slots
-		if err := fn(i, r.o, r.err); err != nil {
-			return err
+		for k, i := range order[:n] {
+			if err := fn(i, cur.out[k].o, cur.out[k].err); err != nil {
+				return err
+			}
+			cur.out[k] = readResult{} // fn has it: not held here any longer
 		}
+		order = order[n:]
 	}
 	return nil
+}
+
+// batch is the first aheadBatch clusters of an order, read on every core.
+type batch struct {
+	out []readResult
+	wg  *sync.WaitGroup
+}
+
+func (b batch) wait() {
+	if b.wg != nil {
+		b.wg.Wait()
+	}
+}
+
+// readBatch starts reading the first aheadBatch clusters of order; stop ends it early
+// (what is not read then is never handed to anyone).
+func (c *Clusters) readBatch(order []int, stop *atomic.Bool) batch {
+	b := batch{out: make([]readResult, min(aheadBatch, len(order))), wg: &sync.WaitGroup{}}
+	var claimed atomic.Int32
+	for range min(runtime.GOMAXPROCS(0), len(b.out)) {
+		b.wg.Go(func() {
+			for !stop.Load() {
+				k := int(claimed.Add(1)) - 1
+				if k >= len(b.out) {
+					return
+				}
+				o, err := c.Get(order[k])
+				b.out[k] = readResult{o, err}
+			}
+		})
+	}
+	return b
 }
 
 // reread decodes the entry's document again, as the Load did.
