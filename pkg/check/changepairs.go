@@ -85,13 +85,13 @@ func (c *change) baselines(added, changed, deleted []*cluster) {
 	for ns := range need {
 		for _, hc := range c.head.inNamespace(ns) {
 			if !contains(added, hc) {
-				c.baseline[ns] = append(c.baseline[ns], hc.value())
+				c.baseline[ns] = append(c.baseline[ns], c.head.value(hc))
 			}
 		}
 	}
 	for _, bc := range deleted {
 		if ns := bc.ns; need[ns] {
-			c.baseline[ns] = append(c.baseline[ns], bc.value())
+			c.baseline[ns] = append(c.baseline[ns], c.base.value(bc))
 		}
 	}
 }

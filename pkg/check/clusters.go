@@ -49,7 +49,7 @@ func (t *tree) namespace(ns string) []v1alpha1.TenantCluster {
 	}
 	out := make([]v1alpha1.TenantCluster, len(in))
 	for i, c := range in {
-		out[i] = c.value()
+		out[i] = t.value(c)
 	}
 	return out
 }

@@ -41,7 +41,7 @@ func (t *tree) replay(order []*cluster, full, existing bool, each func(*cluster)
 		}
 		if err != nil {
 			fs = append(fs, unreadable(c, err))
-			sib := c.value()
+			sib := t.value(c)
 			byNS[c.ns] = append(byNS[c.ns], c)
 			ta.add(&sib)
 			return
@@ -54,7 +54,7 @@ func (t *tree) replay(order []*cluster, full, existing bool, each func(*cluster)
 		if full || ta.inReach(tc, req.Team, req.ProviderConfig) {
 			sib := copied[c.ns]
 			for _, p := range byNS[c.ns][len(sib):] {
-				sib = append(sib, p.value())
+				sib = append(sib, t.value(p))
 			}
 			copied[c.ns] = sib
 			req.Siblings = sib

@@ -27,6 +27,8 @@ type tree struct {
 	teams     map[string]*v1alpha1.Team
 	providers map[string]*v1alpha1.ProviderConfig
 	byName    map[[2]string]*manifest.Set // by kind and name, for find
+	// siblings are the maps the tree's sibling values share (value).
+	siblings manifest.SiblingMaps
 }
 
 // cluster is a TenantCluster of the tree: its counted fields (at) and the namespace it
@@ -43,9 +45,9 @@ type cluster struct {
 
 func (c *cluster) key() string { return c.ns + "/" + c.at.Name }
 
-// value is the cluster as a sibling in a count of its namespace: its counted fields, the
-// same whatever the Load kept of it.
-func (c *cluster) value() v1alpha1.TenantCluster { return c.at.Sibling(c.ns) }
+// value is c, a cluster of t, as a sibling in a count of its namespace: its counted
+// fields, the same whatever the Load kept of it.
+func (t *tree) value(c *cluster) v1alpha1.TenantCluster { return c.at.Sibling(c.ns, &t.siblings) }
 
 // newTree indexes a set. Its clusters are known by their counted fields; each is read
 // whole when judged (each), or all at once for a change (readWhole).

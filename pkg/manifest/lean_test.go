@@ -136,7 +136,7 @@ func TestClustersSameInBothModes(t *testing.T) {
 			}
 		}
 		tc := w.Obj.(*v1alpha1.TenantCluster)
-		sib := lean.Clusters.At(i).Sibling("ns")
+		sib := lean.Clusters.At(i).Sibling("ns", &SiblingMaps{})
 		if sib.Name != tc.Name || sib.Spec.Workers.Replicas != tc.Spec.Workers.Replicas ||
 			sib.Spec.Workers.MachineTemplate.Memory.String() != tc.Spec.Workers.MachineTemplate.Memory.String() ||
 			sib.Environment() != tc.Environment() || sib.TeamName() != tc.TeamName() ||
@@ -322,5 +322,78 @@ func TestReadsEveryClusterHoldsWhole(t *testing.T) {
 		if a[i].Source != b[i].Source || !reflect.DeepEqual(a[i].Obj, b[i].Obj) {
 			t.Errorf("object %d: %s and %s differ", i, a[i].Source, b[i].Source)
 		}
+	}
+}
+
+// A file reused from a tree at another path (a change's base beside its head) brings the
+// head's clusters, held objects shared, under the base's file names: Get, Walk and the
+// set's references name the base's file, never the head's.
+func TestReuseNamesItsOwnFile(t *testing.T) {
+	dir, _ := leanTree(t)
+	other := t.TempDir()
+	if err := os.CopyFS(other, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	for _, lean := range []bool{false, true} {
+		head := loadIn(t, lean, []string{dir}, "")
+		by := head.ByFile(func(f string) string { r, _ := filepath.Rel(dir, f); return r })
+		base, err := LoadWith([]string{other}, nil, Options{Reuse: func(name string, _ []byte) (FileObjects, bool) {
+			r, _ := filepath.Rel(other, name)
+			f, ok := by[r]
+			return f, ok
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var walked []string
+		if err := base.Walk(func(o *Object) error {
+			if o.Kind == v1alpha1.KindTenantCluster {
+				walked = append(walked, o.Source.File)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(walked) != head.Clusters.Len() {
+			t.Fatalf("lean %v: walked %d clusters, want %d", lean, len(walked), head.Clusters.Len())
+		}
+		for i := range base.Clusters.Len() {
+			o, err := base.Clusters.Get(i)
+			h, _ := head.Clusters.Get(i)
+			if err != nil || !strings.HasPrefix(o.Source.File, other) || !strings.HasPrefix(walked[i], other) ||
+				!strings.HasPrefix(base.Clusters.At(i).Source.File, other) || !base.Clusters.Same(i, &head.Clusters, i) {
+				t.Errorf("lean %v: cluster %d read from %s, walked as %s (%v), want a file of %s", lean, i, o.Source.File, walked[i], err, other)
+			}
+			if h.Source.File == o.Source.File || !strings.HasPrefix(h.Source.File, dir) {
+				t.Errorf("lean %v: head's cluster %d now names %s", lean, i, h.Source.File)
+			}
+		}
+	}
+}
+
+// Siblings of equal labels, annotations and team share one map (or reference) of the
+// SiblingMaps that made them, and each carries its own values.
+func TestSiblingMapsShare(t *testing.T) {
+	var m SiblingMaps
+	a := Cluster{Name: "a", Team: "t1", Environment: "dev", Owner: "o@x", Creator: "c@x"}
+	b := Cluster{Name: "b", Team: "t1", Environment: "dev", Owner: "o@x", Creator: "c@x"}
+	c := Cluster{Name: "c", Team: "t2", Environment: "prod", Owner: "o@x"}
+	d := Cluster{Name: "d"}
+	sa, sb, sc, sd := a.Sibling("n", &m), b.Sibling("n", &m), c.Sibling("n", &m), d.Sibling("n", &m)
+	same := func(x, y map[string]string) bool {
+		return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
+	}
+	if !same(sa.Labels, sb.Labels) || !same(sa.Annotations, sb.Annotations) || sa.Spec.TeamRef != sb.Spec.TeamRef {
+		t.Error("equal siblings do not share their maps")
+	}
+	if same(sa.Labels, sc.Labels) || same(sa.Annotations, sc.Annotations) || sa.Spec.TeamRef == sc.Spec.TeamRef {
+		t.Error("siblings of other values share a map")
+	}
+	if sc.Environment() != "prod" || sc.TeamName() != "t2" || sc.Annotations[v1alpha1.AnnotationOwner] != "o@x" || len(sc.Annotations) != 1 ||
+		sa.Annotations[v1alpha1.AnnotationCreatorEmail] != "c@x" || sb.Name != "b" || sb.Namespace != "n" {
+		t.Errorf("siblings carry the wrong values: %+v, %+v", sb.ObjectMeta, sc.ObjectMeta)
+	}
+	if sd.Labels != nil || sd.Annotations != nil || sd.Spec.TeamRef != nil {
+		t.Errorf("a cluster without labels, annotations or team has them: %+v", sd.ObjectMeta)
 	}
 }

@@ -107,7 +107,7 @@ func (s *Set) Duplicates() []error { return s.duplicates() }
 
 func (s *Set) duplicates() []error {
 	var errs []error
-	first := map[objKey]Source{}
+	first := make(map[objKey]Source, len(s.Objects)+s.Clusters.Len())
 	s.inOrder(func(o Ref) {
 		if o.Name == "" {
 			return

@@ -127,12 +127,9 @@ func (res *fileResult) reused(f FileObjects) {
 	}
 	res.clusters = make([]clusterEntry, len(f.clusters))
 	for i, e := range f.clusters {
-		e.Source.File = res.name
-		if e.obj != nil {
-			o := *e.obj
-			o.Source.File = res.name
-			e.obj = &o
-		}
+		// A held object is shared, not copied: the entry's Source (this file's name) is
+		// the one Get and Walk give with it.
+		e.Source.File, e.at = res.name, e.at-f.objStart
 		res.clusters[i] = e
 	}
 }

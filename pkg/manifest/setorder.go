@@ -58,25 +58,29 @@ func (s *Set) Merge(other *Set) {
 // FileObjects are the objects a Set read from one file, its clusters as the Load kept
 // them: what Options.Reuse gives a later Load for a file of the same bytes.
 type FileObjects struct {
-	objs     []Object
+	objs []Object
+	// clusters place themselves (clusterEntry.at) among the set's Objects: objStart is
+	// where objs begins there. A piece of the set's, like objs, not a copy.
 	clusters []clusterEntry
+	objStart int
 }
 
 // Len is the number of objects, clusters included.
 func (f FileObjects) Len() int { return len(f.objs) + len(f.clusters) }
 
 // ByFile groups the set's objects by file (as key names it), clusters included, for
-// Options.Reuse. A file's objects, which a Load gives one after another, are a piece of the
-// set's, not a copy; the Load that reuses them copies what it takes.
+// Options.Reuse. A file's objects and clusters, which a Load gives one after another, are
+// pieces of the set's, not copies; the Load that reuses them copies what it takes.
 func (s *Set) ByFile(key func(file string) string) map[string]FileObjects {
 	by := map[string]FileObjects{}
 	var cur FileObjects
-	file, start, open := "", 0, false
-	flush := func(end int) {
+	file, start, cstart, open := "", 0, 0, false
+	flush := func(end, cend int) {
 		if !open {
 			return
 		}
-		cur.objs = s.Objects[start:end:end]
+		cur.objs, cur.objStart = s.Objects[start:end:end], start
+		cur.clusters = s.Clusters.list[cstart:cend:cend]
 		k := key(file)
 		if prev, ok := by[k]; ok {
 			prev.merge(cur)
@@ -86,35 +90,39 @@ func (s *Set) ByFile(key func(file string) string) map[string]FileObjects {
 		}
 		cur, open = FileObjects{}, false
 	}
-	// starts opens the group of name at i, closing the one before when it is another file's.
-	starts := func(name string, i int) {
+	// starts opens the group of name at object i and cluster c, closing the one before
+	// when it is another file's.
+	starts := func(name string, i, c int) {
 		if !open || name != file {
-			flush(i)
-			file, start, open = name, i, true
+			flush(i, c)
+			file, start, cstart, open = name, i, c, true
 		}
 	}
 	c := 0
 	for i := 0; i <= len(s.Objects); i++ {
 		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
-			e := s.Clusters.list[c]
-			starts(e.Source.File, i)
-			e.at = i - start
-			cur.clusters = append(cur.clusters, e)
+			starts(s.Clusters.list[c].Source.File, i, c)
 		}
 		if i < len(s.Objects) {
-			starts(s.Objects[i].Source.File, i)
+			starts(s.Objects[i].Source.File, i, c)
 		}
 	}
-	flush(len(s.Objects))
+	flush(len(s.Objects), len(s.Clusters.list))
 	return by
 }
 
-// merge appends g to f, not into the set's own objects.
+// merge appends g, another piece of the same file, to f: copies, placed among f's objects.
 func (f *FileObjects) merge(g FileObjects) {
-	for _, e := range g.clusters {
-		e.at += len(f.objs)
-		f.clusters = append(f.clusters, e)
+	cs := make([]clusterEntry, 0, len(f.clusters)+len(g.clusters))
+	for _, e := range f.clusters {
+		e.at -= f.objStart
+		cs = append(cs, e)
 	}
+	for _, e := range g.clusters {
+		e.at += len(f.objs) - g.objStart
+		cs = append(cs, e)
+	}
+	f.clusters, f.objStart = cs, 0
 	f.objs = append(f.objs[:len(f.objs):len(f.objs)], g.objs...)
 }
 
@@ -187,7 +195,7 @@ func (s *Set) Walk(fn func(o *Object) error) error {
 		if err := objects(e.at); err != nil {
 			return err
 		}
-		if e.obj != nil {
+		if e.obj != nil && e.obj.Source == e.Source {
 			return fn(e.obj)
 		}
 		return fn(&o)
