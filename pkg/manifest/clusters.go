@@ -59,8 +59,8 @@ func (c *Cluster) Place(team *v1alpha1.Team) string {
 
 // Sibling is a TenantCluster holding only the counted fields, in namespace: what a count
 // of the namespace's clusters reads, the same whatever a Load kept of the cluster. Its
-// labels, annotations and team reference are shared's, shared with every sibling of the
-// same values it made: never write to them.
+// labels, annotations and team reference come from shared, which gives them to every
+// sibling of equal values: never write to them.
 func (c *Cluster) Sibling(namespace string, shared *SiblingMaps) v1alpha1.TenantCluster {
 	var tc v1alpha1.TenantCluster
 	tc.Name, tc.Namespace = c.Name, namespace
