@@ -2,7 +2,6 @@ package check
 
 import (
 	"encoding/json"
-	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -135,27 +134,15 @@ func TestLeanRecordUnreadableLeavesTreeUnjudged(t *testing.T) {
 	}
 }
 
-// inMode makes every Load of the test keep its clusters whole (lean false) or every one
-// it can as a record (manifest.WholeBytes, the one place the memory mode is decided).
-func inMode(t *testing.T, lean bool) {
-	t.Helper()
-	old := manifest.WholeBytes
-	t.Cleanup(func() { manifest.WholeBytes = old })
-	manifest.WholeBytes = math.MaxInt64
-	if lean {
-		manifest.WholeBytes = 0
-	}
-}
-
 // loadBoth loads dir keeping its clusters whole, then keeping records of them.
 func loadBoth(t *testing.T, dir string) (whole, lean *manifest.Set) {
 	t.Helper()
 	var err error
-	inMode(t, false)
+	manifesttest.InMode(t, &manifest.WholeBytes, false)
 	if whole, err = manifest.Load([]string{dir}, nil); err != nil {
 		t.Fatal(err)
 	}
-	inMode(t, true)
+	manifesttest.InMode(t, &manifest.WholeBytes, true)
 	if lean, err = manifest.Load([]string{dir}, nil); err != nil {
 		t.Fatal(err)
 	}

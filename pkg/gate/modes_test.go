@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,18 +17,6 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 	"github.com/butlerdotdev/butler-toolkit/pkg/policy"
 )
-
-// inMode makes every load of the test keep its clusters whole (lean false) or every one
-// it can as a record (manifest.WholeBytes, the one place the memory mode is decided).
-func inMode(t *testing.T, lean bool) {
-	t.Helper()
-	old := manifest.WholeBytes
-	t.Cleanup(func() { manifest.WholeBytes = old })
-	manifest.WholeBytes = math.MaxInt64
-	if lean {
-		manifest.WholeBytes = 0
-	}
-}
 
 // TestReportsSameInBothModes: every rule over clusters reaches the same verdicts whatever
 // the loads kept of the clusters (each whole, or each it can as a record read again when
@@ -85,7 +72,7 @@ func TestReportsSameInBothModes(t *testing.T) {
 	for _, c := range cases {
 		var got [2]string
 		for k, lean := range []bool{false, true} {
-			inMode(t, lean)
+			manifesttest.InMode(t, &manifest.WholeBytes, lean)
 			r, err := judge(context.Background(), strings.NewReader(stdin), c.f())
 			if err != nil {
 				t.Fatalf("%s, lean %v: %v", c.name, lean, err)
@@ -101,7 +88,7 @@ func TestReportsSameInBothModes(t *testing.T) {
 		got := [2]string{}
 		repo := twoCommits(t, over, head)
 		for k, lean := range []bool{false, true} {
-			inMode(t, lean)
+			manifesttest.InMode(t, &manifest.WholeBytes, lean)
 			r, err := judge(context.Background(), nil, &flags{Manifests: []string{"tree"}, Base: "HEAD~1", Author: author})
 			if err != nil {
 				t.Fatalf("git, lean %v: %v (%s)", lean, err, repo)
@@ -163,7 +150,7 @@ func TestClustersJudgedInBothModes(t *testing.T) {
 	dir := t.TempDir()
 	put(t, filepath.Join(dir, "c.yaml"), sandbox3) // its team and provider are not in the tree
 	for _, lean := range []bool{false, true} {
-		inMode(t, lean)
+		manifesttest.InMode(t, &manifest.WholeBytes, lean)
 		set, err := manifest.Load([]string{dir}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -192,7 +179,7 @@ func TestClustersJudgedInBothModes(t *testing.T) {
 // kept as records are held whole first, so that the check reads none from the removed
 // tree, whatever the order the two happen in.
 func TestBaseHeldBeforeRemoval(t *testing.T) {
-	inMode(t, true)
+	manifesttest.InMode(t, &manifest.WholeBytes, true)
 	dir := filepath.Join(t.TempDir(), "base")
 	copyDir(t, payments, dir)
 	tree, err := gitops.Load([]string{dir}, nil, gitops.Options{})

@@ -12,6 +12,7 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/fileio"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 )
 
 const newFieldCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -140,7 +141,7 @@ spec:
 	writeFile(t, filepath.Join(dir, "apps/web.yaml"), []byte(overlayCluster))
 	var rendered [2][]string
 	for k, lean := range []bool{true, false} {
-		inMode(t, lean)
+		manifesttest.InMode(t, &manifest.WholeBytes, lean)
 		var mu sync.Mutex
 		decoded := map[string]int{}
 		opts := Options{}

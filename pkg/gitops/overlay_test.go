@@ -1,13 +1,13 @@
 package gitops
 
 import (
-	"math"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/butlerdotdev/butler-toolkit/pkg/apis/butler/v1alpha1"
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest"
+	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 )
 
 const overlayCluster = `apiVersion: butler.butlerlabs.dev/v1alpha1
@@ -83,7 +83,7 @@ spec:
 			// them whole through the set's Clusters, and render the same.
 			var trees [2]*Tree
 			for k, lean := range []bool{true, false} {
-				inMode(t, lean)
+				manifesttest.InMode(t, &manifest.WholeBytes, lean)
 				var err error
 				if trees[k], err = Load([]string{dir}, nil, Options{}); err != nil {
 					t.Fatal(err)
@@ -116,17 +116,5 @@ spec:
 				t.Errorf("labels %v, annotations %v: want the cluster's team kept and the entry's annotation set", found.Labels, found.Annotations)
 			}
 		})
-	}
-}
-
-// inMode makes every load of the test keep its clusters whole (lean false) or every one
-// it can as a record (manifest.WholeBytes, the one place the memory mode is decided).
-func inMode(t *testing.T, lean bool) {
-	t.Helper()
-	old := manifest.WholeBytes
-	t.Cleanup(func() { manifest.WholeBytes = old })
-	manifest.WholeBytes = math.MaxInt64
-	if lean {
-		manifest.WholeBytes = 0
 	}
 }

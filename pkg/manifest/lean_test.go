@@ -3,7 +3,6 @@ package manifest
 import (
 	"encoding/binary"
 	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -50,20 +49,9 @@ func indent(doc string) string {
 	return b.String()
 }
 
-// inMode runs fn with every Load keeping the clusters it can as records (lean) or none.
-func inMode(t *testing.T, lean bool) {
-	t.Helper()
-	old := WholeBytes
-	t.Cleanup(func() { WholeBytes = old })
-	WholeBytes = math.MaxInt64
-	if lean {
-		WholeBytes = 0
-	}
-}
-
 func loadIn(t *testing.T, lean bool, paths []string, stdin string) *Set {
 	t.Helper()
-	inMode(t, lean)
+	manifesttest.InMode(t, &WholeBytes, lean)
 	set, err := Load(paths, strings.NewReader(stdin))
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package offline_test
 
 import (
 	"context"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,21 +13,9 @@ import (
 	"github.com/butlerdotdev/butler-toolkit/pkg/manifest/manifesttest"
 )
 
-// inMode makes every load of the test keep its clusters whole (lean false) or every one
-// it can as a record (manifest.WholeBytes, the one place the memory mode is decided).
-func inMode(t *testing.T, lean bool) {
-	t.Helper()
-	old := manifest.WholeBytes
-	t.Cleanup(func() { manifest.WholeBytes = old })
-	manifest.WholeBytes = math.MaxInt64
-	if lean {
-		manifest.WholeBytes = 0
-	}
-}
-
 func loadIn(t *testing.T, lean bool, dir string) *offline.Store {
 	t.Helper()
-	inMode(t, lean)
+	manifesttest.InMode(t, &manifest.WholeBytes, lean)
 	s, err := offline.LoadWith([]string{dir}, nil, "", nil, manifest.Options{})
 	if err != nil {
 		t.Fatal(err)
