@@ -75,7 +75,8 @@ func (l *loader) decodeChartDocs(inst *install, docs []renderedDoc, files []*cha
 			maps[d.template] = mapTemplate(templates[filepath.ToSlash(name)], countDocs(docs, d.template))
 		}
 	}
-	byDoc, ok := decodeDocs(docs, l.tolerate)
+	byDoc, whole := decodeDocs(docs, l.tolerate)
+	ok := whole == nil
 	var errs []error
 	for i, d := range docs {
 		if !ok { // some document does not decode: each one alone, to say which and where
@@ -92,6 +93,11 @@ func (l *loader) decodeChartDocs(inst *install, docs []renderedDoc, files []*cha
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	if !ok {
+		// Each document decodes alone, the release's documents together do not: past the
+		// release's one node bound, which no document alone reaches.
+		return nil, fmt.Errorf("%s %q: its chart's documents: %w", inst.entry.Kind, qualifiedName(inst.entry), whole)
+	}
 	var objs []manifest.Object
 	for i, d := range docs {
 		for _, o := range byDoc[i] {
@@ -104,29 +110,29 @@ func (l *loader) decodeChartDocs(inst *install, docs []renderedDoc, files []*cha
 
 // decodeDocs decodes a render's documents in one load (one table of field paths and one
 // node bound for the release, as a file of many documents has), each document a file of
-// its own named by its index; ok is false when any of them does not decode.
-func decodeDocs(docs []renderedDoc, tolerate func(apiVersion, kind, field string) bool) ([][]manifest.Object, bool) {
+// its own named by its index; the error when they do not all decode.
+func decodeDocs(docs []renderedDoc, tolerate func(apiVersion, kind, field string) bool) ([][]manifest.Object, error) {
 	files := make([]manifest.File, len(docs))
 	for i, d := range docs {
 		files[i] = manifest.File{Name: strconv.Itoa(i), Data: []byte(d.text)}
 	}
 	set, err := manifest.LoadFiles(files, manifest.Options{AllowDuplicates: true, Tolerate: tolerate})
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	all, err := set.All() // LoadFiles holds every object whole: nothing to read again
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	byDoc := make([][]manifest.Object, len(docs))
 	for _, o := range all {
 		i, err := strconv.Atoi(o.Source.File)
 		if err != nil || i < 0 || i >= len(docs) {
-			return nil, false
+			return nil, fmt.Errorf("internal error: a rendered document named %q", o.Source.File)
 		}
 		byDoc[i] = append(byDoc[i], o)
 	}
-	return byDoc, true
+	return byDoc, nil
 }
 
 // valuesPrefix is where a subchart's values sit in the release's: under its name, for
