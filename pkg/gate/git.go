@@ -155,9 +155,13 @@ func (r *repo) extract(ctx context.Context, dir, rev string) error {
 func changedFiles(ctx context.Context, top, rev string) (map[string]bool, error) {
 	// Not by ctime: linking a file into the base tree (link) changes its ctime, which would
 	// make git read every linked file again on the next run to see that it is unchanged.
-	// Nor through the repository's fsmonitor: diff would run the command its configuration
-	// names, and that configuration may be a stranger's.
-	out, err := git(ctx, top, nil, "-c", "core.trustctime=false", "-c", "core.fsmonitor=false", "diff", "--name-only", "--no-renames", "-z", rev, "--")
+	// Nor through the repository's fsmonitor or hooks: diff would run the command its
+	// configuration names (and post-index-change, when it refreshes the index of a file
+	// whose times changed), and that configuration may be a stranger's. A clean filter a
+	// file's attributes select still runs when git reads the file: its command is named
+	// only by configuration, never by the tree.
+	out, err := git(ctx, top, nil, "-c", "core.trustctime=false", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
+		"diff", "--name-only", "--no-renames", "-z", rev, "--")
 	if err != nil {
 		return nil, err
 	}
