@@ -128,7 +128,7 @@ func TestDirectoryMatches(t *testing.T) {
 }
 
 func TestNormalURL(t *testing.T) {
-	same := []string{"https://github.com/Example/Repo.git", "git@github.com:example/repo.git", "ssh://git@github.com/example/repo/", "https://token@github.com/example/repo"}
+	same := []string{"https://github.com/Example/Repo.git", "git@github.com:example/repo.git", "ssh://git@github.com/example/repo/", "https://token@github.com/example/repo", "github.com:example/repo"}
 	for _, u := range same {
 		if got := normalURL(u); got != "github.com/example/repo" {
 			t.Errorf("normalURL(%q) = %q", u, got)

@@ -96,14 +96,14 @@ func gitRef(u map[string]any) string {
 
 // normalURL is a repository URL without what varies between spellings of it: scheme,
 // user, the scheme's default port, a trailing ".git" or "/", letter case
-// ("git@host:org/repo" is "host/org/repo").
+// ("git@host:org/repo" and "host:org/repo" are "host/org/repo").
 func normalURL(u string) string {
 	u = strings.ToLower(strings.TrimSpace(u))
 	scheme := ""
 	if i := strings.Index(u, "://"); i >= 0 {
 		scheme, u = u[:i], u[i+3:]
-	} else if at := strings.Index(u, "@"); at >= 0 {
-		u = strings.Replace(u[at+1:], ":", "/", 1)
+	} else if c := strings.Index(u, ":"); c >= 0 && c < strings.Index(u+"/", "/") {
+		u = u[:c] + "/" + u[c+1:] // git's scp-like syntax: [user@]host:path
 	}
 	if at := strings.Index(u, "@"); at >= 0 && at < strings.Index(u+"/", "/") {
 		u = u[at+1:]
