@@ -55,7 +55,9 @@ type Request struct {
 	Head, Base Source
 	// Repo is the directory whose git repository Base.Revision is of, and whose root
 	// Flux's and Argo CD's paths may start from; "" is the working directory. Relative
-	// Paths are relative to the working directory, as always.
+	// Paths are relative to the working directory, as always. The remotes a GitRepository
+	// is matched against are those of the repository Head's first path is in (Repo's for
+	// standard input alone).
 	Repo string
 	// Author is judged by the gate's own rules (their roles read from the base only);
 	// Applier, who the server sees apply the change, by the server's (empty: the author).
@@ -83,8 +85,8 @@ type Options struct {
 	// Messages receives the notes a change check makes on which copy of a file that
 	// decides how it is judged (a .butlerignore) it read; nil: none are written.
 	Messages io.Writer
-	// GitTimeout bounds the git commands of a Revision source: the extraction as a whole,
-	// and each question asked of the repository (0: a minute).
+	// GitTimeout bounds the git commands: a Revision source's extraction as a whole, each
+	// question asked of the repository, and the reading of its remotes (0: a minute).
 	GitTimeout time.Duration
 
 	// noReuse decodes every base file (tests: a change check that reuses head's decoding
