@@ -66,6 +66,9 @@ func (l *loader) renderHelmRelease(e, as *manifest.Object, siblings []manifest.O
 	l.rendered[e] = out
 	s := l.helmState().started[e]
 	if s == nil || s.as != as || !sameObjects(s.siblings, siblings) {
+		if s != nil && s.job != nil {
+			l.helm.pool.wait(s.job) // started ahead otherwise: taken, so that its place in the window is given back
+		}
 		delete(l.helm.started, e) // not started ahead, or otherwise: start it now
 		l.startReleases([]releaseCall{{e, as}}, siblings)
 		s = l.helm.started[e]

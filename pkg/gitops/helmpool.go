@@ -16,10 +16,12 @@ import (
 // and its documents decoded off the loader's goroutine, which takes the results in the
 // releases' order, so objects and errors come out as one render after another gives them.
 // Jobs start in the order they were queued, and no more than a window of them is started
-// and not yet taken, so a load holds a few renders' results at a time, not all of them.
+// and not yet taken (one more while the loader runs the job it waits for itself), so a
+// load holds a few renders' results at a time, not all of them.
 
 // maxRenderWorkers caps the workers on a machine of many cores: each render may hold up to
-// its heap bound, and the renders in flight together up to that times the workers.
+// its heap bound, and the renders in flight together up to that times twice the workers
+// (renderGuard).
 const maxRenderWorkers = 8
 
 // renderPool is a load's render workers, and the heap guard of the renders in Helm's
