@@ -94,12 +94,31 @@ func TestStoreWritesInBothModes(t *testing.T) {
 		}
 		trees[k] = dir
 	}
-	for _, f := range []string{"two.yaml", "team-00/clusters/team-00-c00000.yaml"} {
-		w, _ := os.ReadFile(filepath.Join(trees[0], f))
-		l, _ := os.ReadFile(filepath.Join(trees[1], f))
-		if string(w) != string(l) || !strings.Contains(string(w), "replicas: 17") && f == "two.yaml" {
-			t.Errorf("%s: lean store wrote\n%s\nwhole store\n%s", f, l, w)
+	// Every file of the two trees alike, the edits among them.
+	files := 0
+	err := filepath.WalkDir(trees[0], func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
+		rel, _ := filepath.Rel(trees[0], p)
+		w, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		l, err := os.ReadFile(filepath.Join(trees[1], rel))
+		if err != nil {
+			return err
+		}
+		if files++; string(w) != string(l) {
+			t.Errorf("%s: lean store wrote\n%s\nwhole store\n%s", rel, l, w)
+		}
+		return nil
+	})
+	if err != nil || files < 5 {
+		t.Fatalf("compared %d files: %v", files, err)
+	}
+	if two, err := os.ReadFile(filepath.Join(trees[1], "two.yaml")); err != nil || strings.Count(string(two), "replicas: 17") != 2 || !strings.Contains(string(two), "staging") {
+		t.Errorf("two.yaml does not hold the edits (%v):\n%s", err, two)
 	}
 	if _, err := os.Stat(filepath.Join(trees[1], "team-00/clusters/team-00-c00001.yaml")); !os.IsNotExist(err) {
 		t.Errorf("the deleted cluster's file is still there: %v", err)
