@@ -106,10 +106,8 @@ func (o *Options) inputs(target string, set *manifest.Set) (section, map[string]
 		s.inputs = append(s.inputs, livediff.Input{Where: obj.Source.String(), Object: u})
 		return nil
 	})
-	switch {
-	case err == convErr:
-	case err != nil:
-		return s, nil, storeerr.BadInput(err) // a cluster that cannot be read again
+	if err != nil && err != convErr {
+		err = storeerr.BadInput(err) // a cluster that cannot be read again
 	}
 	if err != nil {
 		return s, nil, err
