@@ -81,7 +81,6 @@ phase goreleaser-config make goreleaser-config
 phase lint make lint
 phase cross make cross
 # Each test process's wall and CPU, by package directory (bench/testcpu.sh).
-export LOOP_TESTCPU="$tmp/testcpu"
 for part in tests-plain:unit-plain tests-race:unit-race scripts:unit-scripts; do
   LOOP_TESTCPU="$tmp/${part%%:*}.cpu" phase "${part%%:*}" make "${part#*:}" \
     UNITFLAGS="-json -exec $PWD/bench/testcpu.sh" UNITVET=-vet=off

@@ -26,7 +26,8 @@ import (
 //     other packages may call them through an interface (net/http calls a RoundTrip);
 //   - init functions and the values of package-level variables run for every importer:
 //     a goroutine they start puts every importer under race;
-//   - a dot or blank import of a package that starts goroutines counts as reaching them.
+//   - a dot import of a package that starts goroutines counts as reaching them, and so
+//     does a blank import of one whose init functions or variables' values start one.
 
 // declGraph is what one package's non-test code starts, declaration by declaration.
 type declGraph struct {
@@ -280,12 +281,8 @@ func (g *declGraph) reached(d declInfo) string {
 				}
 			}
 		} else if typ, ok := strings.CutPrefix(r, "{}"); ok {
-			for _, keys := range g.methods {
-				for _, key := range keys {
-					if strings.HasPrefix(key, typ+".") && g.starts[key] != "" {
-						return g.starts[key]
-					}
-				}
+			if w := g.typeStarts(typ); w != "" {
+				return w
 			}
 		} else if w := g.starts[r]; w != "" {
 			return w
@@ -341,7 +338,11 @@ func fileReaches(f goFile, local string, g *declGraph) string {
 		isPkg := isIdent && imports[id.Name] != ""
 		switch {
 		case isIdent && id.Name == local && local != "":
-			w = g.starts[name]
+			// A declaration, or a type (local.T{}, new(local.T)): a value of it may have
+			// its methods called through an interface.
+			if w = g.starts[name]; w == "" {
+				w = g.typeStarts(name)
+			}
 		case isIdent && isPkg: // another package's name
 		default:
 			for _, key := range g.methods[name] {
@@ -356,4 +357,16 @@ func fileReaches(f goFile, local string, g *declGraph) string {
 		return true
 	})
 	return where
+}
+
+// typeStarts says where a method of type typ starts a goroutine, or "".
+func (g *declGraph) typeStarts(typ string) string {
+	for _, keys := range g.methods {
+		for _, key := range keys {
+			if strings.HasPrefix(key, typ+".") && g.starts[key] != "" {
+				return g.starts[key]
+			}
+		}
+	}
+	return ""
 }
