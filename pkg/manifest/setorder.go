@@ -4,18 +4,31 @@ import "iter"
 
 // This file is what reads a Set's objects and clusters together, in the order read.
 
-// inOrder calls fn with a Ref of every object of the set in the order read, its clusters
-// among them (named alike whatever the Load kept of them).
-func (s *Set) inOrder(fn func(r Ref)) {
+// places calls fn with the places of the set's objects in the order read: a cluster
+// (cluster true, Clusters' c, before Objects' i) or another object (Objects' i, after
+// Clusters' c-1). Every walk of the two together is this one.
+func (s *Set) places(fn func(cluster bool, i, c int)) {
 	c := 0
 	for i := 0; i <= len(s.Objects); i++ {
 		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
-			fn(s.Clusters.list[c].ref())
+			fn(true, i, c)
 		}
 		if i < len(s.Objects) {
-			fn(refOf(&s.Objects[i]))
+			fn(false, i, c)
 		}
 	}
+}
+
+// inOrder calls fn with a Ref of every object of the set in the order read, its clusters
+// among them (named alike whatever the Load kept of them).
+func (s *Set) inOrder(fn func(r Ref)) {
+	s.places(func(cluster bool, i, c int) {
+		if cluster {
+			fn(s.Clusters.list[c].ref())
+		} else {
+			fn(refOf(&s.Objects[i]))
+		}
+	})
 }
 
 func refOf(o *Object) Ref {
@@ -98,15 +111,13 @@ func (s *Set) ByFile(key func(file string) string) map[string]FileObjects {
 			file, start, cstart, open = name, i, c, true
 		}
 	}
-	c := 0
-	for i := 0; i <= len(s.Objects); i++ {
-		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
+	s.places(func(cluster bool, i, c int) {
+		if cluster {
 			starts(s.Clusters.list[c].Source.File, i, c)
-		}
-		if i < len(s.Objects) {
+		} else {
 			starts(s.Objects[i].Source.File, i, c)
 		}
-	}
+	})
 	flush(len(s.Objects), len(s.Clusters.list))
 	return by
 }
@@ -155,18 +166,16 @@ func (s *Set) ReplaceFile(file string, objs []Object) {
 	}
 	kept := make([]Object, 0, len(s.Objects))
 	var clusters []clusterEntry
-	c := 0
-	for i := 0; i <= len(s.Objects); i++ {
-		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
-			if e := s.Clusters.list[c]; e.Source.File != file {
-				e.at = len(kept)
-				clusters = append(clusters, e)
-			}
-		}
-		if i < len(s.Objects) && s.Objects[i].Source.File != file {
+	s.places(func(cluster bool, i, c int) {
+		switch {
+		case cluster && s.Clusters.list[c].Source.File != file:
+			e := s.Clusters.list[c]
+			e.at = len(kept)
+			clusters = append(clusters, e)
+		case !cluster && s.Objects[i].Source.File != file:
 			kept = append(kept, s.Objects[i])
 		}
-	}
+	})
 	s.Objects, s.Clusters.list = kept, clusters
 	for _, o := range objs {
 		s.add(o)
@@ -215,18 +224,15 @@ func (s *Set) Walk(fn func(o *Object) error) error {
 // set (env migrate writes cluster after cluster, and a copy of a set of 10,000 clusters
 // each time made that quadratic). It reports whether it could.
 func (s *Set) replaceInPlace(file string, objs []Object) bool {
-	var places []int // the file's, in order: an index in Objects, or -1-i for Clusters[i]
-	c := 0
-	for i := 0; i <= len(s.Objects); i++ {
-		for ; c < len(s.Clusters.list) && s.Clusters.list[c].at <= i; c++ {
-			if s.Clusters.list[c].Source.File == file {
-				places = append(places, -1-c)
-			}
-		}
-		if i < len(s.Objects) && s.Objects[i].Source.File == file {
+	var places []int // the file's, in order: an index in Objects, or -1-c for Clusters[c]
+	s.places(func(cluster bool, i, c int) {
+		switch {
+		case cluster && s.Clusters.list[c].Source.File == file:
+			places = append(places, -1-c)
+		case !cluster && s.Objects[i].Source.File == file:
 			places = append(places, i)
 		}
-	}
+	})
 	if len(places) != len(objs) {
 		return false
 	}
