@@ -245,7 +245,7 @@ func (e *clusterEntry) reread() (Object, error) {
 	name, r := displayFile(e.Source.File), e.rec
 	data, err := fileio.ReadSpan(r.file, r.span.off, int64(r.span.n))
 	if err == nil && digest(data) != r.span.sum {
-		err = fmt.Errorf("it changed while it was being read")
+		err = fmt.Errorf("it changed since it was read")
 	}
 	if err != nil {
 		return Object{}, fmt.Errorf("%s: reading TenantCluster %q again: %w", name, qualified(e.Namespace, e.Name), err)

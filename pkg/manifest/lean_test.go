@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -241,7 +242,7 @@ func TestLeanFileChanged(t *testing.T) {
 	if err := os.WriteFile(p, []byte(changed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lean.Clusters.Get(i); err == nil || !strings.Contains(err.Error(), "multi.yaml: reading TenantCluster") || !strings.Contains(err.Error(), "changed while it was being read") {
+	if _, err := lean.Clusters.Get(i); err == nil || !strings.Contains(err.Error(), "multi.yaml: reading TenantCluster") || !strings.Contains(err.Error(), "changed since it was read") {
 		t.Errorf("got %v, want the file named as changed", err)
 	}
 	if err := os.Remove(p); err != nil {
@@ -431,5 +432,47 @@ func TestLinesOf(t *testing.T) {
 	got := linesOf(set.Objects[0].lines)
 	if got["metadata.name"] != 4 || got["data.a"] != 6 || got["kind"] != 2 {
 		t.Errorf("linesOf gave %v", got)
+	}
+}
+
+// EachOf over more records than one batch reads ahead: every cluster, in the order asked,
+// across the batches; stopped in the middle of a batch, it calls fn no more.
+func TestClustersEachOfBatches(t *testing.T) {
+	manifesttest.InMode(t, &WholeBytes, true)
+	dir := t.TempDir()
+	if _, err := manifesttest.Generate(dir, 2, 2*aheadBatch+37); err != nil {
+		t.Fatal(err)
+	}
+	set, err := Load([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := set.Clusters.Len()
+	if n <= 2*aheadBatch || n%7 == 0 || set.Clusters.Held(0) {
+		t.Fatalf("%d clusters (held %v), want records past two batches", n, set.Clusters.Held(0))
+	}
+	order := make([]int, n)
+	for k := range order {
+		order[k] = (k * 7) % n // every cluster once (n is prime to 7), out of order
+	}
+	var got []int
+	if err := set.Clusters.EachOf(order, func(i int, o Object, err error) error {
+		if err != nil || o.Name != set.Clusters.At(i).Name {
+			t.Errorf("cluster %d: %s (%v)", i, o.Name, err)
+		}
+		got = append(got, i)
+		return nil
+	}); err != nil || !slices.Equal(got, order) {
+		t.Fatalf("EachOf gave %d clusters (%v), want %d in the order asked", len(got), err, n)
+	}
+	stop, calls := errors.New("stop"), 0
+	err = set.Clusters.EachOf(order, func(int, Object, error) error {
+		if calls++; calls == aheadBatch+aheadBatch/2 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || calls != aheadBatch+aheadBatch/2 {
+		t.Errorf("EachOf stopped in its second batch: %v after %d calls", err, calls)
 	}
 }
