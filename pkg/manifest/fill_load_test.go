@@ -48,6 +48,9 @@ func TestLoadReportsEveryProblemOfAnObject(t *testing.T) {
 
 	doubt := write("doubt.yaml", teamHeader+"spec:\n  displayName: 5\n  access: {users: [{role: admin}], <<: 5}\n")
 	_, err = Load([]string{doubt}, nil)
+	if err == nil {
+		t.Fatal("a document with a type error and a bad merge key loaded")
+	}
 	for _, f := range fieldsOf(err) {
 		if strings.HasSuffix(f, ".name") {
 			t.Errorf("a document in doubt was validated: %v", err)
