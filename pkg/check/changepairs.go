@@ -111,8 +111,8 @@ func (c *change) unchangedObject(f *Finding) bool {
 		if c.base.set.Clusters.Same(b.idx, &c.head.set.Clusters, h.idx) {
 			return true
 		}
-		bo, err1 := c.base.set.Clusters.Get(b.idx)
-		ho, err2 := c.head.set.Clusters.Get(h.idx)
+		bo, err1 := c.base.object(b)
+		ho, err2 := c.head.object(h)
 		return err1 == nil && err2 == nil && equality.Semantic.DeepEqual(bo.Obj, ho.Obj)
 	}
 	b, h := c.base.find(f.Kind, f.Namespace, f.Name), c.head.find(f.Kind, f.Namespace, f.Name)

@@ -201,7 +201,7 @@ func (c *change) addonChange(op policy.Operation, b, h *manifest.Object) []Findi
 	for _, t := range []*tree{c.head, c.base} {
 		for _, cl := range t.clusters {
 			if cl.at.Name == a.Spec.ClusterRef.Name && (ns == "" || cl.ns == ns) {
-				if o, err := t.set.Clusters.Get(cl.idx); err == nil { // else the replay's finding
+				if o, err := t.object(cl); err == nil { // else the replay's finding
 					tc = cl.whole(o).c
 				}
 				break

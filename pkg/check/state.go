@@ -132,6 +132,14 @@ func (t *tree) readWhole(list []*cluster) []Finding {
 	return unread
 }
 
+// object is c's object as written: the one read whole already (readWhole), else read now.
+func (t *tree) object(c *cluster) (manifest.Object, error) {
+	if c.obj != nil {
+		return *c.obj, nil
+	}
+	return t.set.Clusters.Get(c.idx)
+}
+
 // findCluster is the cluster of that namespace (as written) and name, as Set.Find finds
 // an object (Clusters.Find), or nil.
 func (t *tree) findCluster(namespace, name string) *cluster {
