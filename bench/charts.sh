@@ -24,8 +24,9 @@
 #
 # Target: the chart tree's check at most 2x the plain tree's (wall). The exit status is 1
 # when it is missed. Not part of make test: it takes minutes and wants a quiet machine.
-# The third line is the floor, Helm's engine alone (bench/helmfloor) on the same releases:
-# no check of the charts can cost less than Helm rendering them.
+# The third line is the floor, Helm's engine alone (bench/helmfloor) on the same releases,
+# each loading its chart as `helm template` does: no check of the charts can cost much
+# less than Helm rendering them (the check loads a chart once, a small saving).
 #
 # Measured on the shared 2-CPU development machine (RUNS=3, medians, load 14 to 19, so the
 # CPU seconds are the figures to go by), 10,000 clusters in 60 releases, each binary with
