@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,5 +90,28 @@ func TestRemotesRunNothing(t *testing.T) {
 	gitIn("status", "--short")
 	if _, err := os.Stat(marker); err != nil {
 		t.Errorf("git status did not run the fsmonitor: the test sets no trap")
+	}
+}
+
+// A repository git refuses to read (owned by another user, not a safe.directory) is an
+// error naming the refusal, not a repository without remotes, which would leave its
+// GitRepositories unmatched without a word.
+func TestRemotesOfARefusedRepository(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to give the repository to another user")
+	}
+	repo := gitRepo(t)
+	t.Setenv("HOME", t.TempDir()) // no safe.directory of the user's
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	if err := filepath.WalkDir(repo, func(p string, _ os.DirEntry, err error) error {
+		if err == nil {
+			err = os.Lchown(p, 65534, 65534)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := remotes(context.Background(), repo); err == nil || !strings.Contains(err.Error(), "dubious ownership") {
+		t.Errorf("remotes of a repository owned by another user: %v, %v; want git's refusal", got, err)
 	}
 }
